@@ -1,0 +1,36 @@
+package io.anteroom.worker;
+
+import io.anteroom.queue.policy.Durations;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * The worker's own settings.
+ *
+ * @param tick how often the worker admits and expires for every active queue; default 250ms
+ * @param queueConcurrency most queues worked on at once within one tick; default 32
+ */
+@ConfigurationProperties("anteroom.worker")
+public record WorkerProperties(
+    @DefaultValue("250ms") String tick, @DefaultValue("32") int queueConcurrency) {
+
+  public WorkerProperties {
+    try {
+      if (Durations.parse(tick).isZero()) {
+        throw new IllegalArgumentException("must be above 0");
+      }
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("anteroom.worker.tick: " + e.getMessage(), e);
+    }
+    if (queueConcurrency < 1) {
+      throw new IllegalArgumentException(
+          "anteroom.worker.queue-concurrency: must be at least 1, was " + queueConcurrency);
+    }
+  }
+
+  /** {@link #tick()} as a duration. */
+  public Duration tickInterval() {
+    return Durations.parse(tick);
+  }
+}

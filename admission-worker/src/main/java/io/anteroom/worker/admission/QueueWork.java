@@ -1,0 +1,77 @@
+package io.anteroom.worker.admission;
+
+import io.anteroom.queue.AdmitResult;
+import io.anteroom.queue.ExpireResult;
+import io.anteroom.queue.QueueId;
+import io.anteroom.queue.QueueStore;
+import io.anteroom.queue.log.ThrottledWarnings;
+import io.anteroom.queue.policy.RoomPolicy;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+
+/**
+ * One tick's work on one queue: admit at the room's rate, then end idle sessions. A failure is
+ * logged with {@code room=} and {@code queue=}, counted, and swallowed, so one queue can never stop
+ * the others or the next tick.
+ */
+public final class QueueWork {
+
+  private static final Logger log = LoggerFactory.getLogger(QueueWork.class);
+
+  private final QueueStore store;
+  private final MeterRegistry meters;
+  private final ThrottledWarnings warnings =
+      new ThrottledWarnings(log, Clock.systemUTC(), Duration.ofSeconds(10));
+
+  public QueueWork(QueueStore store, MeterRegistry meters) {
+    this.store = store;
+    this.meters = meters;
+  }
+
+  /** Admits and expires for {@code queue}; completes empty even when Redis fails. */
+  public Mono<Void> run(QueueId queue, RoomPolicy policy) {
+    return store
+        .admit(queue, policy)
+        .doOnNext(result -> record(queue, result))
+        .then(store.expire(queue, policy))
+        .doOnNext(result -> record(queue, result))
+        .then()
+        .onErrorResume(error -> failed(queue, error));
+  }
+
+  private void record(QueueId queue, AdmitResult result) {
+    count("anteroom.worker.admitted", queue, result.admitted());
+    count("anteroom.worker.abandoned", queue, result.abandoned());
+  }
+
+  private void record(QueueId queue, ExpireResult result) {
+    count("anteroom.worker.expired", queue, result.expired());
+  }
+
+  private void count(String name, QueueId queue, long amount) {
+    if (amount > 0) {
+      counter(name, queue).increment(amount);
+    }
+  }
+
+  private Mono<Void> failed(QueueId queue, Throwable error) {
+    counter("anteroom.worker.errors", queue).increment();
+    warnings.warn(
+        queue.toString(),
+        "room={} queue={} admission failed: {}",
+        queue.room(),
+        queue.item(),
+        error.toString());
+    return Mono.empty();
+  }
+
+  /** Tagged by room only: rooms are configured, items come from requests and are unbounded. */
+  private Counter counter(String name, QueueId queue) {
+    return meters.counter(name, "room", queue.room());
+  }
+}

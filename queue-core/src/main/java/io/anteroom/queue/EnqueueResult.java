@@ -1,0 +1,12 @@
+package io.anteroom.queue;
+
+/**
+ * What joining a line gave a visitor.
+ *
+ * @param admitted true when the visitor went straight in (empty line, bucket and cap allowed)
+ * @param position 1-based place in line; 0 when admitted
+ * @param waiting people in line after the call
+ * @param requeued true when the visitor had finished (ended, released or abandoned) and joined
+ *     again at the back
+ */
+public record EnqueueResult(boolean admitted, long position, long waiting, boolean requeued) {}

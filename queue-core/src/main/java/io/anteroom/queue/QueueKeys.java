@@ -1,0 +1,75 @@
+package io.anteroom.queue;
+
+import java.util.regex.Pattern;
+
+/**
+ * The one owner of Anteroom's Redis key layout. Every key of one queue carries the hash tag {@code
+ * {room:item}}, so a queue lives in one Cluster slot and each script touches one slot.
+ *
+ * <pre>
+ * ZADD wr:{shop:42}:waiting  &lt;sequence&gt; &lt;visitor&gt;     line, in order
+ * ZADD wr:{shop:42}:running  &lt;last-activity-ms&gt; &lt;visitor&gt;   admitted sessions
+ * ZADD wr:{shop:42}:finished &lt;end-ms&gt; &lt;visitor&gt;          ended, released or abandoned
+ * ZADD wr:{shop:42}:seen     &lt;last-poll-ms&gt; &lt;visitor&gt;    waiting visitors' last poll
+ * HSET wr:{shop:42}:state    seq &lt;n&gt; tokens &lt;f&gt; refill &lt;ms&gt; admitted &lt;n&gt; abandoned &lt;n&gt;
+ *                            expired &lt;n&gt; released &lt;n&gt;
+ * HSET wr:active             shop:42 manual|auto                active queues and why
+ * HSET wr:settings:shop      admit-per-second 250 ...           live policy overrides
+ * </pre>
+ */
+public final class QueueKeys {
+
+  private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9_-]{1,32}");
+
+  private final String prefix;
+
+  /** Keys under {@code prefix}, which must be 1-32 letters, digits, dashes or underscores. */
+  public QueueKeys(String prefix) {
+    if (prefix == null || !PREFIX.matcher(prefix).matches()) {
+      throw new IllegalArgumentException(
+          "key prefix must be 1-32 letters, digits, '-' or '_': " + prefix);
+    }
+    this.prefix = prefix;
+  }
+
+  /** The keys every queue script takes, in the order the scripts' KEYS headers name them. */
+  public String[] scriptKeys(QueueId queue) {
+    return new String[] {
+      waiting(queue), running(queue), finished(queue), seen(queue), state(queue)
+    };
+  }
+
+  public String waiting(QueueId queue) {
+    return queueKey(queue, "waiting");
+  }
+
+  public String running(QueueId queue) {
+    return queueKey(queue, "running");
+  }
+
+  public String finished(QueueId queue) {
+    return queueKey(queue, "finished");
+  }
+
+  public String seen(QueueId queue) {
+    return queueKey(queue, "seen");
+  }
+
+  public String state(QueueId queue) {
+    return queueKey(queue, "state");
+  }
+
+  /** Hash of active queues: field {@code room:item}, value the {@link Activation} cause. */
+  public String active() {
+    return prefix + ":active";
+  }
+
+  /** Hash of a room's live policy overrides, property name to value. */
+  public String settings(String room) {
+    return prefix + ":settings:" + QueueId.requireRoom(room);
+  }
+
+  private String queueKey(QueueId queue, String part) {
+    return prefix + ":{" + queue + "}:" + part;
+  }
+}

@@ -1,0 +1,33 @@
+package io.anteroom.queue;
+
+import io.anteroom.queue.policy.RoomPolicy;
+import reactor.core.publisher.Mono;
+
+/**
+ * The visitor operations on one queue. Each is one Redis round trip, atomic, and safe to repeat
+ * after a lost reply. Nothing is sent until the returned {@link Mono} is subscribed; a Redis error
+ * or timeout arrives as an error signal, never as a blocked thread.
+ */
+public interface QueueStore {
+
+  /** Puts {@code visitor} in line, keeping an existing place; admits at once when allowed. */
+  Mono<EnqueueResult> enqueue(QueueId queue, String visitor, RoomPolicy policy);
+
+  /** Where {@code visitor} stands; counts as a poll for abandonment when waiting. */
+  Mono<VisitorStatus> status(QueueId queue, String visitor);
+
+  /** Admits the next visitors at the policy's rate and cap. */
+  Mono<AdmitResult> admit(QueueId queue, RoomPolicy policy);
+
+  /** Ends idle sessions and trims finished entries past retention. */
+  Mono<ExpireResult> expire(QueueId queue, RoomPolicy policy);
+
+  /** Records activity of an admitted visitor; false when the visitor is not running. */
+  Mono<Boolean> touch(QueueId queue, String visitor);
+
+  /** Ends a session or gives up a place in line; false when the visitor was neither. */
+  Mono<Boolean> release(QueueId queue, String visitor);
+
+  /** Set sizes and lifetime counters of the queue. */
+  Mono<QueueCounts> counts(QueueId queue);
+}

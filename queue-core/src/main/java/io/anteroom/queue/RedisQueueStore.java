@@ -1,0 +1,134 @@
+package io.anteroom.queue;
+
+import io.anteroom.queue.policy.RoomPolicy;
+import io.anteroom.queue.script.LuaScript;
+import io.anteroom.queue.script.QueueScripts;
+import io.anteroom.queue.script.ScriptRunner;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import reactor.core.publisher.Mono;
+
+/** {@link QueueStore} on Redis: one Lua script per operation over the keys of {@link QueueKeys}. */
+public final class RedisQueueStore implements QueueStore {
+
+  /** Most idle sessions one expiry call ends; the next tick takes the rest. */
+  static final int EXPIRE_LIMIT = 1000;
+
+  private static final VisitorStatus.State[] STATES = {
+    VisitorStatus.State.UNKNOWN,
+    VisitorStatus.State.WAITING,
+    VisitorStatus.State.ADMITTED,
+    VisitorStatus.State.FINISHED
+  };
+
+  private final RedisClusterAsyncCommands<String, String> commands;
+  private final ScriptRunner scripts;
+  private final QueueKeys keys;
+  private final Clock clock;
+
+  public RedisQueueStore(
+      RedisClusterAsyncCommands<String, String> commands, QueueKeys keys, Clock clock) {
+    this.commands = commands;
+    this.scripts = new ScriptRunner(commands);
+    this.keys = keys;
+    this.clock = clock;
+  }
+
+  @Override
+  public Mono<EnqueueResult> enqueue(QueueId queue, String visitor, RoomPolicy policy) {
+    return list(
+            QueueScripts.ENQUEUE,
+            queue,
+            visitor,
+            now(),
+            Double.toString(policy.admitPerSecond()),
+            Double.toString(policy.burstTokens()),
+            Integer.toString(policy.maxActive()))
+        .map(r -> new EnqueueResult(r.get(0) == 2, r.get(1), r.get(2), r.get(3) == 1));
+  }
+
+  @Override
+  public Mono<VisitorStatus> status(QueueId queue, String visitor) {
+    return list(QueueScripts.STATUS, queue, visitor, now())
+        .map(r -> new VisitorStatus(STATES[r.get(0).intValue()], r.get(1), r.get(2)));
+  }
+
+  @Override
+  public Mono<AdmitResult> admit(QueueId queue, RoomPolicy policy) {
+    return list(
+            QueueScripts.ADMIT,
+            queue,
+            now(),
+            Double.toString(policy.admitPerSecond()),
+            Double.toString(policy.burstTokens()),
+            Integer.toString(policy.maxActive()),
+            Integer.toString(policy.admitBatch()),
+            Long.toString(policy.abandonAfter().toMillis()))
+        .map(r -> new AdmitResult(r.get(0), r.get(1), r.get(2), r.get(3)));
+  }
+
+  @Override
+  public Mono<ExpireResult> expire(QueueId queue, RoomPolicy policy) {
+    return list(
+            QueueScripts.EXPIRE,
+            queue,
+            now(),
+            Long.toString(policy.sessionDuration().toMillis()),
+            Long.toString(policy.finishedRetention().toMillis()),
+            Integer.toString(EXPIRE_LIMIT))
+        .map(r -> new ExpireResult(r.get(0), r.get(1)));
+  }
+
+  @Override
+  public Mono<Boolean> touch(QueueId queue, String visitor) {
+    return flag(QueueScripts.TOUCH, queue, visitor, now());
+  }
+
+  @Override
+  public Mono<Boolean> release(QueueId queue, String visitor) {
+    return flag(QueueScripts.RELEASE, queue, visitor, now());
+  }
+
+  @Override
+  public Mono<QueueCounts> counts(QueueId queue) {
+    Mono<Long> waiting = Mono.fromCompletionStage(() -> commands.zcard(keys.waiting(queue)));
+    Mono<Long> running = Mono.fromCompletionStage(() -> commands.zcard(keys.running(queue)));
+    Mono<Long> finished = Mono.fromCompletionStage(() -> commands.zcard(keys.finished(queue)));
+    Mono<Map<String, String>> state =
+        Mono.fromCompletionStage(() -> commands.hgetall(keys.state(queue)));
+    return Mono.zip(waiting, running, finished, state)
+        .map(
+            t ->
+                new QueueCounts(
+                    t.getT1(),
+                    t.getT2(),
+                    t.getT3(),
+                    counter(t.getT4(), "seq"),
+                    counter(t.getT4(), "admitted"),
+                    counter(t.getT4(), "abandoned"),
+                    counter(t.getT4(), "expired"),
+                    counter(t.getT4(), "released")));
+  }
+
+  private Mono<List<Long>> list(LuaScript script, QueueId queue, String... args) {
+    return scripts.run(script, ScriptOutputType.MULTI, keys.scriptKeys(queue), args);
+  }
+
+  private Mono<Boolean> flag(LuaScript script, QueueId queue, String... args) {
+    return scripts
+        .<Long>run(script, ScriptOutputType.INTEGER, keys.scriptKeys(queue), args)
+        .map(r -> r == 1L);
+  }
+
+  private String now() {
+    return Long.toString(clock.millis());
+  }
+
+  private static long counter(Map<String, String> state, String field) {
+    String value = state.get(field);
+    return value == null ? 0 : Long.parseLong(value);
+  }
+}

@@ -1,0 +1,23 @@
+package io.anteroom.queue;
+
+/**
+ * Where a visitor stands in a queue.
+ *
+ * @param state the visitor's state
+ * @param position 1-based place in line when waiting, otherwise 0
+ * @param waiting people in line
+ */
+public record VisitorStatus(State state, long position, long waiting) {
+
+  /** A visitor's state in one queue. */
+  public enum State {
+    /** Not known to this queue. */
+    UNKNOWN,
+    /** In line. */
+    WAITING,
+    /** Admitted: in running. */
+    ADMITTED,
+    /** Session ended, released, or place given up by not polling; within the retention time. */
+    FINISHED
+  }
+}

@@ -1,0 +1,81 @@
+package io.anteroom.queue.policy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Applies operator-written values (property name to text, as in YAML or the live-overrides hash) on
+ * top of a base policy. Every problem is collected and reported at once, naming its property;
+ * nothing half-applied ever escapes.
+ */
+public final class PolicyParser {
+
+  private PolicyParser() {}
+
+  /**
+   * @param source where the values come from, for messages ({@code anteroom.rooms.shop})
+   * @param base the policy the values override
+   * @param values property name to value; unknown names are errors
+   * @throws InvalidPolicyException naming every bad property
+   */
+  public static RoomPolicy apply(String source, RoomPolicy base, Map<String, String> values) {
+    List<String> problems = new ArrayList<>();
+    Values v = new Values(source, values, problems);
+    for (String key : values.keySet()) {
+      if (PolicyProperty.byKey(key).isEmpty()) {
+        problems.add(source + "." + key + ": unknown property");
+      }
+    }
+    double rate = v.decimal(PolicyProperty.ADMIT_PER_SECOND).orElse(base.admitPerSecond());
+    Duration burst = v.duration(PolicyProperty.ADMIT_BURST).orElse(base.admitBurst());
+    int maxActive = v.whole(PolicyProperty.MAX_ACTIVE).orElse(base.maxActive());
+    Duration session = v.duration(PolicyProperty.SESSION_DURATION).orElse(base.sessionDuration());
+    Duration abandon = v.duration(PolicyProperty.ABANDON_AFTER).orElse(base.abandonAfter());
+    int batch = v.whole(PolicyProperty.ADMIT_BATCH).orElse(base.admitBatch());
+    Duration retention =
+        v.duration(PolicyProperty.FINISHED_RETENTION).orElse(base.finishedRetention());
+    if (problems.isEmpty()) {
+      try {
+        return new RoomPolicy(rate, burst, maxActive, session, abandon, batch, retention);
+      } catch (InvalidPolicyException e) {
+        e.problems().forEach(problem -> problems.add(source + "." + problem));
+      }
+    }
+    throw new InvalidPolicyException(source, problems);
+  }
+
+  private record Values(String source, Map<String, String> values, List<String> problems) {
+
+    Optional<Double> decimal(PolicyProperty property) {
+      return parse(property, "a number", Double::parseDouble);
+    }
+
+    Optional<Integer> whole(PolicyProperty property) {
+      return parse(property, "a whole number", Integer::parseInt);
+    }
+
+    Optional<Duration> duration(PolicyProperty property) {
+      return parse(property, null, Durations::parse);
+    }
+
+    private <T> Optional<T> parse(
+        PolicyProperty property, String expected, Function<String, T> parser) {
+      String text = values.get(property.key());
+      if (text == null) {
+        return Optional.empty();
+      }
+      try {
+        return Optional.of(parser.apply(text.trim()));
+      } catch (IllegalArgumentException e) {
+        String why =
+            expected == null ? e.getMessage() : "must be " + expected + "; was '" + text + "'";
+        problems.add(source + "." + property.key() + ": " + why);
+        return Optional.empty();
+      }
+    }
+  }
+}

@@ -1,0 +1,31 @@
+package io.anteroom.queue.policy;
+
+import java.util.Arrays;
+import java.util.Optional;
+
+/** The names operators use for {@link RoomPolicy} values, in YAML and in live overrides. */
+public enum PolicyProperty {
+  ADMIT_PER_SECOND("admit-per-second"),
+  ADMIT_BURST("admit-burst"),
+  MAX_ACTIVE("max-active"),
+  SESSION_DURATION("session-duration"),
+  ABANDON_AFTER("abandon-after"),
+  ADMIT_BATCH("admit-batch"),
+  FINISHED_RETENTION("finished-retention");
+
+  private final String key;
+
+  PolicyProperty(String key) {
+    this.key = key;
+  }
+
+  /** The kebab-case property name. */
+  public String key() {
+    return key;
+  }
+
+  /** The property named {@code key}, if there is one. */
+  public static Optional<PolicyProperty> byKey(String key) {
+    return Arrays.stream(values()).filter(p -> p.key.equals(key)).findFirst();
+  }
+}

@@ -1,0 +1,15 @@
+package io.anteroom.queue.script;
+
+/** The scripts of the queue model, one per operation, loaded once. */
+public final class QueueScripts {
+
+  public static final LuaScript ENQUEUE = LuaScript.load("enqueue.lua");
+  public static final LuaScript STATUS = LuaScript.load("status.lua");
+  public static final LuaScript ADMIT = LuaScript.load("admit.lua");
+  public static final LuaScript EXPIRE = LuaScript.load("expire.lua");
+  public static final LuaScript TOUCH = LuaScript.load("touch.lua");
+  public static final LuaScript RELEASE = LuaScript.load("release.lua");
+  public static final LuaScript DEACTIVATE = LuaScript.load("deactivate.lua");
+
+  private QueueScripts() {}
+}

@@ -1,0 +1,61 @@
+-- Moves visitors from the head of the line to running at the queue's rate.
+-- Refills the token bucket from the elapsed time, then admits
+-- n = min(tokens, max active - running, batch) visitors in order. Visitors not seen within the
+-- abandon timeout are finished as abandoned on the way and cost neither tokens nor slots; at most
+-- four batches are looked at per call, so one call stays short.
+-- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state
+-- ARGV: 1 now (ms), 2 admit per second, 3 burst (tokens), 4 max active, 5 batch limit,
+--       6 abandon after (ms)
+-- Reply: {admitted, abandoned, waiting, running}
+-- Safe to repeat: a repeated call spends the tokens left, so the rate still holds.
+
+--@include bucket.lua
+
+local now, rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local max_active, batch, abandon_after = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+
+local tokens, refill = bucket_tokens(KEYS[5], now, rate, burst)
+local running = redis.call('ZCARD', KEYS[2])
+local n = math.min(math.floor(tokens), max_active - running, batch)
+
+local admitted, abandoned, scanned = 0, 0, 0
+while admitted < n and scanned < 4 * batch do
+  local popped = redis.call('ZPOPMIN', KEYS[1], n - admitted)
+  if #popped == 0 then
+    break
+  end
+  local members = {}
+  for i = 1, #popped, 2 do
+    members[#members + 1] = popped[i]
+  end
+  local seen = redis.call('ZMSCORE', KEYS[4], unpack(members))
+  redis.call('ZREM', KEYS[4], unpack(members))
+  local enter, leave = {}, {}
+  for i, visitor in ipairs(members) do
+    local last = tonumber(seen[i])
+    local target = enter
+    if last and now - last > abandon_after then
+      target = leave
+    end
+    target[#target + 1] = now
+    target[#target + 1] = visitor
+  end
+  if #enter > 0 then
+    redis.call('ZADD', KEYS[2], unpack(enter))
+    admitted = admitted + #enter / 2
+  end
+  if #leave > 0 then
+    redis.call('ZADD', KEYS[3], unpack(leave))
+    abandoned = abandoned + #leave / 2
+  end
+  scanned = scanned + #members
+end
+
+if admitted > 0 then
+  redis.call('HINCRBY', KEYS[5], 'admitted', admitted)
+end
+if abandoned > 0 then
+  redis.call('HINCRBY', KEYS[5], 'abandoned', abandoned)
+end
+bucket_store(KEYS[5], tokens - admitted, refill)
+return {admitted, abandoned, redis.call('ZCARD', KEYS[1]), running + admitted}

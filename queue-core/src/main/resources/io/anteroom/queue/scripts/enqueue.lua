@@ -1,0 +1,41 @@
+-- Puts a visitor in line, keeping the place of one already there; admits at once when the line is
+-- empty and both the token bucket and the cap allow.
+-- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state
+-- ARGV: 1 visitor, 2 now (ms), 3 admit per second, 4 burst (tokens), 5 max active
+-- Reply: {outcome, position, waiting, requeued}
+--   outcome 1 = waiting at 1-based position, 2 = admitted (position 0)
+--   waiting: people in line after this call
+--   requeued 1 when the visitor had finished (session ended, released, abandoned) and joins again
+-- Safe to repeat: a second call finds the visitor in waiting or running and changes nothing but seen.
+
+--@include bucket.lua
+
+local visitor, now = ARGV[1], tonumber(ARGV[2])
+
+if redis.call('ZSCORE', KEYS[2], visitor) then
+  return {2, 0, redis.call('ZCARD', KEYS[1]), 0}
+end
+
+local rank = redis.call('ZRANK', KEYS[1], visitor)
+if rank then
+  redis.call('ZADD', KEYS[4], now, visitor)
+  return {1, rank + 1, redis.call('ZCARD', KEYS[1]), 0}
+end
+
+local requeued = redis.call('ZREM', KEYS[3], visitor)
+local length = redis.call('ZCARD', KEYS[1])
+
+if length == 0 then
+  local tokens, refill = bucket_tokens(KEYS[5], now, tonumber(ARGV[3]), tonumber(ARGV[4]))
+  if tokens >= 1 and redis.call('ZCARD', KEYS[2]) < tonumber(ARGV[5]) then
+    bucket_store(KEYS[5], tokens - 1, refill)
+    redis.call('ZADD', KEYS[2], now, visitor)
+    redis.call('HINCRBY', KEYS[5], 'admitted', 1)
+    return {2, 0, 0, requeued}
+  end
+end
+
+local seq = redis.call('HINCRBY', KEYS[5], 'seq', 1)
+redis.call('ZADD', KEYS[1], seq, visitor)
+redis.call('ZADD', KEYS[4], now, visitor)
+return {1, length + 1, length + 1, requeued}

@@ -1,0 +1,21 @@
+-- Ends sessions idle longer than the session duration and trims old finished entries.
+-- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state
+-- ARGV: 1 now (ms), 2 session duration (ms), 3 finished retention (ms), 4 limit per call
+-- Reply: {expired, trimmed}
+-- Safe to repeat: a second call finds nothing more to expire.
+
+local now, session, retention = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+
+local idle = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', '(' .. (now - session), 'LIMIT', 0, tonumber(ARGV[4]))
+if #idle > 0 then
+  local ended = {}
+  for _, visitor in ipairs(idle) do
+    ended[#ended + 1] = now
+    ended[#ended + 1] = visitor
+  end
+  redis.call('ZREM', KEYS[2], unpack(idle))
+  redis.call('ZADD', KEYS[3], unpack(ended))
+  redis.call('HINCRBY', KEYS[5], 'expired', #idle)
+end
+local trimmed = redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', '(' .. (now - retention))
+return {#idle, trimmed}

@@ -1,0 +1,23 @@
+-- Where a visitor stands, refreshing the last-seen time of one who is waiting.
+-- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state
+-- ARGV: 1 visitor, 2 now (ms)
+-- Reply: {state, position, waiting}
+--   state 1 = waiting at 1-based position, 2 = admitted, 3 = finished (session ended, released or
+--   abandoned), 0 = unknown; waiting: people in line
+-- Safe to repeat: it only moves the seen time forward.
+
+local visitor, now = ARGV[1], tonumber(ARGV[2])
+local length = redis.call('ZCARD', KEYS[1])
+
+local rank = redis.call('ZRANK', KEYS[1], visitor)
+if rank then
+  redis.call('ZADD', KEYS[4], 'GT', now, visitor)
+  return {1, rank + 1, length}
+end
+if redis.call('ZSCORE', KEYS[2], visitor) then
+  return {2, 0, length}
+end
+if redis.call('ZSCORE', KEYS[3], visitor) then
+  return {3, 0, length}
+end
+return {0, 0, length}

@@ -1,0 +1,61 @@
+package io.anteroom.queue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lettuce.core.cluster.SlotHash;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+
+class QueueKeysTests {
+
+  private final QueueKeys keys = new QueueKeys("wr");
+
+  @Test
+  void keysFollowTheDocumentedLayout() {
+    QueueId queue = QueueId.of("shop", "42");
+
+    assertThat(keys.scriptKeys(queue))
+        .containsExactly(
+            "wr:{shop:42}:waiting",
+            "wr:{shop:42}:running",
+            "wr:{shop:42}:finished",
+            "wr:{shop:42}:seen",
+            "wr:{shop:42}:state");
+    assertThat(keys.active()).isEqualTo("wr:active");
+    assertThat(keys.settings("shop")).isEqualTo("wr:settings:shop");
+  }
+
+  @Test
+  void allKeysOfOneQueueShareOneClusterSlot() {
+    for (QueueId queue :
+        new QueueId[] {
+          QueueId.of("shop", "42"),
+          QueueId.of("flash-sale", "sku-9"),
+          QueueId.roomWide("tickets"),
+          QueueId.of("shop", "needs hashing {}")
+        }) {
+      int[] slots = Arrays.stream(keys.scriptKeys(queue)).mapToInt(SlotHash::getSlot).toArray();
+
+      assertThat(slots).as("slots of %s", queue).containsOnly(slots[0]);
+      assertThat(slots[0]).isEqualTo(SlotHash.getSlot(queue.toString()));
+    }
+  }
+
+  @Test
+  void differentQueuesSpreadOverSlots() {
+    long distinct =
+        java.util.stream.IntStream.range(0, 100)
+            .map(i -> SlotHash.getSlot(keys.waiting(QueueId.of("shop", "item-" + i))))
+            .distinct()
+            .count();
+
+    assertThat(distinct).isGreaterThan(90);
+  }
+
+  @Test
+  void prefixMustBeSafe() {
+    assertThatThrownBy(() -> new QueueKeys("w r")).hasMessageContaining("key prefix");
+    assertThatThrownBy(() -> new QueueKeys("{wr}")).hasMessageContaining("key prefix");
+  }
+}

@@ -1,0 +1,236 @@
+package io.anteroom.queue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.anteroom.queue.VisitorStatus.State;
+import io.anteroom.queue.policy.RoomPolicy;
+import io.anteroom.testing.MutableClock;
+import io.anteroom.testing.redis.RedisServer;
+import io.lettuce.core.ScoredValue;
+import io.lettuce.core.api.sync.RedisCommands;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
+import net.jqwik.api.lifecycle.AfterContainer;
+import net.jqwik.api.lifecycle.BeforeContainer;
+import net.jqwik.api.lifecycle.BeforeTry;
+
+/**
+ * Random interleavings of every queue operation, some sent twice as a reconnecting client would,
+ * against a real Redis. After each step: every visitor is in exactly one of waiting, running and
+ * finished; the line keeps join order; admission takes from the head; the cap holds.
+ */
+class QueueModelProperties {
+
+  static final int MAX_ACTIVE = 3;
+  static final RoomPolicy POLICY =
+      new RoomPolicy(
+          2,
+          Duration.ofSeconds(1),
+          MAX_ACTIVE,
+          Duration.ofSeconds(6),
+          Duration.ofSeconds(4),
+          2,
+          Duration.ofHours(1));
+  static final List<String> VISITORS = List.of("a", "b", "c", "d", "e", "f", "g", "h");
+
+  static RedisServer server;
+  static RedisFixture fixture;
+
+  final QueueKeys keys = new QueueKeys("wr");
+  final QueueId queue = QueueId.of("shop", "1");
+  MutableClock clock;
+  QueueStore store;
+  RedisCommands<String, String> redis;
+
+  /** The order in which visitors joined the line, most recent join counted. */
+  final Map<String, Long> joinOrder = new HashMap<>();
+
+  final Set<String> everEnqueued = new HashSet<>();
+  long joins;
+
+  @BeforeContainer
+  static void startRedis() {
+    server = RedisServer.start();
+    fixture = RedisFixture.connect(server.uri());
+  }
+
+  @AfterContainer
+  static void stopRedis() {
+    fixture.close();
+    server.close();
+  }
+
+  @BeforeTry
+  void reset() {
+    server.flushAll();
+    clock = MutableClock.startingAt2026();
+    store = new RedisQueueStore(fixture.connector().commands(), keys, clock);
+    redis = fixture.sync();
+    joinOrder.clear();
+    everEnqueued.clear();
+    joins = 0;
+  }
+
+  sealed interface Step permits Enqueue, Status, Admit, Expire, Release, Touch, Wait {}
+
+  record Enqueue(String visitor, boolean twice) implements Step {}
+
+  record Status(String visitor) implements Step {}
+
+  record Admit(boolean twice) implements Step {}
+
+  record Expire(boolean twice) implements Step {}
+
+  record Release(String visitor, boolean twice) implements Step {}
+
+  record Touch(String visitor) implements Step {}
+
+  record Wait(int millis) implements Step {}
+
+  @Provide
+  Arbitrary<List<Step>> steps() {
+    Arbitrary<String> visitor = Arbitraries.of(VISITORS);
+    Arbitrary<Boolean> twice = Arbitraries.of(false, false, true);
+    Arbitrary<Step> step =
+        Arbitraries.frequencyOf(
+            Tuple.of(6, Combinators.combine(visitor, twice).as(Enqueue::new)),
+            Tuple.of(3, visitor.map(Status::new)),
+            Tuple.of(4, twice.map(Admit::new)),
+            Tuple.of(2, twice.map(Expire::new)),
+            Tuple.of(2, Combinators.combine(visitor, twice).as(Release::new)),
+            Tuple.of(1, visitor.map(Touch::new)),
+            Tuple.of(4, Arbitraries.integers().between(0, 3000).map(Wait::new)));
+    return step.list().ofMinSize(1).ofMaxSize(60);
+  }
+
+  @Property(tries = 300)
+  void everyInterleavingKeepsTheModelsPromises(@ForAll("steps") List<Step> steps) {
+    for (Step step : steps) {
+      apply(step);
+      assertInvariants();
+    }
+  }
+
+  private void apply(Step step) {
+    if (step instanceof Enqueue e) {
+      enqueue(e);
+    } else if (step instanceof Status s) {
+      checkStatus(s.visitor());
+    } else if (step instanceof Admit a) {
+      admit(a.twice());
+    } else if (step instanceof Expire e) {
+      expire(e.twice());
+    } else if (step instanceof Release r) {
+      store.release(queue, r.visitor()).block();
+      if (r.twice()) {
+        assertThat(store.release(queue, r.visitor()).block()).isFalse();
+      }
+    } else if (step instanceof Touch t) {
+      store.touch(queue, t.visitor()).block();
+    } else if (step instanceof Wait w) {
+      clock.advance(Duration.ofMillis(w.millis()));
+    }
+  }
+
+  private void enqueue(Enqueue e) {
+    boolean wasWaiting = redis.zscore(keys.waiting(queue), e.visitor()) != null;
+    EnqueueResult result = store.enqueue(queue, e.visitor(), POLICY).block();
+    everEnqueued.add(e.visitor());
+    if (!result.admitted() && !wasWaiting) {
+      joinOrder.put(e.visitor(), joins++);
+    }
+    if (e.twice()) {
+      EnqueueResult again = store.enqueue(queue, e.visitor(), POLICY).block();
+      assertThat(again.admitted()).isEqualTo(result.admitted());
+      assertThat(again.position()).isEqualTo(result.position());
+      assertThat(again.requeued()).isFalse();
+    }
+  }
+
+  private void checkStatus(String visitor) {
+    VisitorStatus status = store.status(queue, visitor).block();
+    Long rank = redis.zrank(keys.waiting(queue), visitor);
+    if (rank != null) {
+      assertThat(status.state()).isEqualTo(State.WAITING);
+      assertThat(status.position()).isEqualTo(rank + 1);
+    } else if (redis.zscore(keys.running(queue), visitor) != null) {
+      assertThat(status.state()).isEqualTo(State.ADMITTED);
+    } else if (redis.zscore(keys.finished(queue), visitor) != null) {
+      assertThat(status.state()).isEqualTo(State.FINISHED);
+    } else {
+      assertThat(status.state()).isEqualTo(State.UNKNOWN);
+    }
+  }
+
+  private void admit(boolean twice) {
+    List<String> lineBefore = redis.zrange(keys.waiting(queue), 0, -1);
+    Map<String, Double> seenBefore = seen();
+    store.admit(queue, POLICY).block();
+    if (twice) {
+      store.admit(queue, POLICY).block();
+    }
+    List<String> lineAfter = redis.zrange(keys.waiting(queue), 0, -1);
+    int left = lineBefore.size() - lineAfter.size();
+    assertThat(lineAfter)
+        .as("admission takes from the head")
+        .isEqualTo(lineBefore.subList(left, lineBefore.size()));
+    for (String visitor : lineBefore.subList(0, left)) {
+      boolean abandoned =
+          clock.millis() - seenBefore.get(visitor) > POLICY.abandonAfter().toMillis();
+      String target = abandoned ? keys.finished(queue) : keys.running(queue);
+      assertThat(redis.zscore(target, visitor)).as("%s went to %s", visitor, target).isNotNull();
+    }
+  }
+
+  private void expire(boolean twice) {
+    store.expire(queue, POLICY).block();
+    if (twice) {
+      assertThat(store.expire(queue, POLICY).block().expired()).isZero();
+    }
+    long oldestAllowed = clock.millis() - POLICY.sessionDuration().toMillis();
+    for (ScoredValue<String> session : redis.zrangeWithScores(keys.running(queue), 0, -1)) {
+      assertThat((long) session.getScore()).isGreaterThanOrEqualTo(oldestAllowed);
+    }
+  }
+
+  private Map<String, Double> seen() {
+    Map<String, Double> seen = new HashMap<>();
+    redis
+        .zrangeWithScores(keys.seen(queue), 0, -1)
+        .forEach(s -> seen.put(s.getValue(), s.getScore()));
+    return seen;
+  }
+
+  private void assertInvariants() {
+    List<String> waiting = redis.zrange(keys.waiting(queue), 0, -1);
+    Set<String> running = Set.copyOf(redis.zrange(keys.running(queue), 0, -1));
+    Set<String> finished = Set.copyOf(redis.zrange(keys.finished(queue), 0, -1));
+
+    for (String visitor : VISITORS) {
+      int places =
+          (waiting.contains(visitor) ? 1 : 0)
+              + (running.contains(visitor) ? 1 : 0)
+              + (finished.contains(visitor) ? 1 : 0);
+      assertThat(places)
+          .as("sets holding %s", visitor)
+          .isEqualTo(everEnqueued.contains(visitor) ? 1 : 0);
+    }
+    List<Long> order = new ArrayList<>();
+    waiting.forEach(visitor -> order.add(joinOrder.get(visitor)));
+    assertThat(order).as("line keeps join order").isSorted();
+    assertThat(running.size()).as("running within the cap").isLessThanOrEqualTo(MAX_ACTIVE);
+    assertThat(seen().keySet()).as("seen tracks exactly the line").isEqualTo(Set.copyOf(waiting));
+  }
+}

@@ -1,0 +1,464 @@
+package io.anteroom.queue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.anteroom.queue.VisitorStatus.State;
+import io.anteroom.queue.policy.RoomPolicy;
+import io.anteroom.testing.MutableClock;
+import io.anteroom.testing.redis.RedisServerExtension;
+import io.lettuce.core.api.sync.RedisCommands;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Every branch of the queue scripts, against a real Redis with a clock moved by hand. */
+class RedisQueueStoreIntegrationTests {
+
+  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
+
+  static RedisFixture fixture;
+  static RedisCommands<String, String> sync;
+
+  final QueueKeys keys = new QueueKeys("wr");
+  final QueueId queue = QueueId.of("shop", "42");
+  MutableClock clock;
+  QueueStore store;
+
+  /** 10 per second, bucket of 10, room for 100, sessions of 1 minute, abandon after 30 s. */
+  static final RoomPolicy POLICY =
+      new RoomPolicy(
+          10,
+          Duration.ofSeconds(1),
+          100,
+          Duration.ofMinutes(1),
+          Duration.ofSeconds(30),
+          500,
+          Duration.ofMinutes(10));
+
+  @BeforeAll
+  static void connect() {
+    fixture = RedisFixture.connect(redis.uri());
+    sync = fixture.sync();
+  }
+
+  @AfterAll
+  static void disconnect() {
+    fixture.close();
+  }
+
+  @BeforeEach
+  void setUp() {
+    clock = MutableClock.startingAt2026();
+    store = new RedisQueueStore(fixture.connector().commands(), keys, clock);
+  }
+
+  EnqueueResult enqueue(String visitor) {
+    return enqueue(visitor, POLICY);
+  }
+
+  EnqueueResult enqueue(String visitor, RoomPolicy policy) {
+    return store.enqueue(queue, visitor, policy).block();
+  }
+
+  AdmitResult admit(RoomPolicy policy) {
+    return store.admit(queue, policy).block();
+  }
+
+  VisitorStatus status(String visitor) {
+    return store.status(queue, visitor).block();
+  }
+
+  /** Empties the bucket so that visitors queue instead of going straight in. */
+  void drainBucket() {
+    sync.hset(keys.state(queue), "tokens", "0");
+    sync.hset(keys.state(queue), "refill", Long.toString(clock.millis()));
+  }
+
+  List<String> waiting() {
+    return sync.zrange(keys.waiting(queue), 0, -1);
+  }
+
+  List<String> running() {
+    return sync.zrange(keys.running(queue), 0, -1);
+  }
+
+  List<String> finished() {
+    return sync.zrange(keys.finished(queue), 0, -1);
+  }
+
+  static RoomPolicy withRate(double rate, int maxActive, int batch) {
+    return new RoomPolicy(
+        rate,
+        POLICY.admitBurst(),
+        maxActive,
+        POLICY.sessionDuration(),
+        POLICY.abandonAfter(),
+        batch,
+        POLICY.finishedRetention());
+  }
+
+  @Nested
+  class Enqueue {
+
+    @Test
+    void enqueueWhenLineIsEmptyAndBucketAllowsThenAdmitsAtOnce() {
+      EnqueueResult result = enqueue("v1");
+
+      assertThat(result).isEqualTo(new EnqueueResult(true, 0, 0, false));
+      assertThat(running()).containsExactly("v1");
+      assertThat(waiting()).isEmpty();
+    }
+
+    @Test
+    void enqueueWhenBucketIsEmptyThenWaits() {
+      drainBucket();
+
+      assertThat(enqueue("v1")).isEqualTo(new EnqueueResult(false, 1, 1, false));
+      assertThat(enqueue("v2")).isEqualTo(new EnqueueResult(false, 2, 2, false));
+      assertThat(waiting()).containsExactly("v1", "v2");
+      assertThat(sync.zscore(keys.seen(queue), "v1")).isEqualTo((double) clock.millis());
+    }
+
+    @Test
+    void enqueueWhenRunningIsFullThenWaitsEvenWithTokens() {
+      RoomPolicy capOfOne = withRate(10, 1, 500);
+      assertThat(enqueue("v1", capOfOne).admitted()).isTrue();
+
+      EnqueueResult second = enqueue("v2", capOfOne);
+
+      assertThat(second).isEqualTo(new EnqueueResult(false, 1, 1, false));
+    }
+
+    @Test
+    void enqueueWhenLineIsNotEmptyThenJoinsTheBackEvenWithTokens() {
+      drainBucket();
+      enqueue("v1");
+      clock.advance(Duration.ofSeconds(5));
+
+      assertThat(enqueue("v2")).isEqualTo(new EnqueueResult(false, 2, 2, false));
+    }
+
+    @Test
+    void enqueueAgainKeepsThePlaceAndRefreshesSeen() {
+      drainBucket();
+      enqueue("v1");
+      enqueue("v2");
+      clock.advance(Duration.ofSeconds(3));
+
+      assertThat(enqueue("v1")).isEqualTo(new EnqueueResult(false, 1, 2, false));
+      assertThat(waiting()).containsExactly("v1", "v2");
+      assertThat(sync.zscore(keys.seen(queue), "v1")).isEqualTo((double) clock.millis());
+      assertThat(store.counts(queue).block().enqueued()).isEqualTo(2);
+    }
+
+    @Test
+    void enqueueOfAnAdmittedVisitorReportsAdmittedAndChangesNothing() {
+      enqueue("v1");
+
+      assertThat(enqueue("v1")).isEqualTo(new EnqueueResult(true, 0, 0, false));
+      assertThat(running()).containsExactly("v1");
+      assertThat(store.counts(queue).block().admitted()).isEqualTo(1);
+    }
+
+    @Test
+    void enqueueOfAFinishedVisitorJoinsAgainAndSaysSo() {
+      drainBucket();
+      enqueue("v1");
+      store.release(queue, "v1").block();
+
+      EnqueueResult again = enqueue("v1");
+
+      assertThat(again).isEqualTo(new EnqueueResult(false, 1, 1, true));
+      assertThat(finished()).isEmpty();
+    }
+  }
+
+  @Nested
+  class Status {
+
+    @Test
+    void statusOfWaitingVisitorGivesPositionAndRefreshesSeen() {
+      drainBucket();
+      enqueue("v1");
+      enqueue("v2");
+      clock.advance(Duration.ofSeconds(7));
+
+      assertThat(status("v2")).isEqualTo(new VisitorStatus(State.WAITING, 2, 2));
+      assertThat(sync.zscore(keys.seen(queue), "v2")).isEqualTo((double) clock.millis());
+    }
+
+    @Test
+    void statusNeverMovesSeenBackwards() {
+      drainBucket();
+      enqueue("v1");
+      long joined = clock.millis();
+      clock.advance(Duration.ofSeconds(-5));
+
+      status("v1");
+
+      assertThat(sync.zscore(keys.seen(queue), "v1")).isEqualTo((double) joined);
+    }
+
+    @Test
+    void statusOfAdmittedFinishedAndUnknownVisitors() {
+      enqueue("in");
+      drainBucket();
+      enqueue("gone");
+      store.release(queue, "gone").block();
+
+      assertThat(status("in").state()).isEqualTo(State.ADMITTED);
+      assertThat(status("gone").state()).isEqualTo(State.FINISHED);
+      assertThat(status("stranger")).isEqualTo(new VisitorStatus(State.UNKNOWN, 0, 0));
+      assertThat(sync.zcard(keys.seen(queue))).isZero();
+    }
+  }
+
+  @Nested
+  class Admit {
+
+    @Test
+    void admitMovesTheHeadOfTheLineInOrderAtTheRate() {
+      drainBucket();
+      for (int i = 0; i < 20; i++) {
+        enqueue("v" + i);
+      }
+      clock.advance(Duration.ofMillis(500));
+
+      AdmitResult result = admit(POLICY);
+
+      assertThat(result).isEqualTo(new AdmitResult(5, 0, 15, 5));
+      assertThat(running()).containsExactlyInAnyOrder("v0", "v1", "v2", "v3", "v4");
+      assertThat(waiting()).first().isEqualTo("v5");
+      assertThat(sync.zcard(keys.seen(queue))).isEqualTo(15);
+    }
+
+    @Test
+    void admitAgainAtTheSameInstantAdmitsNobody() {
+      drainBucket();
+      for (int i = 0; i < 20; i++) {
+        enqueue("v" + i);
+      }
+      clock.advance(Duration.ofSeconds(1));
+      admit(POLICY);
+
+      assertThat(admit(POLICY).admitted()).isZero();
+    }
+
+    @Test
+    void admitNeverExceedsTheBurstAfterALongPause() {
+      drainBucket();
+      for (int i = 0; i < 50; i++) {
+        enqueue("v" + i);
+      }
+      clock.advance(Duration.ofMinutes(5));
+
+      assertThat(admit(POLICY).admitted()).isEqualTo(10);
+    }
+
+    @Test
+    void admitWhenRunningIsFullThenKeepsVisitorsWaiting() {
+      RoomPolicy capOfThree = withRate(10, 3, 500);
+      drainBucket();
+      for (int i = 0; i < 10; i++) {
+        enqueue("v" + i, capOfThree);
+      }
+      clock.advance(Duration.ofSeconds(1));
+
+      assertThat(admit(capOfThree)).isEqualTo(new AdmitResult(3, 0, 7, 3));
+      clock.advance(Duration.ofSeconds(1));
+      assertThat(admit(capOfThree)).isEqualTo(new AdmitResult(0, 0, 7, 3));
+    }
+
+    @Test
+    void tokensUnusedBecauseOfTheCapAreKeptUpToTheBurst() {
+      RoomPolicy capOfThree = withRate(10, 3, 500);
+      drainBucket();
+      for (int i = 0; i < 10; i++) {
+        enqueue("v" + i, capOfThree);
+      }
+      clock.advance(Duration.ofSeconds(1));
+      admit(capOfThree);
+      store.release(queue, "v0").block();
+      store.release(queue, "v1").block();
+
+      assertThat(admit(capOfThree).admitted()).isEqualTo(2);
+    }
+
+    @Test
+    void admitRespectsTheBatchLimit() {
+      RoomPolicy batchOfTwo = withRate(10, 100, 2);
+      drainBucket();
+      for (int i = 0; i < 10; i++) {
+        enqueue("v" + i, batchOfTwo);
+      }
+      clock.advance(Duration.ofSeconds(1));
+
+      assertThat(admit(batchOfTwo).admitted()).isEqualTo(2);
+      assertThat(admit(batchOfTwo).admitted()).isEqualTo(2);
+    }
+
+    @Test
+    void admitSkipsAbandonedVisitorsWithoutSpendingTokensOrSlots() {
+      drainBucket();
+      enqueue("quiet1");
+      enqueue("quiet2");
+      enqueue("polling1");
+      enqueue("polling2");
+      clock.advance(Duration.ofSeconds(31));
+      status("polling1");
+      status("polling2");
+      clock.advance(Duration.ofMillis(200));
+
+      AdmitResult result = admit(POLICY);
+
+      assertThat(result).isEqualTo(new AdmitResult(2, 2, 0, 2));
+      assertThat(running()).containsExactlyInAnyOrder("polling1", "polling2");
+      assertThat(finished()).containsExactlyInAnyOrder("quiet1", "quiet2");
+      assertThat(store.counts(queue).block().abandoned()).isEqualTo(2);
+      assertThat(Double.parseDouble(sync.hget(keys.state(queue), "tokens"))).isEqualTo(8.0);
+    }
+
+    @Test
+    void admitWithAnEarlierClockMintsNoExtraTokens() {
+      drainBucket();
+      for (int i = 0; i < 50; i++) {
+        enqueue("v" + i);
+      }
+      clock.advance(Duration.ofMillis(500));
+      assertThat(admit(POLICY).admitted()).isEqualTo(5);
+
+      clock.advance(Duration.ofMillis(-300));
+      assertThat(admit(POLICY).admitted()).isZero();
+      clock.advance(Duration.ofMillis(300));
+      assertThat(admit(POLICY).admitted()).isZero();
+      clock.advance(Duration.ofMillis(100));
+      assertThat(admit(POLICY).admitted()).isEqualTo(1);
+    }
+
+    @Test
+    void fractionalRatesAccumulateAcrossCalls() {
+      RoomPolicy slow = withRate(0.5, 100, 500);
+      drainBucket();
+      for (int i = 0; i < 5; i++) {
+        enqueue("v" + i, slow);
+      }
+      clock.advance(Duration.ofSeconds(1));
+      assertThat(admit(slow).admitted()).isZero();
+      clock.advance(Duration.ofSeconds(1));
+      assertThat(admit(slow).admitted()).isEqualTo(1);
+    }
+
+    @Test
+    void admitOnAnEmptyLineAdmitsNobody() {
+      assertThat(admit(POLICY)).isEqualTo(new AdmitResult(0, 0, 0, 0));
+    }
+  }
+
+  @Nested
+  class Expire {
+
+    @Test
+    void idleSessionsExpireAndActiveOnesStay() {
+      enqueue("idle");
+      enqueue("busy");
+      clock.advance(Duration.ofSeconds(50));
+      assertThat(store.touch(queue, "busy").block()).isTrue();
+      clock.advance(Duration.ofSeconds(11));
+
+      ExpireResult result = store.expire(queue, POLICY).block();
+
+      assertThat(result).isEqualTo(new ExpireResult(1, 0));
+      assertThat(running()).containsExactly("busy");
+      assertThat(finished()).containsExactly("idle");
+      assertThat(store.counts(queue).block().expired()).isEqualTo(1);
+    }
+
+    @Test
+    void finishedEntriesAreTrimmedAfterRetention() {
+      enqueue("v1");
+      store.release(queue, "v1").block();
+      clock.advance(Duration.ofMinutes(10).plusMillis(1));
+
+      assertThat(store.expire(queue, POLICY).block()).isEqualTo(new ExpireResult(0, 1));
+      assertThat(finished()).isEmpty();
+    }
+
+    @Test
+    void expireTwiceExpiresOnce() {
+      enqueue("v1");
+      clock.advance(Duration.ofMinutes(2));
+      store.expire(queue, POLICY).block();
+
+      assertThat(store.expire(queue, POLICY).block()).isEqualTo(new ExpireResult(0, 0));
+    }
+  }
+
+  @Nested
+  class TouchAndRelease {
+
+    @Test
+    void touchOfAVisitorWhoIsNotRunningDoesNothing() {
+      assertThat(store.touch(queue, "nobody").block()).isFalse();
+      assertThat(running()).isEmpty();
+    }
+
+    @Test
+    void touchNeverMovesActivityBackwards() {
+      enqueue("v1");
+      long admittedAt = clock.millis();
+      clock.advance(Duration.ofSeconds(-10));
+
+      assertThat(store.touch(queue, "v1").block()).isTrue();
+      assertThat(sync.zscore(keys.running(queue), "v1")).isEqualTo((double) admittedAt);
+    }
+
+    @Test
+    void releaseEndsASessionOnce() {
+      enqueue("v1");
+
+      assertThat(store.release(queue, "v1").block()).isTrue();
+      assertThat(store.release(queue, "v1").block()).isFalse();
+      assertThat(running()).isEmpty();
+      assertThat(finished()).containsExactly("v1");
+      assertThat(store.counts(queue).block().released()).isEqualTo(1);
+    }
+
+    @Test
+    void releaseTakesAWaitingVisitorOutOfLine() {
+      drainBucket();
+      enqueue("v1");
+      enqueue("v2");
+
+      assertThat(store.release(queue, "v1").block()).isTrue();
+      assertThat(waiting()).containsExactly("v2");
+      assertThat(sync.zscore(keys.seen(queue), "v1")).isNull();
+      assertThat(status("v2").position()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void scriptsStillRunAfterTheServerForgetsThem() {
+    drainBucket();
+    enqueue("v1");
+    sync.scriptFlush();
+
+    assertThat(enqueue("v2").position()).isEqualTo(2);
+    assertThat(status("v1").position()).isEqualTo(1);
+  }
+
+  @Test
+  void countsReportSetSizesAndCounters() {
+    enqueue("a");
+    drainBucket();
+    enqueue("b");
+    enqueue("c");
+    store.release(queue, "c").block();
+
+    assertThat(store.counts(queue).block()).isEqualTo(new QueueCounts(1, 1, 1, 2, 1, 0, 0, 1));
+  }
+}

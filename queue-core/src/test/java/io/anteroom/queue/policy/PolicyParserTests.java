@@ -1,0 +1,92 @@
+package io.anteroom.queue.policy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class PolicyParserTests {
+
+  @Test
+  void valuesOverrideTheBaseAndTheRestIsKept() {
+    RoomPolicy policy =
+        PolicyParser.apply(
+            "anteroom.rooms.shop",
+            RoomPolicy.DEFAULTS,
+            Map.of("admit-per-second", "2.5", "max-active", "40", "session-duration", "15m"));
+
+    assertThat(policy.admitPerSecond()).isEqualTo(2.5);
+    assertThat(policy.maxActive()).isEqualTo(40);
+    assertThat(policy.sessionDuration()).isEqualTo(Duration.ofMinutes(15));
+    assertThat(policy.abandonAfter()).isEqualTo(RoomPolicy.DEFAULTS.abandonAfter());
+  }
+
+  @Test
+  void everyBadValueIsNamedAtOnce() {
+    InvalidPolicyException error =
+        catchThrowableOfType(
+            InvalidPolicyException.class,
+            () ->
+                PolicyParser.apply(
+                    "anteroom.rooms.shop",
+                    RoomPolicy.DEFAULTS,
+                    Map.of(
+                        "admit-per-second", "-1",
+                        "max-active", "0",
+                        "session-duration", "30",
+                        "abandon-after", "soon",
+                        "admit-bacth", "10")));
+
+    assertThat(error.problems())
+        .anySatisfy(p -> assertThat(p).startsWith("anteroom.rooms.shop.session-duration:"))
+        .anySatisfy(p -> assertThat(p).startsWith("anteroom.rooms.shop.abandon-after:"))
+        .anySatisfy(
+            p -> assertThat(p).isEqualTo("anteroom.rooms.shop.admit-bacth: unknown property"));
+    assertThat(error.getMessage()).contains("anteroom.rooms.shop");
+  }
+
+  @Test
+  void rangeProblemsAreNamedEachOnceTheValuesParse() {
+    InvalidPolicyException error =
+        catchThrowableOfType(
+            InvalidPolicyException.class,
+            () ->
+                PolicyParser.apply(
+                    "overrides",
+                    RoomPolicy.DEFAULTS,
+                    Map.of("admit-per-second", "-1", "max-active", "0", "admit-batch", "0")));
+
+    assertThat(error.problems())
+        .containsExactlyInAnyOrder(
+            "overrides.admit-per-second: must be above 0 and at most 1000000",
+            "overrides.max-active: must be at least 1",
+            "overrides.admit-batch: must be between 1 and 5000");
+  }
+
+  @Test
+  void notANumberIsRejected() {
+    InvalidPolicyException error =
+        catchThrowableOfType(
+            InvalidPolicyException.class,
+            () ->
+                PolicyParser.apply(
+                    "x",
+                    RoomPolicy.DEFAULTS,
+                    Map.of("admit-per-second", "NaN", "max-active", "1e3")));
+
+    assertThat(error.problems()).hasSize(2);
+  }
+
+  @Test
+  void burstScalesWithTheRate() {
+    RoomPolicy policy =
+        PolicyParser.apply(
+            "x", RoomPolicy.DEFAULTS, Map.of("admit-per-second", "200", "admit-burst", "250ms"));
+
+    assertThat(policy.burstTokens()).isEqualTo(50.0);
+    assertThat(PolicyParser.apply("x", policy, Map.of("admit-per-second", "0.1")).burstTokens())
+        .isEqualTo(1.0);
+  }
+}

@@ -1,0 +1,27 @@
+package io.anteroom.queue.script;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class LuaScriptTests {
+
+  @Test
+  void includesAreExpandedAndEveryScriptDocumentsItsContract() {
+    for (LuaScript script :
+        new LuaScript[] {
+          QueueScripts.ENQUEUE,
+          QueueScripts.STATUS,
+          QueueScripts.ADMIT,
+          QueueScripts.EXPIRE,
+          QueueScripts.TOUCH,
+          QueueScripts.RELEASE,
+          QueueScripts.DEACTIVATE
+        }) {
+      assertThat(script.source()).as(script.name()).contains("-- KEYS:", "-- ARGV:", "-- Reply:");
+      assertThat(script.source()).as(script.name()).doesNotContain("--@include");
+      assertThat(script.sha()).matches("[0-9a-f]{40}");
+    }
+    assertThat(QueueScripts.ADMIT.source()).contains("local function bucket_tokens");
+  }
+}
