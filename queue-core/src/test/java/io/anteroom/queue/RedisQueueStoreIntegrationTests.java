@@ -256,8 +256,11 @@ class RedisQueueStoreIntegrationTests {
         enqueue("v" + i);
       }
       clock.advance(Duration.ofMinutes(5));
+      for (int i = 0; i < 50; i++) {
+        status("v" + i);
+      }
 
-      assertThat(admit(POLICY).admitted()).isEqualTo(10);
+      assertThat(admit(POLICY)).isEqualTo(new AdmitResult(10, 0, 40, 10));
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -67,16 +68,19 @@ class PolicyParserTests {
 
   @Test
   void notANumberIsRejected() {
-    InvalidPolicyException error =
-        catchThrowableOfType(
-            InvalidPolicyException.class,
-            () ->
-                PolicyParser.apply(
-                    "x",
-                    RoomPolicy.DEFAULTS,
-                    Map.of("admit-per-second", "NaN", "max-active", "1e3")));
+    assertThat(problems(Map.of("admit-per-second", "NaN")))
+        .containsExactly("x.admit-per-second: must be above 0 and at most 1000000");
+    assertThat(problems(Map.of("admit-per-second", "Infinity")))
+        .containsExactly("x.admit-per-second: must be above 0 and at most 1000000");
+    assertThat(problems(Map.of("max-active", "1e3")))
+        .containsExactly("x.max-active: must be a whole number; was '1e3'");
+  }
 
-    assertThat(error.problems()).hasSize(2);
+  private static List<String> problems(Map<String, String> values) {
+    return catchThrowableOfType(
+            InvalidPolicyException.class,
+            () -> PolicyParser.apply("x", RoomPolicy.DEFAULTS, values))
+        .problems();
   }
 
   @Test

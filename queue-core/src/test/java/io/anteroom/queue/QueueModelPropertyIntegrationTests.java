@@ -31,7 +31,7 @@ import net.jqwik.api.lifecycle.BeforeTry;
  * against a real Redis. After each step: every visitor is in exactly one of waiting, running and
  * finished; the line keeps join order; admission takes from the head; the cap holds.
  */
-class QueueModelProperties {
+class QueueModelPropertyIntegrationTests {
 
   static final int MAX_ACTIVE = 3;
   static final RoomPolicy POLICY =
