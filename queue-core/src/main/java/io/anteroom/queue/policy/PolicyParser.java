@@ -38,12 +38,15 @@ public final class PolicyParser {
     int batch = v.whole(PolicyProperty.ADMIT_BATCH).orElse(base.admitBatch());
     Duration retention =
         v.duration(PolicyProperty.FINISHED_RETENTION).orElse(base.finishedRetention());
-    if (problems.isEmpty()) {
-      try {
-        return new RoomPolicy(rate, burst, maxActive, session, abandon, batch, retention);
-      } catch (InvalidPolicyException e) {
-        e.problems().forEach(problem -> problems.add(source + "." + problem));
+    // Values that did not parse fall back to the base, so range checks still run on the rest.
+    try {
+      RoomPolicy policy =
+          new RoomPolicy(rate, burst, maxActive, session, abandon, batch, retention);
+      if (problems.isEmpty()) {
+        return policy;
       }
+    } catch (InvalidPolicyException e) {
+      e.problems().forEach(problem -> problems.add(source + "." + problem));
     }
     throw new InvalidPolicyException(source, problems);
   }

@@ -1,0 +1,50 @@
+package io.anteroom.worker.admission;
+
+import io.anteroom.queue.QueueKeys;
+import io.anteroom.queue.RedisActiveQueues;
+import io.anteroom.queue.RedisQueueStore;
+import io.anteroom.queue.config.RedisProperties;
+import io.anteroom.queue.policy.RedisSettingsStore;
+import io.anteroom.queue.policy.RoomPolicies;
+import io.anteroom.queue.policy.RoomPolicy;
+import io.anteroom.queue.redis.RedisConnector;
+import io.anteroom.worker.WorkerProperties;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
+import java.util.Map;
+
+/** One admission worker as a process would run it: its own Redis connection and loop. */
+final class WorkerFixture implements AutoCloseable {
+
+  final RedisConnector redis;
+  final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+  final AdmissionLoop loop;
+
+  WorkerFixture(String uri, String room, RoomPolicy policy, String tick) {
+    this.redis = RedisConnector.connect(new RedisProperties(uri, "500ms", "1s", 10_000));
+    QueueKeys keys = new QueueKeys("wr");
+    RedisQueueStore store = new RedisQueueStore(redis.commands(), keys, Clock.systemUTC());
+    RoomPolicies policies =
+        new RoomPolicies(Map.of(room, policy), new RedisSettingsStore(redis.commands(), keys));
+    this.loop =
+        new AdmissionLoop(
+            new RedisActiveQueues(redis.commands(), keys),
+            policies,
+            new QueueWork(store, meters),
+            new WorkerProperties(tick, 32),
+            meters);
+  }
+
+  double errors() {
+    return meters.find("anteroom.worker.errors").counters().stream()
+            .mapToDouble(c -> c.count())
+            .sum()
+        + meters.counter("anteroom.worker.ticks.failed").count();
+  }
+
+  @Override
+  public void close() {
+    loop.stop();
+    redis.close();
+  }
+}

@@ -1,0 +1,155 @@
+package io.anteroom.bench;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.ToDoubleFunction;
+
+/** The results of {@link QueueRedisBench} as Markdown: setup, medians, ratios, verdict, rounds. */
+final class QueueRedisReport {
+
+  /** The goal: the queue model costs Redis at most this many times its raw reference. */
+  static final double GOAL = 1.5;
+
+  private record Figure(String label, String column, ToDoubleFunction<RoundResult> value) {}
+
+  private static final List<Figure> VALUES =
+      List.of(
+          new Figure("enqueue (`enqueue.lua`), µs per enqueue", "enqueue", RoundResult::enqueueUsec),
+          new Figure(
+              "raw `ZADD NX` + `ZRANK`, µs per visitor", "raw ZADD+ZRANK", RoundResult::rawEnqueueUsec),
+          new Figure(
+              "EVALSHA of `ZADD NX` + `ZRANK`, µs per visitor",
+              "EVALSHA ref",
+              RoundResult::scriptedEnqueueUsec),
+          new Figure(
+              "admit (`admit.lua`), µs per admitted visitor", "admit/visitor", RoundResult::admitUsec),
+          new Figure(
+              "raw `ZPOPMIN` + `ZADD`, µs per visitor", "raw ZPOPMIN+ZADD", RoundResult::rawAdmitUsec),
+          new Figure("longest single admit call, µs", "longest admit", RoundResult::longestAdmitUsec));
+
+  private static final List<Figure> RATIOS =
+      List.of(
+          new Figure(
+              "enqueue ÷ raw ZADD+ZRANK", "", r -> r.enqueueUsec() / r.rawEnqueueUsec()),
+          new Figure(
+              "enqueue ÷ EVALSHA(ZADD NX+ZRANK)", "", r -> r.enqueueUsec() / r.scriptedEnqueueUsec()),
+          new Figure(
+              "admit per visitor ÷ raw ZPOPMIN+ZADD", "", r -> r.admitUsec() / r.rawAdmitUsec()));
+
+  private final BenchOptions options;
+  private final MachineInfo machine;
+  private final String redisVersion;
+  private final Instant date;
+  private final List<RoundResult> rounds;
+
+  QueueRedisReport(
+      BenchOptions options,
+      MachineInfo machine,
+      String redisVersion,
+      Instant date,
+      List<RoundResult> rounds) {
+    this.options = options;
+    this.machine = machine;
+    this.redisVersion = redisVersion;
+    this.date = date;
+    this.rounds = List.copyOf(rounds);
+  }
+
+  /** A console line for one finished round. */
+  static String roundLine(RoundResult round) {
+    StringBuilder line = new StringBuilder(round.round() == 0 ? "warm-up" : "round " + round.round());
+    line.append(" (").append(round.order()).append("):");
+    VALUES.forEach(f -> line.append(' ').append(f.column()).append('=').append(usec(f, round)));
+    return line.toString();
+  }
+
+  String markdown() {
+    StringBuilder out = new StringBuilder();
+    out.append("# Queue model vs raw commands: Redis server time per visitor\n\n");
+    out.append(setup()).append('\n');
+    out.append(QueueRedisText.METHOD).append('\n');
+    out.append("## Results (median of ").append(rounds.size()).append(" rounds)\n\n");
+    out.append(summary()).append('\n');
+    out.append("## Against the goal (≤ ").append(GOAL).append("× raw)\n\n");
+    out.append(QueueRedisText.verdict(rounds, GOAL)).append('\n');
+    out.append(QueueRedisText.breakdown(rounds)).append('\n');
+    out.append("## Per round\n\n").append(perRound());
+    return out.toString();
+  }
+
+  private String setup() {
+    return "| | |\n|---|---|\n"
+        + "| date (UTC) | "
+        + date.truncatedTo(ChronoUnit.SECONDS)
+        + " |\n| command | `"
+        + options.command()
+        + "` |\n| machine | nproc "
+        + machine.processors()
+        + ", "
+        + machine.cpuModel()
+        + ", "
+        + machine.memory()
+        + " |\n| redis-server | "
+        + redisVersion
+        + ", started fresh by the benchmark on a free loopback port |\n| Java | "
+        + machine.java()
+        + " |\n| workload | "
+        + options.rounds()
+        + " rounds (after "
+        + options.warmup()
+        + " discarded warm-up), "
+        + options.visitors()
+        + " visitors per phase, admit batch "
+        + options.batch()
+        + ", "
+        + options.inFlight()
+        + " commands in flight |\n";
+  }
+
+  private String summary() {
+    StringBuilder out = new StringBuilder("| figure | median | min–max |\n|---|---:|---:|\n");
+    for (Figure f : VALUES) {
+      Spread s = Spread.of(rounds, f.value());
+      out.append(String.format(Locale.ROOT, "| %s | %.2f | %.2f–%.2f |%n", f.label(), s.median(), s.min(), s.max()));
+    }
+    out.append("\n| ratio | median | min–max | goal ≤ ").append(GOAL).append("× |\n|---|---:|---:|---|\n");
+    for (Figure f : RATIOS) {
+      Spread s = Spread.of(rounds, f.value());
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %.2f× | %.2f–%.2f× | %s |%n",
+              f.label(),
+              s.median(),
+              s.min(),
+              s.max(),
+              s.median() <= GOAL
+                  ? "met"
+                  : String.format(Locale.ROOT, "not met: %.2f× over the goal", s.median() / GOAL)));
+    }
+    return out.toString();
+  }
+
+  private String perRound() {
+    StringBuilder out = new StringBuilder("| round | order |");
+    VALUES.forEach(f -> out.append(' ').append(f.column()).append(" |"));
+    RATIOS.forEach(f -> out.append(' ').append(f.label()).append(" |"));
+    out.append("\n|---:|---|").append("---:|".repeat(VALUES.size() + RATIOS.size())).append('\n');
+    for (RoundResult round : rounds) {
+      out.append("| ").append(round.round()).append(" | ").append(round.order()).append(" |");
+      VALUES.forEach(f -> out.append(' ').append(usec(f, round)).append(" |"));
+      RATIOS.forEach(
+          f ->
+              out.append(
+                  String.format(Locale.ROOT, " %.2f× |", f.value().applyAsDouble(round))));
+      out.append('\n');
+    }
+    return out.append("\nAll values in µs of server time (INFO commandstats).\n").toString();
+  }
+
+  private static String usec(Figure figure, RoundResult round) {
+    return CostBreakdown.usec(figure.value().applyAsDouble(round));
+  }
+}
