@@ -9,7 +9,7 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
  * sessions. It serves only the actuator (port 8082); any number of instances may run at once.
  */
 @SpringBootApplication
-@ConfigurationPropertiesScan("io.anteroom")
+@ConfigurationPropertiesScan("io.anteroom.worker")
 public class AdmissionWorkerApplication {
 
   public static void main(String[] args) {

@@ -10,22 +10,32 @@ import java.util.Arrays;
  * @param warmup rounds run first and thrown away; default 1
  * @param visitors visitors enqueued and admitted per phase; default 20000
  * @param batch visitors per admission call; default 500
+ * @param slice visitors per measured enqueue slice; the two sides take turns slice by slice;
+ *     default 1000
  * @param inFlight most pipelined commands outstanding; default 256
  * @param out the Markdown results file; default {@code bench/results/queue-redis.md}
  * @param command how the run was started, for the results file
  */
 record BenchOptions(
-    int rounds, int warmup, int visitors, int batch, int inFlight, Path out, String command) {
+    int rounds,
+    int warmup,
+    int visitors,
+    int batch,
+    int slice,
+    int inFlight,
+    Path out,
+    String command) {
 
   static final String USAGE =
       "usage: QueueRedisBench [--rounds 5] [--warmup 1] [--visitors 20000] [--batch 500]"
-          + " [--in-flight 256] [--out bench/results/queue-redis.md]";
+          + " [--slice 1000] [--in-flight 256] [--out bench/results/queue-redis.md]";
 
   BenchOptions {
     require(rounds >= 1, "--rounds must be at least 1");
     require(warmup >= 0, "--warmup must not be negative");
     require(visitors >= 1, "--visitors must be at least 1");
     require(batch >= 1 && batch <= 5000, "--batch must be 1..5000 (the policy's limit)");
+    require(slice >= 1, "--slice must be at least 1");
     require(inFlight >= 1, "--in-flight must be at least 1");
   }
 
@@ -38,6 +48,7 @@ record BenchOptions(
     int warmup = 1;
     int visitors = 20_000;
     int batch = 500;
+    int slice = 1000;
     int inFlight = 256;
     Path out = Path.of("bench", "results", "queue-redis.md");
     for (int i = 0; i < args.length; i += 2) {
@@ -49,6 +60,7 @@ record BenchOptions(
         case "--warmup" -> warmup = number(name, value);
         case "--visitors" -> visitors = number(name, value);
         case "--batch" -> batch = number(name, value);
+        case "--slice" -> slice = number(name, value);
         case "--in-flight" -> inFlight = number(name, value);
         case "--out" -> out = Path.of(value);
         default -> throw new IllegalArgumentException("unknown option " + name + "\n" + USAGE);
@@ -57,8 +69,11 @@ record BenchOptions(
     String command =
         System.getProperty(
             "bench.command",
-            "java " + QueueRedisBench.class.getName() + " " + String.join(" ", Arrays.asList(args)));
-    return new BenchOptions(rounds, warmup, visitors, batch, inFlight, out, command.strip());
+            "java "
+                + QueueRedisBench.class.getName()
+                + " "
+                + String.join(" ", Arrays.asList(args)));
+    return new BenchOptions(rounds, warmup, visitors, batch, slice, inFlight, out, command.strip());
   }
 
   private static int number(String name, String value) {

@@ -16,6 +16,10 @@ record CommandStat(long calls, long usec) {
   private static final Pattern LINE =
       Pattern.compile("(?m)^cmdstat_([^:]+):calls=(\\d+),usec=(\\d+)");
 
+  CommandStat plus(CommandStat other) {
+    return new CommandStat(calls + other.calls, usec + other.usec);
+  }
+
   /** Parses an {@code INFO commandstats} reply into command name (lower case) to stat. */
   static Map<String, CommandStat> parse(String info) {
     Map<String, CommandStat> stats = new LinkedHashMap<>();

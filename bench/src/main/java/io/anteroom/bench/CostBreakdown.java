@@ -48,7 +48,8 @@ final class CostBreakdown {
           .append(" |");
     }
     out.append("\n| **total** |");
-    columns.forEach(c -> out.append(" **").append(usec(median(c, CostBreakdown::total))).append("** |"));
+    columns.forEach(
+        c -> out.append(" **").append(usec(median(c, CostBreakdown::total))).append("** |"));
     return out.append('\n').toString();
   }
 
@@ -62,7 +63,11 @@ final class CostBreakdown {
     for (String command : commands(List.of(model, reference))) {
       double more = usecPer(model, command) - usecPer(reference, command);
       String detail =
-          " (" + calls(callsPer(model, command)) + " vs " + calls(callsPer(reference, command)) + " calls)";
+          " ("
+              + calls(callsPer(model, command))
+              + " vs "
+              + calls(callsPer(reference, command))
+              + " calls)";
       extras.add(new Extra(command.toUpperCase(Locale.ROOT), more, detail));
     }
     double overhead =
@@ -98,7 +103,7 @@ final class CostBreakdown {
 
   private static double total(PhaseResult phase) {
     long data = phase.dataCommands().values().stream().mapToLong(CommandStat::usec).sum();
-    long script = phase.usec(PhaseResult.SCRIPT_COMMANDS.toArray(String[]::new));
+    long script = phase.usec(PhaseResult.SCRIPTS);
     return (double) (script > 0 ? script : data) / phase.operations();
   }
 

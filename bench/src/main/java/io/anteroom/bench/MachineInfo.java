@@ -15,15 +15,18 @@ import java.util.Optional;
  * @param cpuModel the first {@code model name} of /proc/cpuinfo
  * @param memory total memory from /proc/meminfo, in GiB
  * @param java the Java runtime's vendor and version
+ * @param loadAverage the 1, 5 and 15 minute load averages of /proc/loadavg when probed
  */
-record MachineInfo(String processors, String cpuModel, String memory, String java) {
+record MachineInfo(
+    String processors, String cpuModel, String memory, String java, String loadAverage) {
 
   static MachineInfo probe() {
     return new MachineInfo(
         nproc(),
         procField("/proc/cpuinfo", "model name").orElse("unknown"),
         procField("/proc/meminfo", "MemTotal").map(MachineInfo::gib).orElse("unknown"),
-        System.getProperty("java.vendor") + " " + System.getProperty("java.runtime.version"));
+        System.getProperty("java.vendor") + " " + System.getProperty("java.runtime.version"),
+        readLoadAverage());
   }
 
   private static String nproc() {
@@ -39,6 +42,15 @@ record MachineInfo(String processors, String cpuModel, String memory, String jav
       Thread.currentThread().interrupt();
     }
     return Integer.toString(Runtime.getRuntime().availableProcessors());
+  }
+
+  private static String readLoadAverage() {
+    try {
+      String[] fields = Files.readString(Path.of("/proc/loadavg")).split(" ");
+      return fields[0] + " " + fields[1] + " " + fields[2];
+    } catch (IOException | RuntimeException e) {
+      return "unknown";
+    }
   }
 
   private static Optional<String> procField(String file, String field) {

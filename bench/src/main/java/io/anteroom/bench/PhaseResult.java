@@ -1,23 +1,29 @@
 package io.anteroom.bench;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The server's command stats over one measured phase.
+ * The server's command stats over one measured phase of a round.
  *
  * @param operations what the phase did, the divisor of every per-operation figure: visitors
  *     enqueued or admitted
- * @param stats {@code INFO commandstats} read at the end of the phase, reset at its start
+ * @param stats {@code INFO commandstats} summed over the phase's slices
+ * @param sliceScriptUsec script microseconds of each measured slice, in order; for admission one
+ *     slice is one call
  */
-record PhaseResult(long operations, Map<String, CommandStat> stats) {
+record PhaseResult(long operations, Map<String, CommandStat> stats, List<Long> sliceScriptUsec) {
 
   /** Script commands: their time includes the commands the script runs. */
-  static final Set<String> SCRIPT_COMMANDS = Set.of("evalsha", "eval");
+  static final String[] SCRIPTS = {"evalsha", "eval"};
+
+  private static final Set<String> NOT_DATA = Set.of("evalsha", "eval", "info");
 
   PhaseResult {
     stats = Map.copyOf(stats);
+    sliceScriptUsec = List.copyOf(sliceScriptUsec);
   }
 
   long usec(String... commands) {
@@ -39,22 +45,37 @@ record PhaseResult(long operations, Map<String, CommandStat> stats) {
 
   /** Microseconds of the scripts per operation. */
   double scriptUsecPer() {
-    return usecPer(SCRIPT_COMMANDS.toArray(String[]::new));
+    return usecPer(SCRIPTS);
   }
 
   /**
-   * The data commands of the phase, that is everything except scripts and the benchmark's own
-   * bookkeeping ({@code INFO}, {@code CONFIG}), sorted by name.
+   * The data commands of the phase: everything except scripts and the benchmark's own bookkeeping
+   * ({@code INFO}, {@code CONFIG …}), sorted by name.
    */
   Map<String, CommandStat> dataCommands() {
     Map<String, CommandStat> data = new TreeMap<>(stats);
-    data.keySet().removeIf(c -> SCRIPT_COMMANDS.contains(c) || c.equals("info") || c.startsWith("config"));
+    data.keySet().removeIf(c -> NOT_DATA.contains(c) || c.startsWith("config"));
     return data;
+  }
+
+  /** Data commands per operation; for a script phase, the {@code redis.call}s it made. */
+  double dataCallsPer() {
+    return (double) dataCommands().values().stream().mapToLong(CommandStat::calls).sum()
+        / operations;
   }
 
   /** Script time not spent in the commands the script ran: Lua itself and the EVALSHA call. */
   double scriptOverheadPer() {
     long inner = dataCommands().values().stream().mapToLong(CommandStat::usec).sum();
-    return (double) (usec(SCRIPT_COMMANDS.toArray(String[]::new)) - inner) / operations;
+    return (double) (usec(SCRIPTS) - inner) / operations;
+  }
+
+  /** The slowest slice's script time; for admission, the longest single call. */
+  long longestSliceUsec() {
+    return sliceScriptUsec.stream().mapToLong(Long::longValue).max().orElse(0);
+  }
+
+  double medianSliceUsec() {
+    return Spread.of(sliceScriptUsec, Long::doubleValue).median();
   }
 }

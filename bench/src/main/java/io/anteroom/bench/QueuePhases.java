@@ -5,13 +5,18 @@ import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.RedisQueueStore;
 import io.anteroom.queue.policy.RoomPolicy;
+import io.anteroom.queue.script.LuaScript;
+import io.anteroom.queue.script.QueueScripts;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-/** The queue model's side: enqueue and admit through {@link RedisQueueStore}, as the apps call it. */
+/**
+ * Side A, the queue model: enqueue and admit through {@link RedisQueueStore}, as the apps call
+ * them, on one queue.
+ */
 final class QueuePhases {
 
   static final QueueId QUEUE = QueueId.of("bench", "item");
@@ -22,18 +27,16 @@ final class QueuePhases {
   private static final Duration ADMIT_STEP = Duration.ofSeconds(1);
 
   private final RedisClusterAsyncCommands<String, String> commands;
-  private final ServerStats stats;
   private final QueueKeys keys = new QueueKeys("wr");
   private final SteppingClock clock = new SteppingClock(START);
   private final RedisQueueStore store;
   private final RoomPolicy policy;
 
-  QueuePhases(RedisClusterAsyncCommands<String, String> commands, ServerStats stats, int batch) {
+  QueuePhases(RedisClusterAsyncCommands<String, String> commands, int batch) {
     this.commands = commands;
-    this.stats = stats;
     this.store = new RedisQueueStore(commands, keys, clock);
     // Rate = batch per second with a one-second burst, so each ADMIT_STEP allows a full batch; no
-    // cap on running and nobody abandons during the phase.
+    // cap on running, and nobody is abandoned within a run.
     this.policy =
         new RoomPolicy(
             batch,
@@ -43,64 +46,54 @@ final class QueuePhases {
             Duration.ofDays(1),
             batch,
             Duration.ofHours(1));
+    load(QueueScripts.ENQUEUE);
+    load(QueueScripts.ADMIT);
   }
 
   /**
-   * A1: every visitor joins one line whose bucket is empty and whose clock stands still, so nobody
-   * is admitted at once and every call takes the script's "join the line" path.
+   * Empties the bucket and stops the clock, so nobody is admitted at once and every enqueue takes
+   * the script's "join the line" path. Call on a flushed server before a round.
    */
-  PhaseResult enqueue(List<String> visitors, int inFlight) {
+  void prepare() {
     clock.set(START);
     Await.result(
         commands.hset(
             keys.state(QUEUE),
             Map.of("tokens", "0", "refill", Long.toString(START.toEpochMilli()))));
-    stats.reset();
+  }
+
+  /** A1 slice: these visitors join the line, pipelined; returns how many. */
+  long enqueue(List<String> visitors, int inFlight) {
     InFlight pipeline = new InFlight(inFlight);
     for (String visitor : visitors) {
       pipeline.submit(() -> store.enqueue(QUEUE, visitor, policy).toFuture());
     }
     pipeline.awaitAll();
-    PhaseResult result = new PhaseResult(visitors.size(), stats.read());
-    Await.expect("waiting after enqueue", visitors.size(), commands.zcard(keys.waiting(QUEUE)));
-    return result;
+    return visitors.size();
   }
 
-  /**
-   * A2: admits the line left by {@link #enqueue} one full batch per call until it is empty. The
-   * script time of each call is the difference of two stats reads, which gives the longest call
-   * exactly; SLOWLOG would also log every command inside the script, and pay for that inside the
-   * script's own time.
-   */
-  AdmitMeasurement admit(long waiting) {
-    stats.reset();
-    long admitted = 0;
-    long longest = 0;
-    long before = 0;
-    int calls = 0;
-    AdmitResult result;
-    do {
-      clock.advance(ADMIT_STEP);
-      result = Await.result(store.admit(QUEUE, policy).toFuture());
-      calls++;
-      long after = stats.scriptUsec();
-      longest = Math.max(longest, after - before);
-      before = after;
-      admitted += result.admitted();
-      if (result.admitted() == 0 || result.abandoned() != 0) {
-        throw new IllegalStateException("admit call " + calls + " did not admit a batch: " + result);
-      }
-    } while (result.waiting() > 0);
-    if (admitted != waiting) {
-      throw new IllegalStateException("admitted " + admitted + " of " + waiting + " waiting");
+  /** A2 slice: one admission call a step later, which must admit a full batch or the rest. */
+  long admit() {
+    clock.advance(ADMIT_STEP);
+    AdmitResult result = Await.result(store.admit(QUEUE, policy).toFuture());
+    if (result.admitted() == 0 || result.abandoned() != 0) {
+      throw new IllegalStateException("an admission call did not admit a batch: " + result);
     }
-    return new AdmitMeasurement(new PhaseResult(admitted, stats.read()), longest, calls);
+    return result.admitted();
   }
 
-  /**
-   * @param phase the stats of all admission calls; operations = visitors admitted
-   * @param longestCallUsec server time of the slowest single admission call
-   * @param calls admission calls made
-   */
-  record AdmitMeasurement(PhaseResult phase, long longestCallUsec, int calls) {}
+  /** Fails unless the line holds {@code waiting} and running holds {@code running} visitors. */
+  void verify(long waiting, long running) {
+    Await.expect("queue waiting", waiting, commands.zcard(keys.waiting(QUEUE)));
+    Await.expect("queue running", running, commands.zcard(keys.running(QUEUE)));
+  }
+
+  /** Loads a script up front, so no measured call falls back to EVAL and compiles it. */
+  private void load(LuaScript script) {
+    String sha = Await.result(commands.scriptLoad(script.source()));
+    if (!sha.equals(script.sha())) {
+      throw new IllegalStateException(
+          script.name() + ": server SHA " + sha + " != " + script.sha());
+    }
+  }
 }

@@ -11,94 +11,119 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * The references: the least Redis work a queue needs, as plain commands on keys of their own, and
- * the enqueue pair once more inside a minimal script run by EVALSHA.
+ * Side B, the references: the least Redis work a queue needs, as plain commands on keys of their
+ * own; the enqueue pair once more inside a minimal script run by EVALSHA; and a script that only
+ * returns, for the fixed cost of any script call.
  */
 final class RawPhases {
 
   private static final String WAITING = "raw:{bench:item}:waiting";
   private static final String RUNNING = "raw:{bench:item}:running";
   private static final String SCRIPTED = "lua:{bench:item}:waiting";
-  private static final String REFERENCE_SCRIPT = "zadd_nx_zrank.lua";
+  private static final String[] RETURN_ONLY_KEYS = {
+    "lua:{bench:item}:waiting",
+    "lua:{bench:item}:running",
+    "lua:{bench:item}:finished",
+    "lua:{bench:item}:seen",
+    "lua:{bench:item}:state"
+  };
+  private static final String PAIR_SCRIPT = "zadd_nx_zrank.lua";
+  private static final String RETURN_ONLY_SCRIPT = "return_only.lua";
   private static final double ADMIT_TIME = 1_893_456_000_000d;
 
   private final RedisClusterAsyncCommands<String, String> commands;
-  private final ServerStats stats;
-  private final String referenceSha;
+  private final String pairSha;
+  private final String returnOnlySha;
+  private long rawSeq;
+  private long scriptedSeq;
 
-  RawPhases(RedisClusterAsyncCommands<String, String> commands, ServerStats stats) {
+  RawPhases(RedisClusterAsyncCommands<String, String> commands) {
     this.commands = commands;
-    this.stats = stats;
-    this.referenceSha = Await.result(commands.scriptLoad(readScript()));
+    this.pairSha = Await.result(commands.scriptLoad(readScript(PAIR_SCRIPT)));
+    this.returnOnlySha = Await.result(commands.scriptLoad(readScript(RETURN_ONLY_SCRIPT)));
   }
 
-  /** B1: {@code ZADD key NX seq visitor} and {@code ZRANK key visitor} for every visitor. */
-  PhaseResult enqueue(List<String> visitors, int inFlight) {
-    stats.reset();
+  /** Restarts the sequences; call on a flushed server before a round. */
+  void prepare() {
+    rawSeq = 0;
+    scriptedSeq = 0;
+  }
+
+  /** B1 slice: {@code ZADD key NX seq visitor} + {@code ZRANK key visitor} per visitor. */
+  long enqueue(List<String> visitors, int inFlight) {
     InFlight pipeline = new InFlight(inFlight);
     ZAddArgs nx = ZAddArgs.Builder.nx();
-    for (int i = 0; i < visitors.size(); i++) {
-      String visitor = visitors.get(i);
-      double seq = i + 1;
+    for (String visitor : visitors) {
+      double seq = ++rawSeq;
       pipeline.submit(() -> commands.zadd(WAITING, nx, seq, visitor));
       pipeline.submit(() -> commands.zrank(WAITING, visitor));
     }
     pipeline.awaitAll();
-    PhaseResult result = new PhaseResult(visitors.size(), stats.read());
-    Await.expect("raw waiting after ZADD", visitors.size(), commands.zcard(WAITING));
-    return result;
+    return visitors.size();
   }
 
-  /** B1 by script: the same pair inside {@value #REFERENCE_SCRIPT}, one EVALSHA per visitor. */
-  PhaseResult scriptedEnqueue(List<String> visitors, int inFlight) {
-    stats.reset();
+  /** B1 by script: the same pair inside {@value #PAIR_SCRIPT}, one EVALSHA per visitor. */
+  long scriptedEnqueue(List<String> visitors, int inFlight) {
     InFlight pipeline = new InFlight(inFlight);
     String[] keys = {SCRIPTED};
-    for (int i = 0; i < visitors.size(); i++) {
-      String[] args = {Integer.toString(i + 1), visitors.get(i)};
-      pipeline.submit(
-          () -> commands.<Long>evalsha(referenceSha, ScriptOutputType.INTEGER, keys, args));
+    for (String visitor : visitors) {
+      String[] args = {Long.toString(++scriptedSeq), visitor};
+      pipeline.submit(() -> commands.<Long>evalsha(pairSha, ScriptOutputType.INTEGER, keys, args));
     }
     pipeline.awaitAll();
-    PhaseResult result = new PhaseResult(visitors.size(), stats.read());
-    Await.expect("scripted waiting after EVALSHA", visitors.size(), commands.zcard(SCRIPTED));
-    return result;
+    return visitors.size();
   }
 
   /**
-   * B2: empties the line left by {@link #enqueue} with {@code ZPOPMIN key batch} followed by
-   * {@code ZADD running now m1 now m2 …}, one batch after the other as an admission loop would.
+   * The floor: {@value #RETURN_ONLY_SCRIPT} given five keys and five arguments shaped like the
+   * enqueue script's, one EVALSHA per visitor.
    */
-  PhaseResult admit(long waiting, int batch) {
-    stats.reset();
-    long moved = 0;
-    // Stops at the known length, so no empty ZPOPMIN is counted; the admit script never makes one.
-    while (moved < waiting) {
-      List<ScoredValue<String>> popped = Await.result(commands.zpopmin(WAITING, batch));
-      if (popped.isEmpty()) {
-        throw new IllegalStateException("raw line empty after " + moved + " of " + waiting);
-      }
-      @SuppressWarnings("unchecked")
-      ScoredValue<String>[] entries = new ScoredValue[popped.size()];
-      for (int i = 0; i < entries.length; i++) {
-        entries[i] = ScoredValue.just(ADMIT_TIME, popped.get(i).getValue());
-      }
-      Await.result(commands.zadd(RUNNING, entries));
-      moved += entries.length;
+  long returnOnly(List<String> visitors, int inFlight) {
+    InFlight pipeline = new InFlight(inFlight);
+    for (String visitor : visitors) {
+      String[] args = {visitor, "1893456000000", "500.0", "500.0", "2147483647"};
+      pipeline.submit(
+          () ->
+              commands.<Long>evalsha(
+                  returnOnlySha, ScriptOutputType.INTEGER, RETURN_ONLY_KEYS, args));
     }
-    PhaseResult result = new PhaseResult(moved, stats.read());
-    Await.expect("raw running after admit", waiting, commands.zcard(RUNNING));
-    return result;
+    pipeline.awaitAll();
+    return visitors.size();
   }
 
-  private static String readScript() {
-    try (InputStream in = RawPhases.class.getResourceAsStream(REFERENCE_SCRIPT)) {
+  /**
+   * B2 slice: {@code ZPOPMIN key batch}, then {@code ZADD running now m1 now m2 …} with what it
+   * popped, as an admission loop without a script would; returns how many moved.
+   */
+  long admit(int batch) {
+    List<ScoredValue<String>> popped = Await.result(commands.zpopmin(WAITING, batch));
+    if (popped.isEmpty()) {
+      throw new IllegalStateException("the raw line is empty");
+    }
+    @SuppressWarnings("unchecked")
+    ScoredValue<String>[] entries = new ScoredValue[popped.size()];
+    for (int i = 0; i < entries.length; i++) {
+      entries[i] = ScoredValue.just(ADMIT_TIME, popped.get(i).getValue());
+    }
+    Await.result(commands.zadd(RUNNING, entries));
+    return entries.length;
+  }
+
+  /** Fails unless the raw line, raw running and scripted line hold these many visitors. */
+  void verify(long waiting, long running, long scripted) {
+    Await.expect("raw waiting", waiting, commands.zcard(WAITING));
+    Await.expect("raw running", running, commands.zcard(RUNNING));
+    Await.expect("scripted waiting", scripted, commands.zcard(SCRIPTED));
+  }
+
+  private static String readScript(String name) {
+    try (InputStream in = RawPhases.class.getResourceAsStream(name)) {
       if (in == null) {
-        throw new IllegalStateException("missing resource " + REFERENCE_SCRIPT);
+        throw new IllegalStateException("missing resource " + name);
       }
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + REFERENCE_SCRIPT, e);
+      throw new UncheckedIOException("cannot read " + name, e);
     }
   }
 }

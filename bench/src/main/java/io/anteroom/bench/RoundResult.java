@@ -4,21 +4,23 @@ package io.anteroom.bench;
  * Every phase of one round, measured on the same server.
  *
  * @param round 1-based; 0 for warm-up
- * @param order which side ran first, {@code A,B} or {@code B,A}
+ * @param order which side took the first slice, {@code A,B} or {@code B,A}; they alternate
  * @param enqueue A1: {@code enqueue.lua}
  * @param admit A2: {@code admit.lua}
  * @param rawEnqueue B1: raw {@code ZADD NX} + {@code ZRANK}
  * @param scriptedEnqueue B1 by script: EVALSHA of {@code ZADD NX} + {@code ZRANK}
  * @param rawAdmit B2: raw {@code ZPOPMIN} + {@code ZADD}
+ * @param returnOnly EVALSHA of a script that only returns, with enqueue's keys and arguments
  */
 record RoundResult(
     int round,
     String order,
     PhaseResult enqueue,
-    QueuePhases.AdmitMeasurement admit,
+    PhaseResult admit,
     PhaseResult rawEnqueue,
     PhaseResult scriptedEnqueue,
-    PhaseResult rawAdmit) {
+    PhaseResult rawAdmit,
+    PhaseResult returnOnly) {
 
   double enqueueUsec() {
     return enqueue.scriptUsecPer();
@@ -32,15 +34,23 @@ record RoundResult(
     return scriptedEnqueue.scriptUsecPer();
   }
 
+  double returnOnlyUsec() {
+    return returnOnly.scriptUsecPer();
+  }
+
   double admitUsec() {
-    return admit.phase().scriptUsecPer();
+    return admit.scriptUsecPer();
   }
 
   double rawAdmitUsec() {
     return rawAdmit.usecPer("zpopmin", "zadd");
   }
 
+  double medianAdmitCallUsec() {
+    return admit.medianSliceUsec();
+  }
+
   double longestAdmitUsec() {
-    return admit.longestCallUsec();
+    return admit.longestSliceUsec();
   }
 }

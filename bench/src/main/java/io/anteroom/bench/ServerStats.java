@@ -4,8 +4,9 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.util.Map;
 
 /**
- * Reads the server's own accounting: {@code INFO commandstats} counts calls and CPU microseconds per
- * command, including commands run from scripts, so it measures server work without network time.
+ * Reads the server's own accounting: {@code INFO commandstats} counts calls and CPU microseconds
+ * per command, including commands run from scripts, so it measures server work without network
+ * time.
  */
 final class ServerStats {
 
@@ -23,14 +24,6 @@ final class ServerStats {
   /** {@code INFO commandstats} since the last reset. */
   Map<String, CommandStat> read() {
     return CommandStat.parse(Await.result(commands.info("commandstats")));
-  }
-
-  /** Microseconds spent in scripts since the last reset. */
-  long scriptUsec() {
-    Map<String, CommandStat> stats = read();
-    return PhaseResult.SCRIPT_COMMANDS.stream()
-        .mapToLong(c -> stats.getOrDefault(c, new CommandStat(0, 0)).usec())
-        .sum();
   }
 
   /** {@code FLUSHALL}: every phase group starts on an empty server. Loaded scripts stay. */

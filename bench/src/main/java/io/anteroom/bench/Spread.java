@@ -1,6 +1,5 @@
 package io.anteroom.bench;
 
-import java.util.Arrays;
 import java.util.List;
 import java.util.function.ToDoubleFunction;
 
@@ -16,9 +15,5 @@ record Spread(double median, double min, double max) {
     double median =
         values.length % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
     return new Spread(median, values[0], values[values.length - 1]);
-  }
-
-  static double median(double... values) {
-    return of(Arrays.stream(values).boxed().toList(), Double::doubleValue).median();
   }
 }

@@ -14,6 +14,7 @@ import java.util.regex.Pattern;
  * HSET wr:{shop:42}:state    seq &lt;n&gt; tokens &lt;f&gt; refill &lt;ms&gt; admitted &lt;n&gt; abandoned &lt;n&gt;
  *                            expired &lt;n&gt; released &lt;n&gt;
  * HSET wr:active             shop:42 manual|auto                active queues and why
+ * PUBLISH wr:active:changed  shop:42                            after each change of wr:active
  * HSET wr:settings:shop      admit-per-second 250 ...           live policy overrides
  * </pre>
  */
@@ -62,6 +63,11 @@ public final class QueueKeys {
   /** Hash of active queues: field {@code room:item}, value the {@link Activation} cause. */
   public String active() {
     return prefix + ":active";
+  }
+
+  /** Pub/sub channel announcing a change of {@link #active()}; the message is the queue id. */
+  public String activeChanged() {
+    return prefix + ":active:changed";
   }
 
   /** Hash of a room's live policy overrides, property name to value. */

@@ -1,6 +1,7 @@
 package io.anteroom.queue;
 
 import io.anteroom.queue.policy.RoomPolicy;
+import java.util.Collection;
 import reactor.core.publisher.Mono;
 
 /**
@@ -21,6 +22,14 @@ public interface QueueStore {
 
   /** Ends idle sessions and trims finished entries past retention. */
   Mono<ExpireResult> expire(QueueId queue, RoomPolicy policy);
+
+  /**
+   * Records visitors who were given a pass while the queue was off, as running; the running set
+   * then lives for twice the session duration after the last registration, unless the queue is on.
+   *
+   * @return how many were new to running
+   */
+  Mono<Long> register(QueueId queue, Collection<String> visitors, RoomPolicy policy);
 
   /** Records activity of an admitted visitor; false when the visitor is not running. */
   Mono<Boolean> touch(QueueId queue, String visitor);

@@ -28,10 +28,11 @@ public final class RedisActiveQueues implements ActiveQueues {
   @Override
   public Mono<Boolean> activate(QueueId queue, Activation cause) {
     String field = queue.toString();
-    if (cause == Activation.AUTO) {
-      return Mono.fromCompletionStage(() -> commands.hsetnx(keys.active(), field, cause.value()));
-    }
-    return Mono.fromCompletionStage(() -> commands.hset(keys.active(), field, cause.value()));
+    Mono<Boolean> change =
+        cause == Activation.AUTO
+            ? Mono.fromCompletionStage(() -> commands.hsetnx(keys.active(), field, cause.value()))
+            : Mono.fromCompletionStage(() -> commands.hset(keys.active(), field, cause.value()));
+    return change.flatMap(changed -> announce(queue, changed));
   }
 
   @Override
@@ -52,7 +53,16 @@ public final class RedisActiveQueues implements ActiveQueues {
             new String[] {keys.active()},
             queue.toString(),
             cause)
-        .map(r -> r == 1L);
+        .flatMap(r -> announce(queue, r == 1L));
+  }
+
+  /** Tells mirrors to refresh now rather than at their next periodic read. */
+  private Mono<Boolean> announce(QueueId queue, boolean changed) {
+    if (!changed) {
+      return Mono.just(false);
+    }
+    return Mono.fromCompletionStage(() -> commands.publish(keys.activeChanged(), queue.toString()))
+        .thenReturn(true);
   }
 
   @Override

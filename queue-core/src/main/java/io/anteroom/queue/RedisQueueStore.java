@@ -7,6 +7,7 @@ import io.anteroom.queue.script.ScriptRunner;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.time.Clock;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import reactor.core.publisher.Mono;
@@ -80,6 +81,22 @@ public final class RedisQueueStore implements QueueStore {
             Long.toString(policy.finishedRetention().toMillis()),
             Integer.toString(EXPIRE_LIMIT))
         .map(r -> new ExpireResult(r.get(0), r.get(1)));
+  }
+
+  @Override
+  public Mono<Long> register(QueueId queue, Collection<String> visitors, RoomPolicy policy) {
+    if (visitors.isEmpty()) {
+      return Mono.just(0L);
+    }
+    String[] args = new String[visitors.size() + 2];
+    args[0] = now();
+    args[1] = Long.toString(policy.sessionDuration().toMillis() * 2);
+    int i = 2;
+    for (String visitor : visitors) {
+      args[i++] = visitor;
+    }
+    return scripts.run(
+        QueueScripts.REGISTER, ScriptOutputType.INTEGER, keys.scriptKeys(queue), args);
   }
 
   @Override

@@ -402,6 +402,43 @@ class RedisQueueStoreIntegrationTests {
   }
 
   @Nested
+  class Register {
+
+    @Test
+    void registerAddsPassHoldersToRunningWithATimeToLive() {
+      assertThat(store.register(queue, List.of("p1", "p2"), POLICY).block()).isEqualTo(2);
+
+      assertThat(running()).containsExactlyInAnyOrder("p1", "p2");
+      assertThat(sync.pttl(keys.running(queue))).isBetween(1L, 120_000L);
+    }
+
+    @Test
+    void registerAgainOnlyMovesActivityForward() {
+      store.register(queue, List.of("p1"), POLICY).block();
+      long first = clock.millis();
+      clock.advance(Duration.ofSeconds(-1));
+
+      assertThat(store.register(queue, List.of("p1"), POLICY).block()).isZero();
+      assertThat(sync.zscore(keys.running(queue), "p1")).isEqualTo((double) first);
+    }
+
+    @Test
+    void expiryOfAnActiveQueueKeepsTheRunningSetForGood() {
+      store.register(queue, List.of("p1"), POLICY).block();
+
+      store.expire(queue, POLICY).block();
+
+      assertThat(sync.pttl(keys.running(queue))).isEqualTo(-1L);
+    }
+
+    @Test
+    void registerOfNobodySendsNothing() {
+      assertThat(store.register(queue, List.of(), POLICY).block()).isZero();
+      assertThat(sync.exists(keys.running(queue))).isZero();
+    }
+  }
+
+  @Nested
   class TouchAndRelease {
 
     @Test

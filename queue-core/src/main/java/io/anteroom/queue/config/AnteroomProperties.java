@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -20,7 +21,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param redis how to reach Redis
  * @param defaults policy values every room starts from, over the built-in {@link
  *     RoomPolicy#DEFAULTS}; default none
- * @param rooms the rooms by name, each a map of policy values; default none
+ * @param rooms the rooms by name, each a map of policy values and {@link #ROOM_OPTIONS}; default
+ *     none
  */
 @ConfigurationProperties("anteroom")
 public record AnteroomProperties(
@@ -29,11 +31,23 @@ public record AnteroomProperties(
     Map<String, String> defaults,
     Map<String, Map<String, String>> rooms) {
 
+  /**
+   * Room settings that are not policy and cannot be changed live: {@code item}, where a request's
+   * item id comes from ({@code path:<variable>}, {@code query:<name>}, {@code header:<name>} or
+   * {@code room} for one line per room; default {@code room}).
+   */
+  public static final Set<String> ROOM_OPTIONS = Set.of("item");
+
   public AnteroomProperties {
     defaults = defaults == null ? Map.of() : Map.copyOf(defaults);
     rooms = rooms == null ? Map.of() : Map.copyOf(rooms);
     new QueueKeys(keyPrefix);
     policies(defaults, rooms);
+  }
+
+  /** A room's {@link #ROOM_OPTIONS} value, or {@code fallback} when it is not set. */
+  public String roomOption(String room, String option, String fallback) {
+    return rooms.getOrDefault(room, Map.of()).getOrDefault(option, fallback);
   }
 
   /** Each room's policy from YAML: built-in defaults, then {@code defaults}, then the room. */
@@ -55,7 +69,9 @@ public record AnteroomProperties(
       String source = "anteroom.rooms." + room.getKey();
       try {
         QueueId.requireRoom(room.getKey());
-        policies.put(room.getKey(), PolicyParser.apply(source, base, room.getValue()));
+        Map<String, String> values = new LinkedHashMap<>(room.getValue());
+        values.keySet().removeAll(ROOM_OPTIONS);
+        policies.put(room.getKey(), PolicyParser.apply(source, base, values));
       } catch (InvalidPolicyException e) {
         problems.addAll(e.problems());
       } catch (IllegalArgumentException e) {

@@ -9,6 +9,7 @@ import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
@@ -76,6 +77,11 @@ public final class RedisConnector implements AutoCloseable {
   /** Async commands of the shared connection; thread-safe. */
   public RedisClusterAsyncCommands<String, String> commands() {
     return connection.async();
+  }
+
+  /** A new connection for subscriptions; the caller closes it. */
+  public StatefulRedisPubSubConnection<String, String> connectPubSub() {
+    return client.connectPubSub(StringCodec.UTF8);
   }
 
   @Override

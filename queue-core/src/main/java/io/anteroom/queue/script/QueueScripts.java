@@ -8,6 +8,7 @@ public final class QueueScripts {
   public static final LuaScript ADMIT = LuaScript.load("admit.lua");
   public static final LuaScript EXPIRE = LuaScript.load("expire.lua");
   public static final LuaScript TOUCH = LuaScript.load("touch.lua");
+  public static final LuaScript REGISTER = LuaScript.load("register.lua");
   public static final LuaScript RELEASE = LuaScript.load("release.lua");
   public static final LuaScript DEACTIVATE = LuaScript.load("deactivate.lua");
 

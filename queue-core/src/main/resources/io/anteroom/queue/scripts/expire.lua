@@ -1,4 +1,6 @@
--- Ends sessions idle longer than the session duration and trims old finished entries.
+-- Ends sessions idle longer than the session duration and trims old finished entries. Runs for
+-- active queues only, so it also removes the time to live that passes registered while the queue
+-- was off put on the running set.
 -- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state
 -- ARGV: 1 now (ms), 2 session duration (ms), 3 finished retention (ms), 4 limit per call
 -- Reply: {expired, trimmed}
@@ -17,5 +19,6 @@ if #idle > 0 then
   redis.call('ZADD', KEYS[3], unpack(ended))
   redis.call('HINCRBY', KEYS[5], 'expired', #idle)
 end
+redis.call('PERSIST', KEYS[2])
 local trimmed = redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', '(' .. (now - retention))
 return {#idle, trimmed}

@@ -16,6 +16,7 @@ class LuaScriptTests {
           QueueScripts.EXPIRE,
           QueueScripts.TOUCH,
           QueueScripts.RELEASE,
+          QueueScripts.REGISTER,
           QueueScripts.DEACTIVATE
         }) {
       assertThat(script.source()).as(script.name()).contains("-- KEYS:", "-- ARGV:", "-- Reply:");

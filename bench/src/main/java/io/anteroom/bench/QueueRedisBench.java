@@ -1,0 +1,169 @@
+package io.anteroom.bench;
+
+import io.anteroom.queue.config.RedisProperties;
+import io.anteroom.queue.redis.RedisConnector;
+import io.anteroom.testing.redis.RedisServer;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.Random;
+
+/**
+ * How many Redis microseconds the queue model spends per enqueue and per admitted visitor, next to
+ * the raw commands a queue needs at least, all measured on one fresh redis-server in the same run.
+ * See {@code bench/README.md}; {@code bench/queue-redis.sh} runs it.
+ */
+public final class QueueRedisBench {
+
+  private final BenchOptions options;
+  private final ServerStats stats;
+  private final QueuePhases queue;
+  private final RawPhases raw;
+
+  private QueueRedisBench(
+      BenchOptions options, RedisClusterAsyncCommands<String, String> commands) {
+    this.options = options;
+    this.stats = new ServerStats(commands);
+    this.queue = new QueuePhases(commands, options.batch());
+    this.raw = new RawPhases(commands);
+  }
+
+  public static void main(String[] args) throws IOException {
+    BenchOptions options;
+    try {
+      options = BenchOptions.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      System.exit(2);
+      return;
+    }
+    MachineInfo machine = MachineInfo.probe();
+    Optional<CpuTimes> cpuBefore = CpuTimes.read();
+    List<RoundResult> rounds = new ArrayList<>();
+    String redisVersion;
+    try (RedisServer server = RedisServer.start();
+        RedisConnector redis =
+            RedisConnector.connect(new RedisProperties(server.uri(), "5s", "2s", 100_000))) {
+      redisVersion = infoField(server.command("INFO", "server"), "redis_version");
+      System.out.println("redis-server " + redisVersion + " at " + server.uri());
+      QueueRedisBench bench = new QueueRedisBench(options, redis.commands());
+      for (int round = 1 - options.warmup(); round <= options.rounds(); round++) {
+        RoundResult result = bench.round(Math.max(round, 0), round);
+        System.out.println(QueueRedisReport.roundLine(result));
+        if (round >= 1) {
+          rounds.add(result);
+        }
+      }
+    }
+    OptionalDouble steal =
+        cpuBefore
+            .flatMap(before -> CpuTimes.read().map(after -> after.stealPercentSince(before)))
+            .map(OptionalDouble::of)
+            .orElse(OptionalDouble.empty());
+    QueueRedisReport report =
+        new QueueRedisReport(options, machine, redisVersion, steal, Instant.now(), rounds);
+    String markdown = report.markdown();
+    System.out.println();
+    System.out.println(markdown);
+    Path out = options.out().toAbsolutePath();
+    Files.createDirectories(out.getParent());
+    Files.writeString(out, markdown);
+    System.out.println("written to " + out);
+  }
+
+  /**
+   * One round on a flushed server. The sides take turns slice by slice: a slice of visitors joins
+   * each line (A1, then B1 raw, by EVALSHA and return-only), then one admission call alternates
+   * with one raw batch (A2, B2). Which side starts alternates between rounds.
+   */
+  private RoundResult round(int number, int seed) {
+    List<String> visitors = visitors(options.visitors(), seed);
+    int n = visitors.size();
+    stats.flush();
+    queue.prepare();
+    raw.prepare();
+    StatsMeter enqueue = new StatsMeter(stats);
+    StatsMeter rawEnqueue = new StatsMeter(stats);
+    StatsMeter scripted = new StatsMeter(stats);
+    StatsMeter returnOnly = new StatsMeter(stats);
+    int turn = seed;
+    for (int from = 0; from < n; from += options.slice(), turn++) {
+      List<String> part = visitors.subList(from, Math.min(from + options.slice(), n));
+      inTurn(
+          turn,
+          () -> enqueue.measure(() -> queue.enqueue(part, options.inFlight())),
+          () -> {
+            rawEnqueue.measure(() -> raw.enqueue(part, options.inFlight()));
+            scripted.measure(() -> raw.scriptedEnqueue(part, options.inFlight()));
+            returnOnly.measure(() -> raw.returnOnly(part, options.inFlight()));
+          });
+    }
+    queue.verify(n, 0);
+    raw.verify(n, 0, n);
+    StatsMeter admit = new StatsMeter(stats);
+    StatsMeter rawAdmit = new StatsMeter(stats);
+    for (turn = seed; admit.operations() < n || rawAdmit.operations() < n; turn++) {
+      inTurn(
+          turn,
+          () -> {
+            if (admit.operations() < n) {
+              admit.measure(queue::admit);
+            }
+          },
+          () -> {
+            if (rawAdmit.operations() < n) {
+              rawAdmit.measure(() -> raw.admit(options.batch()));
+            }
+          });
+    }
+    queue.verify(0, n);
+    raw.verify(0, n, n);
+    return new RoundResult(
+        number,
+        Math.floorMod(seed, 2) == 0 ? "A,B" : "B,A",
+        enqueue.result(),
+        admit.result(),
+        rawEnqueue.result(),
+        scripted.result(),
+        rawAdmit.result(),
+        returnOnly.result());
+  }
+
+  private static void inTurn(int turn, Runnable sideA, Runnable sideB) {
+    if (Math.floorMod(turn, 2) == 0) {
+      sideA.run();
+      sideB.run();
+    } else {
+      sideB.run();
+      sideA.run();
+    }
+  }
+
+  /** Distinct visitor ids shaped like the gateway's: base64url of 16 random bytes, 22 chars. */
+  static List<String> visitors(int count, long seed) {
+    Random random = new Random(seed);
+    Base64.Encoder encoder = Base64.getUrlEncoder().withoutPadding();
+    List<String> visitors = new ArrayList<>(count);
+    byte[] id = new byte[16];
+    for (int i = 0; i < count; i++) {
+      random.nextBytes(id);
+      visitors.add(encoder.encodeToString(id));
+    }
+    return visitors;
+  }
+
+  private static String infoField(String info, String field) {
+    return info.lines()
+        .filter(l -> l.startsWith(field + ":"))
+        .map(l -> l.substring(field.length() + 1).strip())
+        .findFirst()
+        .orElse("unknown");
+  }
+}

@@ -1,0 +1,127 @@
+package io.anteroom.gateway;
+
+import io.anteroom.gateway.activation.ActiveQueueMirror;
+import io.anteroom.gateway.filter.Decisions;
+import io.anteroom.gateway.filter.Line;
+import io.anteroom.gateway.filter.WaitingRoomGatewayFilterFactory;
+import io.anteroom.gateway.pass.AnteroomCookies;
+import io.anteroom.gateway.pass.PassRegistrar;
+import io.anteroom.gateway.room.RoomPolicyMirror;
+import io.anteroom.gateway.status.StatusHandler;
+import io.anteroom.gateway.status.WaitingPage;
+import io.anteroom.gateway.status.WaitingResponses;
+import io.anteroom.gateway.token.TokenCodec;
+import io.anteroom.queue.Activation;
+import io.anteroom.queue.ActiveQueues;
+import io.anteroom.queue.QueueKeys;
+import io.anteroom.queue.QueueStore;
+import io.anteroom.queue.config.AnteroomProperties;
+import io.anteroom.queue.config.QueueCoreConfiguration;
+import io.anteroom.queue.policy.RoomPolicies;
+import io.anteroom.queue.redis.RedisConnector;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.ApplicationRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.web.reactive.function.server.RequestPredicates;
+import org.springframework.web.reactive.function.server.RouterFunction;
+import org.springframework.web.reactive.function.server.RouterFunctions;
+import org.springframework.web.reactive.function.server.ServerResponse;
+import reactor.core.publisher.Flux;
+
+/** Wires the waiting room: mirrors of Redis state, tokens, the filter and the status endpoint. */
+@Configuration(proxyBeanMethods = false)
+@Import(QueueCoreConfiguration.class)
+class GatewayConfiguration {
+
+  private static final Logger log = LoggerFactory.getLogger(GatewayConfiguration.class);
+
+  @Bean
+  RoomPolicyMirror roomPolicyMirror(RoomPolicies policies, GatewayProperties gateway) {
+    return new RoomPolicyMirror(policies, gateway.mirrorRefreshInterval());
+  }
+
+  @Bean
+  ActiveQueueMirror activeQueueMirror(
+      ActiveQueues active, RedisConnector redis, QueueKeys keys, GatewayProperties gateway) {
+    return new ActiveQueueMirror(
+        active, redis.connectPubSub(), keys.activeChanged(), gateway.mirrorRefreshInterval());
+  }
+
+  @Bean
+  PassRegistrar passRegistrar(
+      QueueStore store,
+      RoomPolicyMirror policies,
+      GatewayProperties gateway,
+      MeterRegistry meters) {
+    return new PassRegistrar(store, policies, gateway.registerFlushInterval(), meters);
+  }
+
+  @Bean
+  AnteroomCookies anteroomCookies(GatewayProperties gateway) {
+    return new AnteroomCookies(gateway.cookieSecure());
+  }
+
+  @Bean
+  WaitingResponses waitingResponses(GatewayProperties gateway) {
+    return new WaitingResponses(new WaitingPage(), gateway.waitingStatus());
+  }
+
+  @Bean
+  Decisions decisions(MeterRegistry meters) {
+    return new Decisions(meters);
+  }
+
+  @Bean
+  WaitingRoomGatewayFilterFactory waitingRoomGatewayFilterFactory(
+      AnteroomProperties anteroom,
+      GatewayProperties gateway,
+      RoomPolicyMirror policies,
+      ActiveQueueMirror mirror,
+      TokenCodec tokens,
+      QueueStore store,
+      PassRegistrar registrar,
+      WaitingResponses responses,
+      Decisions decisions,
+      Clock clock) {
+    return new WaitingRoomGatewayFilterFactory(
+        anteroom, gateway, policies, mirror, tokens, store, registrar, responses, decisions, clock);
+  }
+
+  @Bean
+  StatusHandler statusHandler(
+      RoomPolicyMirror policies,
+      ActiveQueueMirror mirror,
+      TokenCodec tokens,
+      AnteroomCookies cookies,
+      QueueStore store,
+      PassRegistrar registrar) {
+    return new StatusHandler(policies, mirror, tokens, cookies, new Line(store), registrar);
+  }
+
+  @Bean
+  RouterFunction<ServerResponse> statusRoute(StatusHandler status) {
+    return RouterFunctions.route(RequestPredicates.GET(StatusHandler.PATH), status::status);
+  }
+
+  /** Turns on the queues of {@code anteroom.gateway.activate-on-start}. */
+  @Bean
+  ApplicationRunner activateOnStart(
+      GatewayProperties gateway, ActiveQueues active, ActiveQueueMirror mirror) {
+    return args ->
+        Flux.fromIterable(gateway.queuesToActivate())
+            .concatMap(
+                queue ->
+                    active
+                        .activate(queue, Activation.MANUAL)
+                        .doOnNext(changed -> log.info("Queue {} turned on at start", queue)))
+            .then(mirror.refresh())
+            .subscribe(
+                null,
+                error -> log.warn("Queues could not be turned on at start: {}", error.toString()));
+  }
+}

@@ -1,0 +1,88 @@
+package io.anteroom.gateway;
+
+import io.anteroom.queue.QueueId;
+import io.anteroom.queue.policy.Durations;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * The gateway's own settings.
+ *
+ * @param cookieSecure mark Anteroom's cookies {@code Secure}; default true, off only for a demo on
+ *     plain http
+ * @param waitingStatus HTTP status of the waiting page: 200, 202, 429 or 503; default 200
+ * @param forwardPassHeader request header carrying the visitor's pass to the origin, so an origin
+ *     can verify it too; default none
+ * @param staticExtensions file extensions that pass without a queue (assets of the waiting page and
+ *     the site); default common asset types
+ * @param activateOnStart queues ({@code room:item}) turned on when the gateway starts, for an
+ *     announced event; default none
+ * @param mirrorRefresh how often active queues and live settings are re-read; default 250ms
+ * @param registerFlush how often passes issued while queues are off are recorded; default 200ms
+ */
+@ConfigurationProperties("anteroom.gateway")
+public record GatewayProperties(
+    @DefaultValue("true") boolean cookieSecure,
+    @DefaultValue("200") int waitingStatus,
+    @DefaultValue("") String forwardPassHeader,
+    @DefaultValue({
+          "css", "js", "mjs", "map", "png", "jpg", "jpeg", "gif", "svg", "ico", "webp", "avif",
+          "woff", "woff2", "ttf"
+        })
+        List<String> staticExtensions,
+    @DefaultValue({}) List<String> activateOnStart,
+    @DefaultValue("250ms") String mirrorRefresh,
+    @DefaultValue("200ms") String registerFlush) {
+
+  private static final Set<Integer> WAITING_STATUSES = Set.of(200, 202, 429, 503);
+
+  public GatewayProperties {
+    if (!WAITING_STATUSES.contains(waitingStatus)) {
+      throw new IllegalArgumentException(
+          "anteroom.gateway.waiting-status: must be 200, 202, 429 or 503, was " + waitingStatus);
+    }
+    staticExtensions =
+        staticExtensions.stream().map(e -> e.toLowerCase(Locale.ROOT)).distinct().toList();
+    activateOnStart = List.copyOf(activateOnStart);
+    for (String queue : activateOnStart) {
+      int colon = queue.indexOf(':');
+      try {
+        QueueId.of(queue.substring(0, Math.max(colon, 0)), queue.substring(colon + 1));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            "anteroom.gateway.activate-on-start: '" + queue + "' is not room:item", e);
+      }
+    }
+    duration("anteroom.gateway.mirror-refresh", mirrorRefresh);
+    duration("anteroom.gateway.register-flush", registerFlush);
+  }
+
+  /** The queues of {@link #activateOnStart()}. */
+  public List<QueueId> queuesToActivate() {
+    return activateOnStart.stream()
+        .map(q -> QueueId.of(q.substring(0, q.indexOf(':')), q.substring(q.indexOf(':') + 1)))
+        .toList();
+  }
+
+  public Duration mirrorRefreshInterval() {
+    return Durations.parse(mirrorRefresh);
+  }
+
+  public Duration registerFlushInterval() {
+    return Durations.parse(registerFlush);
+  }
+
+  private static void duration(String property, String value) {
+    try {
+      if (Durations.parse(value).isZero()) {
+        throw new IllegalArgumentException("must be above 0");
+      }
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(property + ": " + e.getMessage(), e);
+    }
+  }
+}

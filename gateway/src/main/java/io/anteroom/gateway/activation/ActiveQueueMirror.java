@@ -1,0 +1,112 @@
+package io.anteroom.gateway.activation;
+
+import io.anteroom.queue.ActiveQueues;
+import io.anteroom.queue.QueueId;
+import io.anteroom.queue.log.ThrottledWarnings;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import reactor.core.Disposable;
+import reactor.core.Disposables;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * This gateway's copy of the set of active queues, so deciding whether a request must queue costs
+ * no Redis call. Re-read periodically, and at once when a change is announced on the pub/sub
+ * channel. While Redis cannot be read, the last known set stays in force.
+ */
+public final class ActiveQueueMirror implements SmartLifecycle {
+
+  private static final Logger log = LoggerFactory.getLogger(ActiveQueueMirror.class);
+
+  private final ActiveQueues active;
+  private final StatefulRedisPubSubConnection<String, String> pubSub;
+  private final String channel;
+  private final Duration refresh;
+  private final AtomicBoolean reading = new AtomicBoolean();
+  private final ThrottledWarnings warnings =
+      new ThrottledWarnings(log, Clock.systemUTC(), Duration.ofSeconds(10));
+  private volatile Set<QueueId> queues = Set.of();
+  private volatile Disposable running;
+
+  /**
+   * @param pubSub a connection this mirror owns for the change channel; closed on stop
+   */
+  public ActiveQueueMirror(
+      ActiveQueues active,
+      StatefulRedisPubSubConnection<String, String> pubSub,
+      String channel,
+      Duration refresh) {
+    this.active = active;
+    this.pubSub = pubSub;
+    this.channel = channel;
+    this.refresh = refresh;
+  }
+
+  /** Whether {@code queue} was on at the last read. */
+  public boolean isActive(QueueId queue) {
+    return queues.contains(queue);
+  }
+
+  /** Re-reads the set now; returns when done (or failed, keeping the old set). */
+  public Mono<Void> refresh() {
+    return active
+        .list()
+        .doOnNext(map -> queues = Set.copyOf(map.keySet()))
+        .then()
+        .onErrorResume(
+            error -> {
+              warnings.warn(
+                  "mirror",
+                  "Active queues could not be read, keeping the last known set: {}",
+                  error.toString());
+              return Mono.empty();
+            });
+  }
+
+  private void refreshUnlessReading() {
+    if (reading.compareAndSet(false, true)) {
+      refresh().doFinally(s -> reading.set(false)).subscribe();
+    }
+  }
+
+  @Override
+  public synchronized void start() {
+    if (running != null) {
+      return;
+    }
+    refreshUnlessReading();
+    Disposable periodic = Flux.interval(refresh).subscribe(n -> refreshUnlessReading());
+    Disposable changes =
+        pubSub.reactive().observeChannels().subscribe(message -> refreshUnlessReading());
+    pubSub
+        .reactive()
+        .subscribe(channel)
+        .subscribe(
+            null,
+            error ->
+                warnings.warn(
+                    "subscribe", "Cannot subscribe to {}: {}", channel, error.toString()));
+    running = Disposables.composite(periodic, changes);
+  }
+
+  @Override
+  public synchronized void stop() {
+    if (running != null) {
+      running.dispose();
+      running = null;
+      pubSub.close();
+    }
+  }
+
+  @Override
+  public boolean isRunning() {
+    return running != null;
+  }
+}

@@ -1,0 +1,82 @@
+package io.anteroom.gateway.filter;
+
+import io.anteroom.queue.QueueId;
+import io.anteroom.queue.QueueStore;
+import io.anteroom.queue.policy.RoomPolicy;
+import reactor.core.publisher.Mono;
+
+/**
+ * A visitor meeting the line of an active queue: one Redis round trip that says whether they are
+ * in, or where they stand. A visitor with a ticket for this queue is looked up; a newcomer, or a
+ * ticket holder whose place was given up, joins (again).
+ */
+public final class Line {
+
+  /**
+   * Where the visitor stands after meeting the line.
+   *
+   * @param visitor the visitor id now in the line or admitted
+   * @param admitted true when the visitor may enter
+   * @param position 1-based place in line; 0 when admitted
+   * @param waiting people in line
+   * @param joined true when this call put the visitor in line (a new ticket is due)
+   * @param requeued true when an earlier place had been given up and the visitor joined again
+   */
+  public record Outcome(
+      String visitor,
+      boolean admitted,
+      long position,
+      long waiting,
+      boolean joined,
+      boolean requeued) {}
+
+  private final QueueStore store;
+
+  public Line(QueueStore store) {
+    this.store = store;
+  }
+
+  /**
+   * @param ticketVisitor the visitor of a valid ticket for this very queue, or null
+   * @param newcomer the id to join with when there is no such ticket
+   */
+  public Mono<Outcome> meet(
+      QueueId queue, String ticketVisitor, String newcomer, RoomPolicy policy) {
+    if (ticketVisitor == null) {
+      return join(queue, newcomer, policy);
+    }
+    return store
+        .status(queue, ticketVisitor)
+        .flatMap(
+            status ->
+                switch (status.state()) {
+                  case ADMITTED ->
+                      Mono.just(
+                          new Outcome(ticketVisitor, true, 0, status.waiting(), false, false));
+                  case WAITING ->
+                      Mono.just(
+                          new Outcome(
+                              ticketVisitor,
+                              false,
+                              status.position(),
+                              status.waiting(),
+                              false,
+                              false));
+                  case FINISHED, UNKNOWN -> join(queue, ticketVisitor, policy);
+                });
+  }
+
+  private Mono<Outcome> join(QueueId queue, String visitor, RoomPolicy policy) {
+    return store
+        .enqueue(queue, visitor, policy)
+        .map(
+            result ->
+                new Outcome(
+                    visitor,
+                    result.admitted(),
+                    result.position(),
+                    result.waiting(),
+                    true,
+                    result.requeued()));
+  }
+}

@@ -1,0 +1,29 @@
+package io.anteroom.gateway.filter;
+
+import io.anteroom.gateway.activation.ActiveQueueMirror;
+import io.anteroom.gateway.pass.AnteroomCookies;
+import io.anteroom.gateway.room.ItemSource;
+import io.anteroom.gateway.room.RoomPolicyMirror;
+import io.anteroom.gateway.status.WaitingResponses;
+import io.anteroom.gateway.token.TokenCodec;
+import io.anteroom.queue.log.ThrottledWarnings;
+import java.util.Map;
+
+/** What every room's filter shares; built once per gateway. */
+record WaitingRoomContext(
+    Map<String, ItemSource> itemSources,
+    RoomPolicyMirror policies,
+    ActiveQueueMirror mirror,
+    TokenCodec tokens,
+    AnteroomCookies cookies,
+    Line line,
+    Forwarder forwarder,
+    Bypass bypass,
+    WaitingResponses responses,
+    Decisions decisions,
+    ThrottledWarnings warnings) {
+
+  ItemSource itemSource(String room) {
+    return itemSources.get(room);
+  }
+}

@@ -1,0 +1,166 @@
+package io.anteroom.gateway.filter;
+
+import io.anteroom.gateway.filter.Decisions.Decision;
+import io.anteroom.gateway.status.PollSchedule;
+import io.anteroom.gateway.status.WaitingView;
+import io.anteroom.gateway.token.Pass;
+import io.anteroom.gateway.token.Ticket;
+import io.anteroom.gateway.token.Verified;
+import io.anteroom.gateway.token.VisitorIds;
+import io.anteroom.queue.QueueId;
+import io.anteroom.queue.policy.RoomPolicy;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.cloud.gateway.filter.GatewayFilter;
+import org.springframework.cloud.gateway.filter.GatewayFilterChain;
+import org.springframework.core.Ordered;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
+
+/**
+ * The waiting room on one route. Per request, in this order: static assets pass; a valid pass for
+ * this queue passes (checked locally, no Redis); a queue that is off gives out a pass and passes; a
+ * queue that is on puts the visitor in line and answers with the waiting page.
+ */
+final class WaitingRoomFilter implements GatewayFilter, Ordered {
+
+  private final String room;
+  private final WaitingRoomContext context;
+
+  WaitingRoomFilter(String room, WaitingRoomContext context) {
+    this.room = room;
+    this.context = context;
+  }
+
+  @Override
+  public int getOrder() {
+    return Ordered.HIGHEST_PRECEDENCE + 100;
+  }
+
+  @Override
+  public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
+    ServerHttpRequest request = exchange.getRequest();
+    if (context.bypass().matches(request)) {
+      context.decisions().count(room, Decision.BYPASSED);
+      return context.forwarder().forward(exchange, chain, null);
+    }
+    RoomPolicy policy = context.policies().policy(room);
+    QueueId queue = QueueId.of(room, context.itemSource(room).item(exchange));
+    Pass pass = readPass(request);
+    if (pass != null && pass.opens(queue)) {
+      context.decisions().count(room, Decision.PASSED);
+      return context.forwarder().forwardHolder(exchange, chain, queue, pass, policy);
+    }
+    Ticket ticket = readTicket(request);
+    String known = pass != null ? pass.visitor() : ticket != null ? ticket.visitor() : null;
+    if (!context.mirror().isActive(queue)) {
+      String visitor = known != null ? known : VisitorIds.newVisitorId();
+      context.decisions().count(room, Decision.PASSED);
+      return context
+          .forwarder()
+          .forwardNewPass(exchange, chain, queue, visitor, items(pass, queue), policy, false);
+    }
+    if (!isRead(request.getMethod())) {
+      context.decisions().count(room, Decision.QUEUED);
+      return context
+          .responses()
+          .unavailable(
+              exchange, PollSchedule.pollAfterSeconds(1, policy), "queue-active-body-cannot-wait");
+    }
+    String ticketVisitor = ticket != null && ticket.queue().equals(queue) ? ticket.visitor() : null;
+    String newcomer = known != null ? known : VisitorIds.newVisitorId();
+    return context
+        .line()
+        .meet(queue, ticketVisitor, newcomer, policy)
+        .flatMap(outcome -> afterLine(exchange, chain, queue, pass, policy, outcome))
+        .onErrorResume(
+            error -> {
+              context.decisions().count(room, Decision.UNAVAILABLE);
+              context
+                  .warnings()
+                  .warn(
+                      room,
+                      "room={} queue={} line unavailable: {}",
+                      room,
+                      queue.item(),
+                      error.toString());
+              return context.responses().unavailable(exchange, 5, "queue-unavailable");
+            });
+  }
+
+  private Mono<Void> afterLine(
+      ServerWebExchange exchange,
+      GatewayFilterChain chain,
+      QueueId queue,
+      Pass pass,
+      RoomPolicy policy,
+      Line.Outcome outcome) {
+    if (outcome.admitted()) {
+      context.decisions().count(room, Decision.PASSED);
+      return context
+          .forwarder()
+          .forwardNewPass(
+              exchange, chain, queue, outcome.visitor(), items(pass, queue), policy, true);
+    }
+    context.decisions().count(room, Decision.QUEUED);
+    if (outcome.joined()) {
+      exchange
+          .getResponse()
+          .addCookie(
+              context
+                  .cookies()
+                  .ticket(room, context.tokens().issueTicket(outcome.visitor(), queue)));
+    }
+    WaitingView view =
+        new WaitingView(
+            WaitingView.State.WAITING,
+            outcome.position(),
+            outcome.waiting(),
+            PollSchedule.etaSeconds(outcome.position(), policy),
+            PollSchedule.pollAfterSeconds(outcome.position(), policy),
+            outcome.requeued());
+    return context.responses().waiting(exchange, room, view);
+  }
+
+  private Pass readPass(ServerHttpRequest request) {
+    String token = context.cookies().pass(request, room);
+    if (token == null) {
+      return null;
+    }
+    Verified<Pass> pass = context.tokens().readPass(token, room);
+    if (pass instanceof Verified.Valid<Pass> valid) {
+      return valid.value();
+    }
+    context.decisions().rejectedToken(room, ((Verified.Rejected<Pass>) pass).reason().tag());
+    return null;
+  }
+
+  private Ticket readTicket(ServerHttpRequest request) {
+    String token = context.cookies().ticket(request, room);
+    if (token == null) {
+      return null;
+    }
+    Verified<Ticket> ticket = context.tokens().readTicket(token, room);
+    if (ticket instanceof Verified.Valid<Ticket> valid) {
+      return valid.value();
+    }
+    context.decisions().rejectedToken(room, ((Verified.Rejected<Ticket>) ticket).reason().tag());
+    return null;
+  }
+
+  /** The items a new pass opens: this queue's first, then those of the visitor's current pass. */
+  private static List<String> items(Pass pass, QueueId queue) {
+    List<String> items = new ArrayList<>();
+    items.add(queue.item());
+    if (pass != null) {
+      items.addAll(pass.items());
+    }
+    return items;
+  }
+
+  private static boolean isRead(HttpMethod method) {
+    return HttpMethod.GET.equals(method) || HttpMethod.HEAD.equals(method);
+  }
+}

@@ -1,0 +1,110 @@
+package io.anteroom.gateway.filter;
+
+import io.anteroom.gateway.GatewayProperties;
+import io.anteroom.gateway.activation.ActiveQueueMirror;
+import io.anteroom.gateway.pass.AnteroomCookies;
+import io.anteroom.gateway.pass.PassRegistrar;
+import io.anteroom.gateway.room.ItemSource;
+import io.anteroom.gateway.room.RoomPolicyMirror;
+import io.anteroom.gateway.status.WaitingResponses;
+import io.anteroom.gateway.token.TokenCodec;
+import io.anteroom.queue.QueueStore;
+import io.anteroom.queue.config.AnteroomProperties;
+import io.anteroom.queue.log.ThrottledWarnings;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.LoggerFactory;
+import org.springframework.cloud.gateway.filter.GatewayFilter;
+import org.springframework.cloud.gateway.filter.factory.AbstractGatewayFilterFactory;
+
+/**
+ * {@code filters: [ WaitingRoom=shop ]} on a route puts the room {@code shop} of {@code
+ * anteroom.rooms} in front of it. A route naming a room that is not configured fails at start-up.
+ */
+public class WaitingRoomGatewayFilterFactory
+    extends AbstractGatewayFilterFactory<WaitingRoomGatewayFilterFactory.Config> {
+
+  private final WaitingRoomContext context;
+
+  public WaitingRoomGatewayFilterFactory(
+      AnteroomProperties anteroom,
+      GatewayProperties gateway,
+      RoomPolicyMirror policies,
+      ActiveQueueMirror mirror,
+      TokenCodec tokens,
+      QueueStore store,
+      PassRegistrar registrar,
+      WaitingResponses responses,
+      Decisions decisions,
+      Clock clock) {
+    super(Config.class);
+    ThrottledWarnings warnings =
+        new ThrottledWarnings(
+            LoggerFactory.getLogger(WaitingRoomFilter.class), clock, Duration.ofSeconds(10));
+    AnteroomCookies cookies = new AnteroomCookies(gateway.cookieSecure());
+    Forwarder forwarder =
+        new Forwarder(
+            new RequestScrubber(gateway.forwardPassHeader()),
+            cookies,
+            tokens,
+            store,
+            registrar,
+            clock,
+            warnings);
+    this.context =
+        new WaitingRoomContext(
+            itemSources(anteroom),
+            policies,
+            mirror,
+            tokens,
+            cookies,
+            new Line(store),
+            forwarder,
+            new Bypass(gateway.staticExtensions()),
+            responses,
+            decisions,
+            warnings);
+  }
+
+  private static Map<String, ItemSource> itemSources(AnteroomProperties anteroom) {
+    Map<String, ItemSource> sources = new LinkedHashMap<>();
+    for (String room : anteroom.rooms().keySet()) {
+      sources.put(room, ItemSource.parse(room, anteroom.roomOption(room, "item", "room")));
+    }
+    return Map.copyOf(sources);
+  }
+
+  @Override
+  public List<String> shortcutFieldOrder() {
+    return List.of("room");
+  }
+
+  @Override
+  public GatewayFilter apply(Config config) {
+    String room = config.getRoom();
+    if (room == null || context.itemSource(room) == null) {
+      throw new IllegalArgumentException(
+          "WaitingRoom="
+              + room
+              + ": no such room in anteroom.rooms "
+              + context.itemSources().keySet());
+    }
+    return new WaitingRoomFilter(room, context);
+  }
+
+  /** The filter's argument: the room. */
+  public static class Config {
+    private String room;
+
+    public String getRoom() {
+      return room;
+    }
+
+    public void setRoom(String room) {
+      this.room = room;
+    }
+  }
+}

@@ -1,0 +1,69 @@
+package io.anteroom.gateway.pass;
+
+import java.time.Duration;
+import org.springframework.http.HttpCookie;
+import org.springframework.http.ResponseCookie;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+
+/**
+ * The one owner of Anteroom's cookie names and attributes: one pass cookie and one ticket cookie
+ * per room, HttpOnly, SameSite=Lax, Path=/, Secure unless turned off for a plain-http demo.
+ */
+public final class AnteroomCookies {
+
+  /** Every Anteroom cookie name starts with this; clients' copies never reach the origin. */
+  public static final String PREFIX = "anteroom_";
+
+  private static final String PASS = PREFIX + "pass_";
+  private static final String TICKET = PREFIX + "ticket_";
+
+  private final boolean secure;
+
+  public AnteroomCookies(boolean secure) {
+    this.secure = secure;
+  }
+
+  /** The pass token the request carries for {@code room}, or null. */
+  public String pass(ServerHttpRequest request, String room) {
+    return value(request, PASS + room);
+  }
+
+  /** The ticket token the request carries for {@code room}, or null. */
+  public String ticket(ServerHttpRequest request, String room) {
+    return value(request, TICKET + room);
+  }
+
+  /** A pass cookie that lives as long as the pass. */
+  public ResponseCookie pass(String room, String token, Duration lifetime) {
+    return cookie(PASS + room, token, lifetime);
+  }
+
+  /** A ticket cookie that lives for the browser session. */
+  public ResponseCookie ticket(String room, String token) {
+    return cookie(TICKET + room, token, null);
+  }
+
+  /** Removes the pass cookie of {@code room}. */
+  public ResponseCookie clearPass(String room) {
+    return cookie(PASS + room, "", Duration.ZERO);
+  }
+
+  /** Removes the ticket cookie of {@code room}. */
+  public ResponseCookie clearTicket(String room) {
+    return cookie(TICKET + room, "", Duration.ZERO);
+  }
+
+  private ResponseCookie cookie(String name, String value, Duration maxAge) {
+    ResponseCookie.ResponseCookieBuilder cookie =
+        ResponseCookie.from(name, value).httpOnly(true).secure(secure).sameSite("Lax").path("/");
+    if (maxAge != null) {
+      cookie.maxAge(maxAge);
+    }
+    return cookie.build();
+  }
+
+  private static String value(ServerHttpRequest request, String name) {
+    HttpCookie cookie = request.getCookies().getFirst(name);
+    return cookie == null || cookie.getValue().isEmpty() ? null : cookie.getValue();
+  }
+}

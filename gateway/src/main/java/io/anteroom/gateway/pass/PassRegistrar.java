@@ -1,0 +1,114 @@
+package io.anteroom.gateway.pass;
+
+import io.anteroom.gateway.room.RoomPolicyMirror;
+import io.anteroom.queue.QueueId;
+import io.anteroom.queue.QueueStore;
+import io.anteroom.queue.log.ThrottledWarnings;
+import io.anteroom.queue.policy.RoomPolicy;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * Records in Redis, in batches, the passes this gateway gives out while queues are off, so a queue
+ * that turns on knows who is already inside. The request path only adds to a bounded in-memory
+ * buffer; a flush sends one script call per queue. When the buffer is full, registrations are
+ * dropped and counted: the visitors keep their passes, only the cap's count misses them.
+ */
+public final class PassRegistrar implements SmartLifecycle {
+
+  private static final Logger log = LoggerFactory.getLogger(PassRegistrar.class);
+  static final int MAX_PENDING = 100_000;
+
+  private final QueueStore store;
+  private final RoomPolicyMirror policies;
+  private final Duration flushEvery;
+  private final Counter dropped;
+  private final AtomicReference<Map<QueueId, Set<String>>> pending =
+      new AtomicReference<>(new ConcurrentHashMap<>());
+  private final AtomicInteger size = new AtomicInteger();
+  private final ThrottledWarnings warnings =
+      new ThrottledWarnings(log, Clock.systemUTC(), Duration.ofSeconds(10));
+  private volatile Disposable running;
+
+  public PassRegistrar(
+      QueueStore store, RoomPolicyMirror policies, Duration flushEvery, MeterRegistry meters) {
+    this.store = store;
+    this.policies = policies;
+    this.flushEvery = flushEvery;
+    this.dropped = meters.counter("anteroom.gateway.registrations.dropped");
+  }
+
+  /** Queues {@code visitor} of {@code queue} for the next flush; never blocks, never fails. */
+  public void register(QueueId queue, String visitor) {
+    if (size.incrementAndGet() > MAX_PENDING) {
+      size.decrementAndGet();
+      dropped.increment();
+      return;
+    }
+    pending.get().computeIfAbsent(queue, q -> ConcurrentHashMap.newKeySet()).add(visitor);
+  }
+
+  /** Sends everything buffered so far. */
+  public Mono<Void> flush() {
+    Map<QueueId, Set<String>> batch = pending.getAndSet(new ConcurrentHashMap<>());
+    size.set(0);
+    return Flux.fromIterable(batch.entrySet())
+        .flatMap(entry -> send(entry.getKey(), entry.getValue()), 16)
+        .then();
+  }
+
+  private Mono<Long> send(QueueId queue, Set<String> visitors) {
+    RoomPolicy policy = policies.policy(queue.room());
+    if (policy == null) {
+      return Mono.empty();
+    }
+    return store
+        .register(queue, visitors, policy)
+        .onErrorResume(
+            error -> {
+              dropped.increment(visitors.size());
+              warnings.warn(
+                  queue.toString(),
+                  "room={} queue={} passes could not be registered: {}",
+                  queue.room(),
+                  queue.item(),
+                  error.toString());
+              return Mono.empty();
+            });
+  }
+
+  @Override
+  public synchronized void start() {
+    if (running == null) {
+      running =
+          Flux.interval(flushEvery).onBackpressureDrop().concatMap(n -> flush(), 1).subscribe();
+    }
+  }
+
+  @Override
+  public synchronized void stop() {
+    if (running != null) {
+      running.dispose();
+      running = null;
+      flush().subscribe();
+    }
+  }
+
+  @Override
+  public boolean isRunning() {
+    return running != null;
+  }
+}

@@ -1,0 +1,94 @@
+package io.anteroom.gateway.room;
+
+import io.anteroom.queue.log.ThrottledWarnings;
+import io.anteroom.queue.policy.RoomPolicies;
+import io.anteroom.queue.policy.RoomPolicy;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * Each room's current policy (YAML plus live overrides), re-read periodically, so the request path
+ * reads policies from memory. Until the first read, and while Redis cannot be read, rooms keep the
+ * last known policy (at first the YAML one).
+ */
+public final class RoomPolicyMirror implements SmartLifecycle {
+
+  private static final Logger log = LoggerFactory.getLogger(RoomPolicyMirror.class);
+
+  private final RoomPolicies policies;
+  private final Duration refresh;
+  private final Map<String, RoomPolicy> current = new ConcurrentHashMap<>();
+  private final AtomicBoolean reading = new AtomicBoolean();
+  private final ThrottledWarnings warnings =
+      new ThrottledWarnings(log, Clock.systemUTC(), Duration.ofSeconds(10));
+  private volatile Disposable running;
+
+  public RoomPolicyMirror(RoomPolicies policies, Duration refresh) {
+    this.policies = policies;
+    this.refresh = refresh;
+    for (String room : policies.rooms()) {
+      policies.configured(room).subscribe(policy -> current.put(room, policy));
+    }
+  }
+
+  /** The room's policy, or null for a room that is not configured. */
+  public RoomPolicy policy(String room) {
+    return current.get(room);
+  }
+
+  /** Re-reads every room's policy now. */
+  public Mono<Void> refresh() {
+    return Flux.fromIterable(policies.rooms())
+        .flatMap(
+            room ->
+                policies
+                    .current(room)
+                    .doOnNext(policy -> current.put(room, policy))
+                    .onErrorResume(
+                        error -> {
+                          warnings.warn(
+                              room,
+                              "room={} live settings could not be read: {}",
+                              room,
+                              error.toString());
+                          return Mono.empty();
+                        }))
+        .then();
+  }
+
+  @Override
+  public synchronized void start() {
+    if (running == null) {
+      running =
+          Flux.interval(refresh)
+              .subscribe(
+                  n -> {
+                    if (reading.compareAndSet(false, true)) {
+                      refresh().doFinally(s -> reading.set(false)).subscribe();
+                    }
+                  });
+    }
+  }
+
+  @Override
+  public synchronized void stop() {
+    if (running != null) {
+      running.dispose();
+      running = null;
+    }
+  }
+
+  @Override
+  public boolean isRunning() {
+    return running != null;
+  }
+}

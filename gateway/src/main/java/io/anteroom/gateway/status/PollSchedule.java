@@ -1,0 +1,32 @@
+package io.anteroom.gateway.status;
+
+import io.anteroom.queue.policy.RoomPolicy;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * When a waiting visitor should ask again, and how long the wait looks. Near the front a few
+ * seconds, far back up to 30 s, always well inside the abandon timeout, with ±20 % jitter so a
+ * crowd that arrived together does not poll together.
+ */
+public final class PollSchedule {
+
+  static final long NEAR_FRONT_SECONDS = 2;
+  static final long FAR_BACK_SECONDS = 30;
+
+  private PollSchedule() {}
+
+  /** Estimated seconds until admission at the room's rate; at least 1 while waiting. */
+  public static long etaSeconds(long position, RoomPolicy policy) {
+    return Math.max(1, (long) Math.ceil(position / policy.admitPerSecond()));
+  }
+
+  /** Seconds until the next poll for a visitor at {@code position}. */
+  public static long pollAfterSeconds(long position, RoomPolicy policy) {
+    // A tenth of the remaining wait, so the page checks about ten times before the turn comes.
+    long base = Math.max(NEAR_FRONT_SECONDS, etaSeconds(position, policy) / 10);
+    long ceiling = Math.max(1, Math.min(FAR_BACK_SECONDS, policy.abandonAfter().toSeconds() / 4));
+    long interval = Math.min(base, ceiling);
+    double jitter = 0.8 + 0.4 * ThreadLocalRandom.current().nextDouble();
+    return Math.max(1, Math.round(interval * jitter));
+  }
+}

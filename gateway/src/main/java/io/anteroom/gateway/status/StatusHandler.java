@@ -1,0 +1,132 @@
+package io.anteroom.gateway.status;
+
+import io.anteroom.gateway.activation.ActiveQueueMirror;
+import io.anteroom.gateway.filter.Line;
+import io.anteroom.gateway.pass.AnteroomCookies;
+import io.anteroom.gateway.pass.PassRegistrar;
+import io.anteroom.gateway.room.RoomPolicyMirror;
+import io.anteroom.gateway.token.Pass;
+import io.anteroom.gateway.token.Ticket;
+import io.anteroom.gateway.token.TokenCodec;
+import io.anteroom.gateway.token.Verified;
+import io.anteroom.queue.QueueId;
+import io.anteroom.queue.policy.RoomPolicy;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.http.CacheControl;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseCookie;
+import org.springframework.web.reactive.function.server.ServerRequest;
+import org.springframework.web.reactive.function.server.ServerResponse;
+import reactor.core.publisher.Mono;
+
+/**
+ * {@code GET /_anteroom/status?room=<room>}: where the holder of the room's ticket stands, as JSON;
+ * one Redis round trip. When the visitor's turn has come it sets the pass cookie and answers {@code
+ * admitted}, and the page reloads the URL it was opened at. Without a ticket it answers 404 {@code
+ * unknown}, and a page reloads to join the line.
+ */
+public final class StatusHandler {
+
+  public static final String PATH = "/_anteroom/status";
+
+  private final RoomPolicyMirror policies;
+  private final ActiveQueueMirror mirror;
+  private final TokenCodec tokens;
+  private final AnteroomCookies cookies;
+  private final Line line;
+  private final PassRegistrar registrar;
+
+  public StatusHandler(
+      RoomPolicyMirror policies,
+      ActiveQueueMirror mirror,
+      TokenCodec tokens,
+      AnteroomCookies cookies,
+      Line line,
+      PassRegistrar registrar) {
+    this.policies = policies;
+    this.mirror = mirror;
+    this.tokens = tokens;
+    this.cookies = cookies;
+    this.line = line;
+    this.registrar = registrar;
+  }
+
+  public Mono<ServerResponse> status(ServerRequest request) {
+    String room = request.queryParam("room").orElse("");
+    RoomPolicy policy = policies.policy(room);
+    if (policy == null) {
+      return json(HttpStatus.BAD_REQUEST, "{\"error\":\"unknown room\"}", List.of());
+    }
+    String token = cookies.ticket(request.exchange().getRequest(), room);
+    Verified<Ticket> ticket = token == null ? null : tokens.readTicket(token, room);
+    if (!(ticket instanceof Verified.Valid<Ticket> valid)) {
+      return json(HttpStatus.NOT_FOUND, "{\"state\":\"unknown\"}", List.of());
+    }
+    QueueId queue = valid.value().queue();
+    String visitor = valid.value().visitor();
+    Pass pass = currentPass(request, room);
+    if (!mirror.isActive(queue)) {
+      registrar.register(queue, visitor);
+      return admitted(room, queue, visitor, pass, policy);
+    }
+    return line.meet(queue, visitor, visitor, policy)
+        .flatMap(
+            outcome -> {
+              if (outcome.admitted()) {
+                return admitted(room, queue, visitor, pass, policy);
+              }
+              List<ResponseCookie> set =
+                  outcome.joined()
+                      ? List.of(cookies.ticket(room, tokens.issueTicket(visitor, queue)))
+                      : List.of();
+              WaitingView view =
+                  new WaitingView(
+                      WaitingView.State.WAITING,
+                      outcome.position(),
+                      outcome.waiting(),
+                      PollSchedule.etaSeconds(outcome.position(), policy),
+                      PollSchedule.pollAfterSeconds(outcome.position(), policy),
+                      outcome.requeued());
+              return json(HttpStatus.OK, view.toJson(), set);
+            })
+        .onErrorResume(
+            error ->
+                json(
+                    HttpStatus.SERVICE_UNAVAILABLE,
+                    new WaitingView(WaitingView.State.UNAVAILABLE, 0, 0, 0, 5, false).toJson(),
+                    List.of()));
+  }
+
+  private Mono<ServerResponse> admitted(
+      String room, QueueId queue, String visitor, Pass pass, RoomPolicy policy) {
+    List<String> items = new ArrayList<>();
+    items.add(queue.item());
+    if (pass != null && pass.visitor().equals(visitor)) {
+      items.addAll(pass.items());
+    }
+    String token = tokens.issuePass(visitor, room, items, policy.sessionDuration());
+    WaitingView view = new WaitingView(WaitingView.State.ADMITTED, 0, 0, 0, 0, false);
+    return json(
+        HttpStatus.OK,
+        view.toJson(),
+        List.of(cookies.pass(room, token, policy.sessionDuration()), cookies.clearTicket(room)));
+  }
+
+  private Pass currentPass(ServerRequest request, String room) {
+    String token = cookies.pass(request.exchange().getRequest(), room);
+    return token != null && tokens.readPass(token, room) instanceof Verified.Valid<Pass> valid
+        ? valid.value()
+        : null;
+  }
+
+  private static Mono<ServerResponse> json(
+      HttpStatus status, String body, List<ResponseCookie> set) {
+    return ServerResponse.status(status)
+        .contentType(MediaType.APPLICATION_JSON)
+        .cacheControl(CacheControl.noStore())
+        .cookies(c -> set.forEach(cookie -> c.add(cookie.getName(), cookie)))
+        .bodyValue(body);
+  }
+}

@@ -1,0 +1,83 @@
+package io.anteroom.gateway.status;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The waiting page, rendered from {@code templates/waiting.html} with named {@code
+ * {{placeholders}}}. Every value is HTML-escaped; the page carries its own script and styles (no
+ * external resources).
+ */
+public final class WaitingPage {
+
+  private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{([a-zA-Z]+)}}");
+
+  private final String template;
+
+  public WaitingPage() {
+    this.template = read("/templates/waiting.html");
+  }
+
+  /**
+   * @param room the room, for the status endpoint
+   * @param view the visitor's place
+   */
+  public String render(String room, WaitingView view) {
+    Map<String, String> values =
+        Map.of(
+            "room", room,
+            "position", Long.toString(view.position()),
+            "waiting", Long.toString(view.waiting()),
+            "eta", describe(view.etaSeconds()),
+            "etaSeconds", Long.toString(view.etaSeconds()),
+            "pollAfterSeconds", Long.toString(view.pollAfterSeconds()),
+            "requeued", Boolean.toString(view.requeued()),
+            "requeuedHidden", view.requeued() ? "" : "hidden");
+    Matcher m = PLACEHOLDER.matcher(template);
+    StringBuilder out = new StringBuilder(template.length() + 64);
+    while (m.find()) {
+      m.appendReplacement(
+          out, Matcher.quoteReplacement(escape(values.getOrDefault(m.group(1), ""))));
+    }
+    return m.appendTail(out).toString();
+  }
+
+  static String describe(long seconds) {
+    if (seconds < 60) {
+      return "less than a minute";
+    }
+    long minutes = (seconds + 59) / 60;
+    return minutes == 1 ? "about 1 minute" : "about " + minutes + " minutes";
+  }
+
+  static String escape(String value) {
+    StringBuilder out = new StringBuilder(value.length());
+    for (char c : value.toCharArray()) {
+      switch (c) {
+        case '&' -> out.append("&amp;");
+        case '<' -> out.append("&lt;");
+        case '>' -> out.append("&gt;");
+        case '"' -> out.append("&quot;");
+        case '\'' -> out.append("&#39;");
+        default -> out.append(c);
+      }
+    }
+    return out.toString();
+  }
+
+  private static String read(String path) {
+    try (InputStream in = WaitingPage.class.getResourceAsStream(path)) {
+      if (in == null) {
+        throw new IllegalStateException("missing template " + path);
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,90 @@
+package io.anteroom.gateway.status;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.http.CacheControl;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.InvalidMediaTypeException;
+import org.springframework.http.MediaType;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
+
+/**
+ * Writes what a visitor who cannot enter yet gets: the waiting page for browsers, the JSON status
+ * for apps ({@code Accept: application/json}), never cached.
+ */
+public final class WaitingResponses {
+
+  private final WaitingPage page;
+  private final HttpStatus waitingStatus;
+
+  /**
+   * @param waitingStatus status of the waiting page and its JSON (200, 202, 429 or 503)
+   */
+  public WaitingResponses(WaitingPage page, int waitingStatus) {
+    this.page = page;
+    this.waitingStatus = HttpStatus.valueOf(waitingStatus);
+  }
+
+  /** The waiting page or JSON for a visitor in line. */
+  public Mono<Void> waiting(ServerWebExchange exchange, String room, WaitingView view) {
+    ServerHttpResponse response = exchange.getResponse();
+    response.setStatusCode(waitingStatus);
+    if (waitingStatus.value() == 429 || waitingStatus.value() == 503) {
+      response.getHeaders().set(HttpHeaders.RETRY_AFTER, Long.toString(view.pollAfterSeconds()));
+    }
+    if (wantsJson(exchange)) {
+      return write(response, MediaType.APPLICATION_JSON, view.toJson());
+    }
+    return write(response, MediaType.TEXT_HTML, page.render(room, view));
+  }
+
+  /** A JSON status (the status endpoint always answers JSON). */
+  public Mono<Void> json(ServerWebExchange exchange, HttpStatus status, WaitingView view) {
+    exchange.getResponse().setStatusCode(status);
+    return write(exchange.getResponse(), MediaType.APPLICATION_JSON, view.toJson());
+  }
+
+  /** 503 with Retry-After and a JSON reason, for requests that cannot be served now. */
+  public Mono<Void> unavailable(ServerWebExchange exchange, long retryAfterSeconds, String reason) {
+    ServerHttpResponse response = exchange.getResponse();
+    response.setStatusCode(HttpStatus.SERVICE_UNAVAILABLE);
+    response.getHeaders().set(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds));
+    String body =
+        "{\"state\":\"unavailable\",\"reason\":\""
+            + reason
+            + "\",\"retryAfterSeconds\":"
+            + retryAfterSeconds
+            + "}";
+    return write(response, MediaType.APPLICATION_JSON, body);
+  }
+
+  /** Whether the client asked for JSON rather than a page. */
+  public static boolean wantsJson(ServerWebExchange exchange) {
+    List<MediaType> accept;
+    try {
+      accept = exchange.getRequest().getHeaders().getAccept();
+    } catch (InvalidMediaTypeException e) {
+      return false;
+    }
+    boolean json = false;
+    for (MediaType type : accept) {
+      if (type.isCompatibleWith(MediaType.TEXT_HTML) && !type.isWildcardType()) {
+        return false;
+      }
+      json |= MediaType.APPLICATION_JSON.isCompatibleWith(type) && !type.isWildcardType();
+    }
+    return json;
+  }
+
+  private static Mono<Void> write(ServerHttpResponse response, MediaType type, String body) {
+    HttpHeaders headers = response.getHeaders();
+    headers.setContentType(new MediaType(type, StandardCharsets.UTF_8));
+    headers.setCacheControl(CacheControl.noStore());
+    DataBuffer buffer = response.bufferFactory().wrap(body.getBytes(StandardCharsets.UTF_8));
+    return response.writeWith(Mono.just(buffer));
+  }
+}

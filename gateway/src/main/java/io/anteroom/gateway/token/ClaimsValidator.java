@@ -1,0 +1,106 @@
+package io.anteroom.gateway.token;
+
+import io.anteroom.queue.QueueId;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns the claims of a well-signed token into a {@link Pass} or {@link Ticket}, checking in order
+ * the issuer, the room, the form of every claim, and the time.
+ */
+final class ClaimsValidator {
+
+  private final String issuer;
+  private final Clock clock;
+  private final long leewayMillis;
+  private final long ticketMaxAgeMillis;
+
+  ClaimsValidator(String issuer, Clock clock, Duration leeway, Duration ticketMaxAge) {
+    this.issuer = issuer;
+    this.clock = clock;
+    this.leewayMillis = leeway.toMillis();
+    this.ticketMaxAgeMillis = ticketMaxAge.toMillis();
+  }
+
+  Verified<Pass> pass(Map<String, Object> claims, String room) {
+    Rejection problem = origin(claims, room);
+    String visitor = Claims.string(claims, "sub");
+    String id = Claims.string(claims, "jti");
+    long issued = Claims.seconds(claims, "iat");
+    long expires = Claims.seconds(claims, "exp");
+    List<String> items = Claims.strings(claims, "items", TokenCodec.MAX_ITEMS);
+    if (problem == null
+        && (!wellFormed(visitor, id, issued) || expires == Claims.ABSENT || items == null)) {
+      problem = Rejection.CLAIMS;
+    }
+    if (problem == null) {
+      problem = timing(issued, expires * 1000);
+    }
+    if (problem != null) {
+      return Verified.rejected(problem);
+    }
+    Instant issuedAt = Instant.ofEpochSecond(issued);
+    return Verified.valid(
+        new Pass(visitor, room, items, issuedAt, Instant.ofEpochSecond(expires), id));
+  }
+
+  Verified<Ticket> ticket(Map<String, Object> claims, String room) {
+    Rejection problem = origin(claims, room);
+    String visitor = Claims.string(claims, "sub");
+    String id = Claims.string(claims, "jti");
+    long issued = Claims.seconds(claims, "iat");
+    QueueId queue = problem == null ? queue(room, Claims.string(claims, "item")) : null;
+    if (problem == null && (!wellFormed(visitor, id, issued) || queue == null)) {
+      problem = Rejection.CLAIMS;
+    }
+    if (problem == null) {
+      // A ticket ages out like a pass that expires ticketMaxAge after its issue.
+      problem = timing(issued, issued * 1000 + ticketMaxAgeMillis);
+    }
+    if (problem != null) {
+      return Verified.rejected(problem);
+    }
+    return Verified.valid(new Ticket(visitor, queue, Instant.ofEpochSecond(issued), id));
+  }
+
+  /** Checks who issued the token and for which room. */
+  private Rejection origin(Map<String, Object> claims, String room) {
+    if (!issuer.equals(claims.get("iss"))) {
+      return Rejection.ISSUER;
+    }
+    if (room == null || !room.equals(claims.get("aud"))) {
+      return Rejection.AUDIENCE;
+    }
+    return null;
+  }
+
+  private Rejection timing(long issuedSeconds, long expiresMillis) {
+    long now = clock.millis();
+    if (issuedSeconds * 1000 - leewayMillis > now) {
+      return Rejection.NOT_YET_VALID;
+    }
+    // Valid while expiry + leeway is still ahead, as nimbus's DefaultJWTClaimsVerifier decides.
+    if (expiresMillis + leewayMillis <= now) {
+      return Rejection.EXPIRED;
+    }
+    return null;
+  }
+
+  private static boolean wellFormed(String visitor, String id, long issued) {
+    return VisitorIds.isVisitorId(visitor) && id != null && issued != Claims.ABSENT;
+  }
+
+  private static QueueId queue(String room, String item) {
+    if (item == null) {
+      return null;
+    }
+    try {
+      return new QueueId(room, item);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+}

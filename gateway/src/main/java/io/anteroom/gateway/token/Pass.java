@@ -1,0 +1,42 @@
+package io.anteroom.gateway.token;
+
+import io.anteroom.queue.QueueId;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * What a valid pass says: this visitor was admitted to these queues of one room until {@code
+ * expiresAt}.
+ *
+ * @param visitor the visitor id
+ * @param room the room the pass is for
+ * @param items the items of the room it opens, most recent first, at most {@value
+ *     TokenCodec#MAX_ITEMS}; {@link QueueId#ROOM_WIDE} for the room-wide queue
+ * @param issuedAt when it was issued (whole seconds)
+ * @param expiresAt when it stops opening the origin (whole seconds)
+ * @param id the random token id ({@code jti})
+ */
+public record Pass(
+    String visitor,
+    String room,
+    List<String> items,
+    Instant issuedAt,
+    Instant expiresAt,
+    String id) {
+
+  public Pass {
+    items = List.copyOf(items);
+  }
+
+  /** Whether this pass lets its holder into {@code queue}. */
+  public boolean opens(QueueId queue) {
+    return room.equals(queue.room()) && items.contains(queue.item());
+  }
+
+  /** Whether more than half of the lifetime is used up, so a sliding session renews it. */
+  public boolean pastHalfLife(Instant now) {
+    Duration half = Duration.between(issuedAt, expiresAt).dividedBy(2);
+    return !now.isBefore(issuedAt.plus(half));
+  }
+}

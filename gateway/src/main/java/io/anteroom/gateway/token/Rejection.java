@@ -1,0 +1,36 @@
+package io.anteroom.gateway.token;
+
+import java.util.Locale;
+
+/** Why a token was not accepted, in the order {@link TokenCodec} checks. */
+public enum Rejection {
+  /** Not a compact JWS Anteroom can read: empty, too long, bad base64, bad JSON. */
+  MALFORMED,
+  /** An algorithm other than HS256, or a header naming a key source or critical extensions. */
+  ALGORITHM,
+  /** No {@code kid}, or one not in the key set (a key that was rotated out). */
+  UNKNOWN_KEY,
+  /** The signature does not match: a forged or tampered token. */
+  SIGNATURE,
+  /** The wrong {@code typ}: a ticket presented as a pass, or the reverse. */
+  TYPE,
+  /** Signed by a key we hold but for another issuer. */
+  ISSUER,
+  /** Issued for another room. */
+  AUDIENCE,
+  /** A pass past its expiry, or a ticket older than the maximum age, beyond the leeway. */
+  EXPIRED,
+  /** Issued more than the leeway in the future. */
+  NOT_YET_VALID,
+  /** A claim missing or of the wrong type, or a visitor id not of the expected form. */
+  CLAIMS,
+  /** A valid token for another queue of the room; found by the caller with {@link Pass#opens}. */
+  WRONG_QUEUE;
+
+  private final String tag = name().toLowerCase(Locale.ROOT);
+
+  /** The reason as a metric tag value, e.g. {@code unknown_key}. */
+  public String tag() {
+    return tag;
+  }
+}

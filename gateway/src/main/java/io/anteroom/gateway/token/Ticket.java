@@ -1,0 +1,14 @@
+package io.anteroom.gateway.token;
+
+import io.anteroom.queue.QueueId;
+import java.time.Instant;
+
+/**
+ * What a valid ticket says: this visitor waits in this queue. It never opens the origin.
+ *
+ * @param visitor the visitor id
+ * @param queue the queue the visitor waits in
+ * @param issuedAt when it was issued (whole seconds)
+ * @param id the random token id ({@code jti})
+ */
+public record Ticket(String visitor, QueueId queue, Instant issuedAt, String id) {}

@@ -1,0 +1,182 @@
+package io.anteroom.gateway.token;
+
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JOSEObjectType;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import io.anteroom.queue.QueueId;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Date;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiFunction;
+
+/**
+ * The one owner of Anteroom's token format: compact JWS, HS256, with a {@code kid} and a {@code
+ * typ} that tells passes from tickets.
+ *
+ * <pre>
+ * pass:   {"alg":"HS256","kid":…,"typ":"anteroom-pass+jwt"}
+ *         {"iss":…,"sub":visitor,"aud":room,"items":[item,…],"iat":…,"exp":…,"jti":…}
+ * ticket: {"alg":"HS256","kid":…,"typ":"anteroom-ticket+jwt"}
+ *         {"iss":…,"sub":visitor,"aud":room,"item":item,"iat":…,"jti":…}
+ * </pre>
+ *
+ * Reading never throws on bad input; it answers a {@link Rejection}. Issuing throws {@link
+ * IllegalArgumentException} on arguments the caller should have validated.
+ */
+public final class TokenCodec {
+
+  /** {@code typ} of a pass. */
+  public static final String PASS_TYPE = "anteroom-pass+jwt";
+
+  /** {@code typ} of a ticket. */
+  public static final String TICKET_TYPE = "anteroom-ticket+jwt";
+
+  /** Most items one pass opens; the oldest fall off. */
+  public static final int MAX_ITEMS = 16;
+
+  private static final JOSEObjectType PASS = new JOSEObjectType(PASS_TYPE);
+  private static final JOSEObjectType TICKET = new JOSEObjectType(TICKET_TYPE);
+
+  private final TokenKeys keys;
+  private final String issuer;
+  private final Clock clock;
+  private final SignedClaimsReader reader;
+  private final ClaimsValidator validator;
+  private final JWSHeader passHeader;
+  private final JWSHeader ticketHeader;
+
+  public TokenCodec(
+      TokenKeys keys, String issuer, Clock clock, Duration leeway, Duration ticketMaxAge) {
+    this.keys = keys;
+    this.issuer = issuer;
+    this.clock = clock;
+    this.reader = new SignedClaimsReader(keys);
+    this.validator = new ClaimsValidator(issuer, clock, leeway, ticketMaxAge);
+    this.passHeader = header(PASS, keys.signingKid());
+    this.ticketHeader = header(TICKET, keys.signingKid());
+  }
+
+  /** A codec with the configured keys (or a generated development key), issuer and durations. */
+  public static TokenCodec from(TokenProperties properties, Clock clock) {
+    return new TokenCodec(
+        TokenKeys.from(properties),
+        properties.issuer(),
+        clock,
+        properties.leewayDuration(),
+        properties.ticketMaxAgeDuration());
+  }
+
+  /**
+   * A pass for {@code visitor} to the given items of {@code room}.
+   *
+   * @param items item ids, most recent first; duplicates are dropped and only the first {@value
+   *     #MAX_ITEMS} kept
+   * @param lifetime how long the pass opens the origin; at least one second
+   */
+  public String issuePass(String visitor, String room, List<String> items, Duration lifetime) {
+    requireVisitor(visitor);
+    List<String> kept = passItems(room, items);
+    if (lifetime == null || lifetime.getSeconds() < 1) {
+      throw new IllegalArgumentException("a pass lifetime must be at least 1s, was " + lifetime);
+    }
+    long now = nowSeconds();
+    JWTClaimsSet claims =
+        common(visitor, room, now)
+            .expirationTime(new Date((now + lifetime.getSeconds()) * 1000))
+            .claim("items", kept)
+            .build();
+    return sign(passHeader, claims);
+  }
+
+  /** A ticket for {@code visitor} waiting in {@code queue}. */
+  public String issueTicket(String visitor, QueueId queue) {
+    requireVisitor(visitor);
+    JWTClaimsSet claims =
+        common(visitor, queue.room(), nowSeconds()).claim("item", queue.item()).build();
+    return sign(ticketHeader, claims);
+  }
+
+  /**
+   * The pass in {@code token} if it is valid for {@code room}; which of the room's queues it opens
+   * is {@link Pass#opens}.
+   */
+  public Verified<Pass> readPass(String token, String room) {
+    return read(token, PASS, room, validator::pass);
+  }
+
+  /** The ticket in {@code token} if it is valid for a queue of {@code room}. */
+  public Verified<Ticket> readTicket(String token, String room) {
+    return read(token, TICKET, room, validator::ticket);
+  }
+
+  private <T> Verified<T> read(
+      String token,
+      JOSEObjectType type,
+      String room,
+      BiFunction<Map<String, Object>, String, Verified<T>> validate) {
+    try {
+      Verified<Map<String, Object>> signed = reader.read(token, type);
+      if (signed instanceof Verified.Valid<Map<String, Object>> valid) {
+        return validate.apply(valid.value(), room);
+      }
+      return Verified.rejected(((Verified.Rejected<?>) signed).reason());
+    } catch (RuntimeException e) {
+      // Nimbus should only throw ParseException; anything else on hostile input still rejects.
+      return Verified.rejected(Rejection.MALFORMED);
+    }
+  }
+
+  private JWTClaimsSet.Builder common(String visitor, String room, long nowSeconds) {
+    return new JWTClaimsSet.Builder()
+        .issuer(issuer)
+        .subject(visitor)
+        .audience(QueueId.requireRoom(room))
+        .issueTime(new Date(nowSeconds * 1000))
+        .jwtID(VisitorIds.random128());
+  }
+
+  private static List<String> passItems(String room, List<String> items) {
+    if (items == null || items.isEmpty()) {
+      throw new IllegalArgumentException("a pass opens at least one item");
+    }
+    Set<String> kept = new LinkedHashSet<>();
+    for (String item : items) {
+      if (kept.size() == MAX_ITEMS) {
+        break;
+      }
+      kept.add(new QueueId(room, item).item());
+    }
+    return List.copyOf(kept);
+  }
+
+  private static void requireVisitor(String visitor) {
+    if (!VisitorIds.isVisitorId(visitor)) {
+      throw new IllegalArgumentException("not a visitor id: " + visitor);
+    }
+  }
+
+  private long nowSeconds() {
+    return Math.floorDiv(clock.millis(), 1000);
+  }
+
+  private String sign(JWSHeader header, JWTClaimsSet claims) {
+    SignedJWT jwt = new SignedJWT(header, claims);
+    try {
+      jwt.sign(keys.signer());
+    } catch (JOSEException e) {
+      throw new IllegalStateException("HS256 signing failed with key " + keys.signingKid(), e);
+    }
+    return jwt.serialize();
+  }
+
+  private static JWSHeader header(JOSEObjectType type, String kid) {
+    return new JWSHeader.Builder(JWSAlgorithm.HS256).type(type).keyID(kid).build();
+  }
+}

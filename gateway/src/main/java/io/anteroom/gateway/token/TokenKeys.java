@@ -1,0 +1,96 @@
+package io.anteroom.gateway.token;
+
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.crypto.MACSigner;
+import com.nimbusds.jose.crypto.MACVerifier;
+import java.security.SecureRandom;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The HMAC keys, built once: one signer for new tokens, and a verifier for every accepted kid. Both
+ * nimbus classes are thread-safe, so one instance serves every request.
+ */
+public final class TokenKeys {
+
+  private static final Logger log = LoggerFactory.getLogger(TokenKeys.class);
+
+  private final String signingKid;
+  private final MACSigner signer;
+  private final Map<String, MACVerifier> verifiers;
+
+  /**
+   * @param signingKid the kid new tokens are signed with; one of {@code secrets}
+   * @param secrets every accepted key by kid, each at least {@value TokenProperties#MIN_KEY_BYTES}
+   *     bytes
+   */
+  public TokenKeys(String signingKid, Map<String, byte[]> secrets) {
+    if (!secrets.containsKey(signingKid)) {
+      throw new IllegalArgumentException(
+          "signing key '" + signingKid + "' is not one of " + secrets.keySet());
+    }
+    Map<String, MACVerifier> built = new HashMap<>();
+    secrets.forEach((kid, secret) -> built.put(kid, verifier(kid, secret)));
+    this.signingKid = signingKid;
+    this.signer = signer(signingKid, secrets.get(signingKid));
+    this.verifiers = Map.copyOf(built);
+  }
+
+  /**
+   * The configured keys, or a generated development key (with a warning) when the properties ask
+   * for one.
+   */
+  public static TokenKeys from(TokenProperties properties) {
+    Map<String, byte[]> secrets = properties.secrets();
+    if (secrets.isEmpty()) {
+      log.warn(
+          "anteroom.tokens: no keys configured, signing with a generated development key (kid {});"
+              + " passes will not survive a restart nor work across several gateways."
+              + " Set ANTEROOM_TOKEN_KEY for production",
+          TokenProperties.DEV_KID);
+      byte[] secret = new byte[TokenProperties.MIN_KEY_BYTES];
+      new SecureRandom().nextBytes(secret);
+      secrets = Map.of(TokenProperties.DEV_KID, secret);
+    }
+    return new TokenKeys(properties.signingKey(), secrets);
+  }
+
+  /** The kid new tokens carry. */
+  public String signingKid() {
+    return signingKid;
+  }
+
+  /** Every kid accepted when verifying. */
+  public Set<String> kids() {
+    return verifiers.keySet();
+  }
+
+  MACSigner signer() {
+    return signer;
+  }
+
+  /** The verifier for {@code kid}, or null when the kid is absent or unknown. */
+  MACVerifier verifier(String kid) {
+    // Map.copyOf rejects null lookups, and a token may carry no kid.
+    return kid == null ? null : verifiers.get(kid);
+  }
+
+  private static MACSigner signer(String kid, byte[] secret) {
+    try {
+      return new MACSigner(secret);
+    } catch (JOSEException e) {
+      throw new IllegalArgumentException("key '" + kid + "': " + e.getMessage(), e);
+    }
+  }
+
+  private static MACVerifier verifier(String kid, byte[] secret) {
+    try {
+      return new MACVerifier(secret);
+    } catch (JOSEException e) {
+      throw new IllegalArgumentException("key '" + kid + "': " + e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,45 @@
+package io.anteroom.gateway;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.any;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import io.anteroom.testing.redis.RedisServerExtension;
+import org.springframework.test.context.DynamicPropertyRegistry;
+
+/** The real parts an end-to-end gateway test runs against: Redis, a WireMock origin, a key. */
+public final class GatewayTestSetup {
+
+  /** A fixed signing key (bytes 0 to 31), so tests can verify passes the origin received. */
+  public static final String KEY = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=";
+
+  private GatewayTestSetup() {}
+
+  /** A WireMock origin that answers every path with a small product page. */
+  public static WireMockServer origin() {
+    WireMockServer origin = new WireMockServer(options().dynamicPort().bindAddress("127.0.0.1"));
+    origin.start();
+    origin.stubFor(
+        any(urlPathMatching("/.*"))
+            .willReturn(
+                aResponse()
+                    .withStatus(200)
+                    .withHeader("Content-Type", "text/html")
+                    .withBody("<h1>Product page</h1>")));
+    return origin;
+  }
+
+  /** Points the gateway at the test Redis and origin, with the shipped config/anteroom.yml. */
+  public static void properties(
+      DynamicPropertyRegistry registry, RedisServerExtension redis, WireMockServer origin) {
+    registry.add("anteroom.redis.uri", redis::uri);
+    registry.add("ANTEROOM_ORIGIN", () -> "http://127.0.0.1:" + origin.port());
+  }
+
+  /** Properties every gateway test uses. */
+  public static final String CONFIG = "ANTEROOM_CONFIG=../config/anteroom.yml";
+
+  public static final String KEYS = "anteroom.tokens.keys.main=" + KEY;
+}

@@ -1,0 +1,85 @@
+package io.anteroom.gateway;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.CookieManager;
+import java.net.HttpCookie;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** One browser in a test: its own cookie jar, plain HTTP to the gateway. */
+public final class Visitor {
+
+  private static final Pattern NUMBER = Pattern.compile("\"%s\":(-?\\d+)");
+
+  private final String base;
+  private final CookieManager cookies = new CookieManager();
+  private final HttpClient http;
+
+  public Visitor(int port) {
+    this.base = "http://127.0.0.1:" + port;
+    this.http =
+        HttpClient.newBuilder()
+            .cookieHandler(cookies)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
+  }
+
+  public HttpResponse<String> get(String path, String accept) {
+    return send(HttpRequest.newBuilder(URI.create(base + path)).header("Accept", accept).GET());
+  }
+
+  public HttpResponse<String> json(String path) {
+    return get(path, "application/json");
+  }
+
+  public HttpResponse<String> page(String path) {
+    return get(path, "text/html,application/xhtml+xml,*/*;q=0.8");
+  }
+
+  public HttpResponse<String> send(HttpRequest.Builder request) {
+    try {
+      return http.send(
+          request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The value of the cookie {@code name} in this visitor's jar, or null. */
+  public String cookie(String name) {
+    return cookies.getCookieStore().getCookies().stream()
+        .filter(c -> c.getName().equals(name))
+        .map(HttpCookie::getValue)
+        .findFirst()
+        .orElse(null);
+  }
+
+  /** Puts a cookie into the jar as if the site had set it. */
+  public void setCookie(String name, String value) {
+    HttpCookie cookie = new HttpCookie(name, value);
+    cookie.setPath("/");
+    cookie.setVersion(0);
+    cookies.getCookieStore().add(URI.create(base), cookie);
+  }
+
+  /** A number field of a JSON body, or -1 when absent. */
+  public static long field(String json, String name) {
+    Matcher m = Pattern.compile(String.format(NUMBER.pattern(), name)).matcher(json);
+    return m.find() ? Long.parseLong(m.group(1)) : -1;
+  }
+
+  /** A string field of a JSON body, or null when absent. */
+  public static String text(String json, String name) {
+    Matcher m = Pattern.compile("\"" + name + "\":\"([^\"]*)\"").matcher(json);
+    return m.find() ? m.group(1) : null;
+  }
+}
