@@ -116,7 +116,7 @@ final class CostBreakdown {
   }
 
   /** Calls per operation to three significant digits: {@code 2}, {@code 0.002}. */
-  private static String calls(double value) {
+  static String calls(double value) {
     return new BigDecimal(value).round(new MathContext(3)).stripTrailingZeros().toPlainString();
   }
 }

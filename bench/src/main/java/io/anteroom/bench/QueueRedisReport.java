@@ -13,7 +13,18 @@ final class QueueRedisReport {
   /** The goal: the queue model costs Redis at most this many times its raw reference. */
   static final double GOAL = 1.5;
 
-  private record Figure(String label, String column, ToDoubleFunction<RoundResult> value) {}
+  /** One figure of a round; {@code format} prints it, e.g. {@code %.2f}. */
+  private record Figure(
+      String label, String column, ToDoubleFunction<RoundResult> value, String format) {
+
+    Figure(String label, String column, ToDoubleFunction<RoundResult> value) {
+      this(label, column, value, "%.2f");
+    }
+
+    String print(double number) {
+      return String.format(Locale.ROOT, format, number);
+    }
+  }
 
   private static final List<Figure> VALUES =
       List.of(
@@ -42,9 +53,13 @@ final class QueueRedisReport {
           new Figure(
               "median admit call (one batch), µs",
               "median admit call",
-              RoundResult::medianAdmitCallUsec),
+              RoundResult::medianAdmitCallUsec,
+              "%.0f"),
           new Figure(
-              "longest admit call, µs", "longest admit call", RoundResult::longestAdmitUsec));
+              "longest admit call, µs",
+              "longest admit call",
+              RoundResult::longestAdmitUsec,
+              "%.0f"));
 
   private static final List<Figure> RATIOS =
       List.of(
@@ -96,7 +111,7 @@ final class QueueRedisReport {
     out.append(summary()).append('\n');
     out.append("## Against the goal (≤ ").append(GOAL).append("× raw)\n\n");
     out.append(QueueRedisText.verdict(rounds, GOAL)).append('\n');
-    out.append(QueueRedisText.breakdown(rounds)).append('\n');
+    out.append(QueueRedisText.breakdown(rounds, options.batch())).append('\n');
     out.append("## Per round\n\n").append(perRound());
     return out.toString();
   }
@@ -143,9 +158,15 @@ final class QueueRedisReport {
     StringBuilder out = new StringBuilder("| figure | median | min–max |\n|---|---:|---:|\n");
     for (Figure f : VALUES) {
       Spread s = Spread.of(rounds, f.value());
-      out.append(
-          String.format(
-              Locale.ROOT, "| %s | %.2f | %.2f–%.2f |%n", f.label(), s.median(), s.min(), s.max()));
+      out.append("| ")
+          .append(f.label())
+          .append(" | ")
+          .append(f.print(s.median()))
+          .append(" | ")
+          .append(f.print(s.min()))
+          .append('–')
+          .append(f.print(s.max()))
+          .append(" |\n");
     }
     out.append("\n| ratio | median | min–max | goal ≤ ")
         .append(GOAL)
@@ -183,6 +204,6 @@ final class QueueRedisReport {
   }
 
   private static String usec(Figure figure, RoundResult round) {
-    return CostBreakdown.usec(figure.value().applyAsDouble(round));
+    return figure.print(figure.value().applyAsDouble(round));
   }
 }

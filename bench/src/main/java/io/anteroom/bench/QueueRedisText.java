@@ -17,11 +17,14 @@ final class QueueRedisText {
       the slice's commands, `INFO commandstats`, summed per phase. The `usec` there is the time \
       the server spent executing each command, without network or client time. Commands a script \
       runs count both inside the script's EVALSHA time and under their own names, which gives the \
-      breakdown further down. The time is wall-clock time inside the command, so CPU steal on a \
-      shared host inflates it; to let such stretches fall on both sides alike, the sides take \
-      turns slice by slice instead of running one phase after the other, and which side starts \
-      alternates between rounds. Every round starts on a flushed server. The Lua scripts are \
-      loaded before the first round, so no call pays for compiling them.
+      breakdown further down. The time is wall-clock time inside the command, so whatever takes \
+      the CPU from redis-server mid-command (other processes, a host stealing time from this \
+      virtual machine) inflates it. To let such stretches fall on both sides alike, the sides \
+      take turns slice by slice instead of running one phase after the other, and which side \
+      starts alternates between rounds. Even so, in trial runs on a loaded machine script calls \
+      were inflated more than raw commands, so read the figures with the host load above and \
+      compare runs only on a quiet machine. Every round starts on a flushed server. The Lua \
+      scripts are loaded before the first round, so no call pays for compiling them.
 
       Side A is the queue model through `RedisQueueStore`, side B the references, on keys of \
       their own:
@@ -64,7 +67,6 @@ final class QueueRedisText {
     double overhead = median(rounds, r -> r.enqueue().scriptOverheadPer());
     double floor = median(rounds, RoundResult::returnOnlyUsec);
     double calls = median(rounds, r -> r.enqueue().dataCallsPer());
-    double referenceOverhead = median(rounds, r -> r.scriptedEnqueue().scriptOverheadPer());
     return String.format(
         Locale.ROOT,
         """
@@ -74,8 +76,9 @@ final class QueueRedisText {
 
         Of its %.2f µs of Lua + EVALSHA time, %.2f µs is what calling any script with five keys \
         and five arguments costs (the return-only script). The other %.2f µs come with its %.0f \
-        `redis.call`s and the Lua between them, about %.2f µs per call; the two-call reference \
-        script spends %.2f µs the same way, about %.2f µs per call.
+        `redis.call`s and the Lua between them, about %.2f µs per call: each call turns its \
+        arguments into Redis objects, looks the command up, checks it may run and turns the \
+        reply back into Lua values.
         """,
         enqueueOutcome(ratio, scriptedRatio, goal),
         median(rounds, RoundResult::enqueueUsec),
@@ -91,9 +94,7 @@ final class QueueRedisText {
         floor,
         overhead - floor,
         calls,
-        (overhead - floor) / calls,
-        referenceOverhead - floor,
-        (referenceOverhead - floor) / 2);
+        (overhead - floor) / calls);
   }
 
   private static String admitVerdict(List<RoundResult> rounds, double goal) {
@@ -135,7 +136,7 @@ final class QueueRedisText {
             : "Redis serves nothing else meanwhile; a smaller admit batch shortens the call.");
   }
 
-  static String breakdown(List<RoundResult> rounds) {
+  static String breakdown(List<RoundResult> rounds, int batch) {
     return "## Where the time goes\n\n"
         + "Median µs per operation of each command the server ran, with (calls per operation). "
         + "\""
@@ -154,7 +155,12 @@ final class QueueRedisText {
             "per admitted visitor",
             List.of(
                 column(rounds, "`admit.lua`", RoundResult::admit, true),
-                column(rounds, "raw", RoundResult::rawAdmit, false)));
+                column(rounds, "raw", RoundResult::rawAdmit, false)))
+        + String.format(
+            Locale.ROOT,
+            "%nA command run once per batch of %d shows as %s calls per visitor.%n",
+            batch,
+            CostBreakdown.calls(1.0 / batch));
   }
 
   private static String enqueueOutcome(double raw, double scripted, double goal) {

@@ -21,11 +21,7 @@ import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.queue.redis.RedisConnector;
 import io.anteroom.testing.redis.RedisServerExtension;
-import io.anteroom.worker.WorkerProperties;
-import io.anteroom.worker.admission.AdmissionLoop;
-import io.anteroom.worker.admission.QueueWork;
 import io.lettuce.core.ScoredValue;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -121,7 +117,7 @@ class WaitingRoomEndToEndIntegrationTests {
 
     // The operator raises the rate live; the worker admits at 50 per second from its first tick.
     settings.put("shop", Map.of("admit-per-second", "50")).block();
-    try (Worker worker = new Worker()) {
+    try (InProcessWorker worker = new InProcessWorker(redis.uri(), keys, policies, "100ms")) {
       boolean[] admitted = new boolean[VISITORS];
       for (int i = 0; i < straightIn; i++) {
         admitted[i] = true;
@@ -196,34 +192,6 @@ class WaitingRoomEndToEndIntegrationTests {
       double last = running.get(running.size() - 30).getScore();
       double rate = (running.size() - 60) / ((last - first) / 1000.0);
       assertThat(rate).isBetween(45.0, 55.0);
-    }
-  }
-
-  /** One admission worker, as a separate process would run it. */
-  final class Worker implements AutoCloseable {
-    final RedisConnector connector =
-        RedisConnector.connect(new RedisProperties(redis.uri(), "500ms", "1s", 10_000));
-    final AdmissionLoop loop;
-
-    Worker() {
-      SimpleMeterRegistry meters = new SimpleMeterRegistry();
-      io.anteroom.queue.RedisQueueStore store =
-          new io.anteroom.queue.RedisQueueStore(
-              connector.commands(), keys, java.time.Clock.systemUTC());
-      loop =
-          new AdmissionLoop(
-              new io.anteroom.queue.RedisActiveQueues(connector.commands(), keys),
-              policies,
-              new QueueWork(store, meters),
-              new WorkerProperties("100ms", 8),
-              meters);
-      loop.start();
-    }
-
-    @Override
-    public void close() {
-      loop.stop();
-      connector.close();
     }
   }
 }

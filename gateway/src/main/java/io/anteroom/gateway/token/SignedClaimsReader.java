@@ -8,7 +8,9 @@ import com.nimbusds.jose.crypto.MACVerifier;
 import com.nimbusds.jose.util.Base64URL;
 import com.nimbusds.jose.util.JSONObjectUtils;
 import com.nimbusds.jwt.SignedJWT;
+import java.nio.charset.StandardCharsets;
 import java.text.ParseException;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 
@@ -23,6 +25,8 @@ final class SignedClaimsReader {
 
   /** Header parameters that point at keys other than ours, or ask for extensions. */
   private static final List<String> FORBIDDEN = List.of("jku", "jwk", "x5u", "x5c", "crit");
+
+  private static final Base64.Decoder BASE64URL = Base64.getUrlDecoder();
 
   private final TokenKeys keys;
 
@@ -53,8 +57,21 @@ final class SignedClaimsReader {
     if (!verifies(jwt, verifier)) {
       return Verified.rejected(Rejection.SIGNATURE);
     }
-    Map<String, Object> claims = jwt.getPayload().toJSONObject();
+    Map<String, Object> claims = claims(jwt.getParsedParts()[1]);
     return claims == null ? Verified.rejected(Rejection.MALFORMED) : Verified.valid(claims);
+  }
+
+  /**
+   * The payload as a JSON object, or null. Decoded with the JDK, which is several times faster than
+   * nimbus's {@code Payload.toJSONObject()} on this path; parsed by the same JSON reader.
+   */
+  private static Map<String, Object> claims(Base64URL payload) {
+    try {
+      byte[] json = BASE64URL.decode(payload.toString());
+      return JSONObjectUtils.parse(new String(json, StandardCharsets.UTF_8));
+    } catch (ParseException | IllegalArgumentException e) {
+      return null;
+    }
   }
 
   private static Rejection check(JWSHeader header, JOSEObjectType type) {

@@ -1,0 +1,247 @@
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * The origin of {@code ./anteroom demo}: a five-product shop with no dependencies, served on
+ * 127.0.0.1. Run it with {@code java demo/DemoShop.java [port]} (default 8090).
+ *
+ * <p>{@code GET /} lists the products, {@code GET /products/{id}} shows one with a "Buy now" form,
+ * and {@code POST /products/{id}/buy} thanks the buyer and answers {@code Anteroom-Release: true},
+ * which tells the gateway to end the visitor's session at once and give the place to the next
+ * person in line. Every page also answers HEAD.
+ */
+public final class DemoShop {
+
+  private static final int DEFAULT_PORT = 8090;
+  private static final Pattern PRODUCT = Pattern.compile("/products/([^/]+)");
+  private static final Pattern BUY = Pattern.compile("/products/([^/]+)/buy");
+
+  private static final List<Product> PRODUCTS =
+      List.of(
+          new Product("1", "Limited-edition sneakers", "149.00", "The drop everyone is here for."),
+          new Product("2", "Canvas tote bag", "24.00", "Heavy cotton, long handles."),
+          new Product("3", "Enamel camping mug", "12.50", "Holds 350 ml; chips with character."),
+          new Product("4", "Merino wool beanie", "29.00", "Warm, soft and never itchy."),
+          new Product("5", "Dot-grid notebook set", "18.00", "Three A5 notebooks, 96 pages each."));
+
+  private DemoShop() {}
+
+  public static void main(String[] args) throws IOException {
+    int port = args.length > 0 ? Integer.parseInt(args[0]) : DEFAULT_PORT;
+    HttpServer server =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
+    // A plain pool: the shop runs on Java 17, without virtual threads.
+    ExecutorService workers = Executors.newFixedThreadPool(16);
+    server.setExecutor(workers);
+    server.createContext("/", DemoShop::handle);
+    server.start();
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  server.stop(0);
+                  workers.shutdownNow();
+                }));
+    System.out.println("Demo shop listening on http://127.0.0.1:" + port + "/");
+  }
+
+  private static void handle(HttpExchange exchange) throws IOException {
+    try (exchange) {
+      drain(exchange.getRequestBody());
+      Page page = route(exchange.getRequestMethod(), exchange.getRequestURI().getPath());
+      send(exchange, page);
+      System.out.printf(
+          "%s %s -> %d%n",
+          exchange.getRequestMethod(), exchange.getRequestURI().getRawPath(), page.status());
+    } catch (RuntimeException e) {
+      System.err.println("Failed to answer " + exchange.getRequestURI() + ": " + e);
+      throw e;
+    }
+  }
+
+  private static Page route(String method, String path) {
+    boolean read = method.equals("GET") || method.equals("HEAD");
+    if (path.equals("/")) {
+      return read ? index() : notAllowed("GET, HEAD");
+    }
+    Matcher buy = BUY.matcher(path);
+    if (buy.matches()) {
+      Optional<Product> product = find(buy.group(1));
+      if (product.isEmpty()) {
+        return notFound();
+      }
+      return method.equals("POST") ? thanks(product.get()) : notAllowed("POST");
+    }
+    Matcher product = PRODUCT.matcher(path);
+    if (product.matches()) {
+      Optional<Product> found = find(product.group(1));
+      if (found.isEmpty()) {
+        return notFound();
+      }
+      return read ? product(found.get()) : notAllowed("GET, HEAD");
+    }
+    return notFound();
+  }
+
+  private static Page index() {
+    String items =
+        PRODUCTS.stream()
+            .map(
+                p ->
+                    "<li><a href=\"/products/%s\"><span>%s</span><span class=\"price\">&euro;%s</span></a></li>"
+                        .formatted(p.id(), html(p.name()), p.price()))
+            .collect(Collectors.joining("\n"));
+    String body =
+        """
+        <h1>Demo shop</h1>
+        <ul class="products">
+        %s
+        </ul>
+        <p class="note">In the demo, product 1 has its line turned on: a second visitor waits \
+        in line. The other products pass straight through.</p>
+        """
+            .formatted(items);
+    return Page.ok("Demo shop", body);
+  }
+
+  private static Page product(Product p) {
+    String body =
+        """
+        <p><a href="/">&larr; All products</a></p>
+        <h1>%s</h1>
+        <p class="price big">&euro;%s</p>
+        <p>%s</p>
+        <form method="post" action="/products/%s/buy">
+          <button type="submit">Buy now</button>
+        </form>
+        """
+            .formatted(html(p.name()), p.price(), html(p.description()), p.id());
+    return Page.ok(p.name(), body);
+  }
+
+  private static Page thanks(Product p) {
+    String body =
+        """
+        <h1>Thank you!</h1>
+        <p>Your order of <strong>%s</strong> (&euro;%s) is confirmed.</p>
+        <p class="note">This page came with the response header <code>Anteroom-Release: true</code>. \
+        It tells the gateway to end your session now and free your slot, so the next person \
+        in line gets in sooner.</p>
+        <p><a href="/">Back to the shop</a></p>
+        """
+            .formatted(html(p.name()), p.price());
+    return new Page(200, "Thank you", body, List.of(new Header("Anteroom-Release", "true")));
+  }
+
+  private static Page notFound() {
+    return new Page(
+        404,
+        "Not found",
+        "<h1>Not found</h1>\n<p>There is no such page.</p>\n<p><a href=\"/\">Back to the shop</a></p>",
+        List.of());
+  }
+
+  private static Page notAllowed(String allow) {
+    return new Page(
+        405,
+        "Method not allowed",
+        "<h1>Method not allowed</h1>\n<p><a href=\"/\">Back to the shop</a></p>",
+        List.of(new Header("Allow", allow)));
+  }
+
+  private static Optional<Product> find(String id) {
+    return PRODUCTS.stream().filter(p -> p.id().equals(id)).findFirst();
+  }
+
+  private static void send(HttpExchange exchange, Page page) throws IOException {
+    byte[] bytes = document(page).getBytes(StandardCharsets.UTF_8);
+    var headers = exchange.getResponseHeaders();
+    headers.set("Content-Type", "text/html; charset=utf-8");
+    headers.set("Cache-Control", "no-store");
+    page.headers().forEach(h -> headers.set(h.name(), h.value()));
+    if (exchange.getRequestMethod().equals("HEAD")) {
+      // HEAD carries the length a GET would have, and no body.
+      headers.set("Content-Length", Integer.toString(bytes.length));
+      exchange.sendResponseHeaders(page.status(), -1);
+      return;
+    }
+    exchange.sendResponseHeaders(page.status(), bytes.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(bytes);
+    }
+  }
+
+  private static String document(Page page) {
+    return """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>%s</title>
+        <style>
+          :root { color-scheme: light dark; --accent: #2f6fde; }
+          body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; }
+          main { max-width: 36rem; margin: 0 auto; padding: 1.5rem 1rem 3rem; }
+          h1 { font-size: 1.6rem; margin: 0.5rem 0 1rem; }
+          a { color: var(--accent); }
+          .products { list-style: none; padding: 0; margin: 0; }
+          .products a { display: flex; justify-content: space-between; gap: 1rem;
+            padding: 0.9rem 1rem; margin-bottom: 0.5rem; border: 1px solid #8884;
+            border-radius: 0.6rem; text-decoration: none; color: inherit; }
+          .products a:hover { border-color: var(--accent); }
+          .price { font-variant-numeric: tabular-nums; white-space: nowrap; }
+          .big { font-size: 1.4rem; font-weight: 600; }
+          button { font: inherit; font-weight: 600; color: #fff; background: var(--accent);
+            border: 0; border-radius: 0.6rem; padding: 0.75rem 1.5rem; cursor: pointer;
+            width: 100%%; max-width: 20rem; }
+          .note { font-size: 0.9rem; opacity: 0.75; }
+          code { font-size: 0.9em; }
+        </style>
+        </head>
+        <body>
+        <main>
+        %s
+        </main>
+        </body>
+        </html>
+        """
+        .formatted(html(page.title()), page.body());
+  }
+
+  private static String html(String text) {
+    return text.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace("\"", "&quot;");
+  }
+
+  private static void drain(InputStream body) throws IOException {
+    try (body) {
+      body.transferTo(OutputStream.nullOutputStream());
+    }
+  }
+
+  private record Product(String id, String name, String price, String description) {}
+
+  private record Header(String name, String value) {}
+
+  private record Page(int status, String title, String body, List<Header> headers) {
+    static Page ok(String title, String body) {
+      return new Page(200, title, body, List.of());
+    }
+  }
+}

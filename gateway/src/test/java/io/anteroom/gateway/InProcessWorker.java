@@ -1,0 +1,41 @@
+package io.anteroom.gateway;
+
+import io.anteroom.queue.QueueKeys;
+import io.anteroom.queue.RedisActiveQueues;
+import io.anteroom.queue.RedisQueueStore;
+import io.anteroom.queue.config.RedisProperties;
+import io.anteroom.queue.policy.RoomPolicies;
+import io.anteroom.queue.redis.RedisConnector;
+import io.anteroom.worker.WorkerProperties;
+import io.anteroom.worker.admission.AdmissionLoop;
+import io.anteroom.worker.admission.QueueWork;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
+
+/** An admission worker beside a gateway under test, with its own connection as a process has. */
+public final class InProcessWorker implements AutoCloseable {
+
+  private final RedisConnector connector;
+  private final AdmissionLoop loop;
+
+  /** Starts admitting at once, every {@code tick} (a duration with unit). */
+  public InProcessWorker(String redisUri, QueueKeys keys, RoomPolicies policies, String tick) {
+    this.connector = RedisConnector.connect(new RedisProperties(redisUri, "500ms", "1s", 10_000));
+    SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    RedisQueueStore store = new RedisQueueStore(connector.commands(), keys, Clock.systemUTC());
+    this.loop =
+        new AdmissionLoop(
+            new RedisActiveQueues(connector.commands(), keys),
+            policies,
+            new QueueWork(store, meters),
+            new WorkerProperties(tick, 8),
+            meters);
+    loop.start();
+  }
+
+  @Override
+  public void close() {
+    loop.stop();
+    connector.close();
+  }
+}
