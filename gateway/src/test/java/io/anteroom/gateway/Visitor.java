@@ -71,6 +71,19 @@ public final class Visitor {
     cookies.getCookieStore().add(URI.create(base), cookie);
   }
 
+  /**
+   * Sends fresh visitors to {@code path} until one has to wait, so the line of that active queue is
+   * not empty and everyone after waits too, whatever the token bucket holds.
+   */
+  public static void lineUpSomeone(int port, String path) {
+    for (int i = 0; i < 20; i++) {
+      if ("waiting".equals(text(new Visitor(port).json(path).body(), "state"))) {
+        return;
+      }
+    }
+    throw new AssertionError("nobody had to wait at " + path + "; is its queue on?");
+  }
+
   /** A number field of a JSON body, or -1 when absent. */
   public static long field(String json, String name) {
     Matcher m = Pattern.compile(String.format(NUMBER.pattern(), name)).matcher(json);

@@ -4,6 +4,7 @@ import io.anteroom.gateway.filter.Decisions.Decision;
 import io.anteroom.gateway.status.PollSchedule;
 import io.anteroom.gateway.status.WaitingView;
 import io.anteroom.gateway.token.Pass;
+import io.anteroom.gateway.token.Rejection;
 import io.anteroom.gateway.token.Ticket;
 import io.anteroom.gateway.token.Verified;
 import io.anteroom.gateway.token.VisitorIds;
@@ -69,7 +70,15 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
           .unavailable(
               exchange, PollSchedule.pollAfterSeconds(1, policy), "queue-active-body-cannot-wait");
     }
-    String ticketVisitor = ticket != null && ticket.queue().equals(queue) ? ticket.visitor() : null;
+    if (pass != null) {
+      context.decisions().rejectedToken(room, Rejection.WRONG_QUEUE.tag());
+    }
+    String ticketVisitor = null;
+    if (ticket != null && ticket.queue().equals(queue)) {
+      ticketVisitor = ticket.visitor();
+    } else if (ticket != null) {
+      context.decisions().rejectedToken(room, Rejection.WRONG_QUEUE.tag());
+    }
     String newcomer = known != null ? known : VisitorIds.newVisitorId();
     return context
         .line()

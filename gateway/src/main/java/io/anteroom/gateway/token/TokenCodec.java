@@ -13,6 +13,7 @@ import java.util.Date;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.BiFunction;
 
@@ -52,11 +53,28 @@ public final class TokenCodec {
   private final JWSHeader passHeader;
   private final JWSHeader ticketHeader;
 
+  /**
+   * @param keys the key new tokens are signed with and every key accepted
+   * @param issuer the {@code iss} written into tokens and required when reading
+   * @param clock the time tokens are issued and checked at
+   * @param leeway clock difference tolerated between gateways for expiry and issue times
+   * @param ticketMaxAge tickets older than this are expired
+   */
   public TokenCodec(
       TokenKeys keys, String issuer, Clock clock, Duration leeway, Duration ticketMaxAge) {
-    this.keys = keys;
+    if (issuer == null || issuer.isBlank()) {
+      throw new IllegalArgumentException("issuer must not be blank");
+    }
+    if (leeway.isNegative() || ticketMaxAge.isNegative() || ticketMaxAge.isZero()) {
+      throw new IllegalArgumentException(
+          "leeway must not be negative and ticket max age must be positive, were "
+              + leeway
+              + " and "
+              + ticketMaxAge);
+    }
+    this.keys = Objects.requireNonNull(keys, "keys");
     this.issuer = issuer;
-    this.clock = clock;
+    this.clock = Objects.requireNonNull(clock, "clock");
     this.reader = new SignedClaimsReader(keys);
     this.validator = new ClaimsValidator(issuer, clock, leeway, ticketMaxAge);
     this.passHeader = header(PASS, keys.signingKid());

@@ -76,9 +76,9 @@ public record TokenProperties(
   /** Names the keys but never shows a secret, so logging the properties is safe. */
   @Override
   public String toString() {
-    return "TokenProperties[issuer=%s, signingKey=%s, keys=%s, generateDevKey=%s, leeway=%s, ticketMaxAge=%s]"
-        .formatted(
-            issuer, signingKey, new TreeSet<>(keys.keySet()), generateDevKey, leeway, ticketMaxAge);
+    return ("TokenProperties[issuer=%s, signingKey=%s, keys=%s, generateDevKey=%s, leeway=%s,"
+            + " ticketMaxAge=%s]")
+        .formatted(issuer, signingKey, sorted(keys), generateDevKey, leeway, ticketMaxAge);
   }
 
   private static Map<String, String> nonBlank(Map<String, String> keys) {

@@ -5,7 +5,6 @@ import static io.anteroom.gateway.token.TokenFixtures.LIFETIME;
 import static io.anteroom.gateway.token.TokenFixtures.ROOM;
 import static io.anteroom.gateway.token.TokenFixtures.VISITOR;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatNoException;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import com.nimbusds.jose.JOSEObjectType;
@@ -18,6 +17,7 @@ import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import com.nimbusds.jose.util.JSONObjectUtils;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
+import io.anteroom.queue.QueueId;
 import io.anteroom.testing.MutableClock;
 import java.util.List;
 import java.util.Map;
@@ -151,7 +151,7 @@ class TokenAttackTests {
 
   @Test
   void headerSwappedUnderAValidSignatureIsRejectedForSignature() {
-    String ticket = codec.issueTicket(VISITOR, io.anteroom.queue.QueueId.roomWide(ROOM));
+    String ticket = codec.issueTicket(VISITOR, QueueId.roomWide(ROOM));
     String[] parts = ticket.split("\\.");
 
     String swapped =
@@ -211,7 +211,7 @@ class TokenAttackTests {
     Random random = new Random(20260601);
     String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.=+/ {}\"";
 
-    for (int i = 0; i < 5_000; i++) {
+    for (int i = 0; i < 2_000; i++) {
       StringBuilder mutated = new StringBuilder(token);
       for (int edits = 1 + random.nextInt(3); edits > 0; edits--) {
         int at = random.nextInt(mutated.length());
@@ -222,16 +222,11 @@ class TokenAttackTests {
           default -> mutated.deleteCharAt(at);
         }
       }
-      assertThatNoException()
-          .isThrownBy(
-              () -> {
-                Verified<Pass> read = codec.readPass(mutated.toString(), ROOM);
-                // Only the unused low bits of the signature's last character may change unseen.
-                if (read instanceof Verified.Valid<Pass> valid) {
-                  assertThat(valid.value().items()).containsExactly("sku-1");
-                  assertThat(valid.value().visitor()).isEqualTo(VISITOR);
-                }
-              });
+      // Only the unused low bits of the signature's last character may change unnoticed.
+      if (codec.readPass(mutated.toString(), ROOM) instanceof Verified.Valid<Pass> valid) {
+        assertThat(valid.value().items()).containsExactly("sku-1");
+        assertThat(valid.value().visitor()).isEqualTo(VISITOR);
+      }
     }
   }
 
