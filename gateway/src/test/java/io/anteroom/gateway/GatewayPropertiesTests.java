@@ -1,0 +1,35 @@
+package io.anteroom.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.anteroom.queue.QueueId;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class GatewayPropertiesTests {
+
+  static GatewayProperties with(int status, List<String> activate, String refresh) {
+    return new GatewayProperties(
+        true, status, "", List.of("CSS", "js"), activate, refresh, "200ms");
+  }
+
+  @Test
+  void readsQueuesToActivateAndNormalisesExtensions() {
+    GatewayProperties properties = with(200, List.of("shop:1", "shop:a b"), "250ms");
+
+    assertThat(properties.queuesToActivate())
+        .containsExactly(QueueId.of("shop", "1"), QueueId.of("shop", "a b"));
+    assertThat(properties.staticExtensions()).containsExactly("css", "js");
+  }
+
+  @Test
+  void badValuesNameTheProperty() {
+    assertThatThrownBy(() -> with(302, List.of(), "250ms"))
+        .hasMessageContaining("anteroom.gateway.waiting-status");
+    assertThatThrownBy(() -> with(200, List.of("shop"), "250ms"))
+        .hasMessageContaining("anteroom.gateway.activate-on-start");
+    assertThatThrownBy(() -> with(200, List.of(), "250"))
+        .hasMessageContaining("anteroom.gateway.mirror-refresh");
+  }
+}

@@ -1,0 +1,34 @@
+package io.anteroom.gateway.status;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class WaitingPageTests {
+
+  final WaitingPage page = new WaitingPage();
+
+  @Test
+  void rendersThePlaceWithoutExternalResources() {
+    String html =
+        page.render("shop", new WaitingView(WaitingView.State.WAITING, 42, 100, 300, 7, false));
+
+    assertThat(html)
+        .contains(">42<", ">100<", "about 5 minutes", "content=\"7\"", "aria-live=\"polite\"")
+        .doesNotContain("{{", "http://", "https://")
+        .contains("id=\"requeued\" hidden");
+  }
+
+  @Test
+  void tellsARequeuedVisitorWhatHappened() {
+    String html = page.render("shop", new WaitingView(WaitingView.State.WAITING, 5, 5, 5, 2, true));
+
+    assertThat(html).contains("id=\"requeued\" >").contains("joined the line again");
+  }
+
+  @Test
+  void valuesAreEscaped() {
+    assertThat(WaitingPage.escape("<script>\"x\"&'y'</script>"))
+        .isEqualTo("&lt;script&gt;&quot;x&quot;&amp;&#39;y&#39;&lt;/script&gt;");
+  }
+}
