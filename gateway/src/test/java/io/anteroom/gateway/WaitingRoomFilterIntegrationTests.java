@@ -11,17 +11,27 @@ import static org.awaitility.Awaitility.await;
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import io.anteroom.gateway.activation.ActiveQueueMirror;
+import io.anteroom.gateway.token.Pass;
 import io.anteroom.gateway.token.TokenCodec;
+import io.anteroom.gateway.token.TokenKeys;
+import io.anteroom.gateway.token.Verified;
+import io.anteroom.gateway.token.VisitorIds;
 import io.anteroom.queue.Activation;
 import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueKeys;
+import io.anteroom.queue.QueueStore;
+import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.testing.redis.RedisServerExtension;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -63,6 +73,8 @@ class WaitingRoomFilterIntegrationTests {
   @Autowired ActiveQueueMirror mirror;
   @Autowired QueueKeys keys;
   @Autowired TokenCodec tokens;
+  @Autowired QueueStore store;
+  @Autowired RoomPolicies policies;
 
   @BeforeEach
   void resetOrigin() {
@@ -195,6 +207,49 @@ class WaitingRoomFilterIntegrationTests {
     assertThat(visitor.cookie("anteroom_pass_shop")).isNull();
     assertThat(redis.server().command("ZCARD", keys.running(queue))).isEqualTo("0");
     assertThat(redis.server().command("ZCARD", keys.finished(queue))).isEqualTo("1");
+  }
+
+  @Test
+  void aPassPastHalfItsLifeIsRenewedAndItsSessionTouched() {
+    QueueId queue = QueueId.of("shop", "12");
+    String visitor = VisitorIds.newVisitorId();
+    store.register(queue, List.of(visitor), policies.configured("shop").block()).block();
+    double registeredAt =
+        Double.parseDouble(redis.server().command("ZSCORE", keys.running(queue), visitor));
+    TokenCodec fourMinutesAgo =
+        new TokenCodec(
+            new TokenKeys("main", Map.of("main", Base64.getDecoder().decode(GatewayTestSetup.KEY))),
+            "anteroom",
+            Clock.offset(Clock.systemUTC(), Duration.ofMinutes(-4)),
+            Duration.ofSeconds(5),
+            Duration.ofHours(24));
+    Visitor holder = new Visitor(port);
+    holder.setCookie(
+        "anteroom_pass_shop",
+        fourMinutesAgo.issuePass(visitor, "shop", List.of("12"), Duration.ofMinutes(5)));
+
+    HttpResponse<String> response = holder.page("/products/12");
+
+    assertThat(response.body()).contains("Product page");
+    String setCookie = response.headers().firstValue("Set-Cookie").orElseThrow();
+    String renewed = setCookie.substring(setCookie.indexOf('=') + 1, setCookie.indexOf(';'));
+    Pass pass = ((Verified.Valid<Pass>) tokens.readPass(renewed, "shop")).value();
+    assertThat(pass.visitor()).isEqualTo(visitor);
+    assertThat(pass.expiresAt()).isAfter(Instant.now().plus(Duration.ofMinutes(4)));
+    assertThat(Double.parseDouble(redis.server().command("ZSCORE", keys.running(queue), visitor)))
+        .isGreaterThanOrEqualTo(registeredAt);
+  }
+
+  @Test
+  void aFreshPassIsNotRenewed() {
+    Visitor holder = new Visitor(port);
+    holder.page("/products/13");
+    String first = holder.cookie("anteroom_pass_shop");
+
+    HttpResponse<String> again = holder.page("/products/13");
+
+    assertThat(again.headers().allValues("Set-Cookie")).isEmpty();
+    assertThat(holder.cookie("anteroom_pass_shop")).isEqualTo(first);
   }
 
   @Test

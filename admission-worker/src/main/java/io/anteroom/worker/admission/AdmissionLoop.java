@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,6 +34,7 @@ import reactor.util.function.Tuples;
 public final class AdmissionLoop implements SmartLifecycle {
 
   private static final Logger log = LoggerFactory.getLogger(AdmissionLoop.class);
+  private static final Duration STOP_WAIT = Duration.ofSeconds(2);
 
   private final ActiveQueues active;
   private final RoomPolicies policies;
@@ -69,11 +71,16 @@ public final class AdmissionLoop implements SmartLifecycle {
     }
   }
 
+  /** Stops ticking and waits (at most two seconds) for a tick in flight to finish. */
   @Override
   public synchronized void stop() {
     if (ticking != null) {
       ticking.dispose();
       ticking = null;
+      long deadline = System.nanoTime() + STOP_WAIT.toNanos();
+      while (busy.get() && System.nanoTime() < deadline) {
+        LockSupport.parkNanos(Duration.ofMillis(5).toNanos());
+      }
     }
   }
 
