@@ -1,8 +1,11 @@
 package io.anteroom.gateway.filter;
 
+import io.anteroom.gateway.token.Pass;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.policy.RoomPolicy;
+import java.util.ArrayList;
+import java.util.List;
 import reactor.core.publisher.Mono;
 
 /**
@@ -64,6 +67,19 @@ public final class Line {
                               false));
                   case FINISHED, UNKNOWN -> join(queue, ticketVisitor, policy);
                 });
+  }
+
+  /**
+   * The items a pass opens after admission to {@code queue}: that item first, then those of the
+   * visitor's current pass (or none).
+   */
+  public static List<String> itemsAfter(Pass current, QueueId queue) {
+    List<String> items = new ArrayList<>();
+    items.add(queue.item());
+    if (current != null) {
+      items.addAll(current.items());
+    }
+    return items;
   }
 
   private Mono<Outcome> join(QueueId queue, String visitor, RoomPolicy policy) {

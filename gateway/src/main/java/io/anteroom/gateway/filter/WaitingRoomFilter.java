@@ -10,8 +10,6 @@ import io.anteroom.gateway.token.Verified;
 import io.anteroom.gateway.token.VisitorIds;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.policy.RoomPolicy;
-import java.util.ArrayList;
-import java.util.List;
 import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
 import org.springframework.core.Ordered;
@@ -61,7 +59,8 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
       context.decisions().count(room, Decision.PASSED);
       return context
           .forwarder()
-          .forwardNewPass(exchange, chain, queue, visitor, items(pass, queue), policy, false);
+          .forwardNewPass(
+              exchange, chain, queue, visitor, Line.itemsAfter(pass, queue), policy, false);
     }
     if (!isRead(request.getMethod())) {
       context.decisions().count(room, Decision.QUEUED);
@@ -111,7 +110,13 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
       return context
           .forwarder()
           .forwardNewPass(
-              exchange, chain, queue, outcome.visitor(), items(pass, queue), policy, true);
+              exchange,
+              chain,
+              queue,
+              outcome.visitor(),
+              Line.itemsAfter(pass, queue),
+              policy,
+              true);
     }
     context.decisions().count(room, Decision.QUEUED);
     if (outcome.joined()) {
@@ -122,15 +127,7 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
                   .cookies()
                   .ticket(room, context.tokens().issueTicket(outcome.visitor(), queue)));
     }
-    WaitingView view =
-        new WaitingView(
-            WaitingView.State.WAITING,
-            outcome.position(),
-            outcome.waiting(),
-            PollSchedule.etaSeconds(outcome.position(), policy),
-            PollSchedule.pollAfterSeconds(outcome.position(), policy),
-            outcome.requeued());
-    return context.responses().waiting(exchange, room, view);
+    return context.responses().waiting(exchange, room, WaitingView.of(outcome, policy));
   }
 
   private Pass readPass(ServerHttpRequest request) {
@@ -157,16 +154,6 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
     }
     context.decisions().rejectedToken(room, ((Verified.Rejected<Ticket>) ticket).reason().tag());
     return null;
-  }
-
-  /** The items a new pass opens: this queue's first, then those of the visitor's current pass. */
-  private static List<String> items(Pass pass, QueueId queue) {
-    List<String> items = new ArrayList<>();
-    items.add(queue.item());
-    if (pass != null) {
-      items.addAll(pass.items());
-    }
-    return items;
   }
 
   private static boolean isRead(HttpMethod method) {

@@ -11,7 +11,6 @@ import io.anteroom.gateway.token.TokenCodec;
 import io.anteroom.gateway.token.Verified;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.policy.RoomPolicy;
-import java.util.ArrayList;
 import java.util.List;
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpStatus;
@@ -81,15 +80,7 @@ public final class StatusHandler {
                   outcome.joined()
                       ? List.of(cookies.ticket(room, tokens.issueTicket(visitor, queue)))
                       : List.of();
-              WaitingView view =
-                  new WaitingView(
-                      WaitingView.State.WAITING,
-                      outcome.position(),
-                      outcome.waiting(),
-                      PollSchedule.etaSeconds(outcome.position(), policy),
-                      PollSchedule.pollAfterSeconds(outcome.position(), policy),
-                      outcome.requeued());
-              return json(HttpStatus.OK, view.toJson(), set);
+              return json(HttpStatus.OK, WaitingView.of(outcome, policy).toJson(), set);
             })
         .onErrorResume(
             error ->
@@ -101,12 +92,9 @@ public final class StatusHandler {
 
   private Mono<ServerResponse> admitted(
       String room, QueueId queue, String visitor, Pass pass, RoomPolicy policy) {
-    List<String> items = new ArrayList<>();
-    items.add(queue.item());
-    if (pass != null && pass.visitor().equals(visitor)) {
-      items.addAll(pass.items());
-    }
-    String token = tokens.issuePass(visitor, room, items, policy.sessionDuration());
+    Pass current = pass != null && pass.visitor().equals(visitor) ? pass : null;
+    String token =
+        tokens.issuePass(visitor, room, Line.itemsAfter(current, queue), policy.sessionDuration());
     WaitingView view = new WaitingView(WaitingView.State.ADMITTED, 0, 0, 0, 0, false);
     return json(
         HttpStatus.OK,

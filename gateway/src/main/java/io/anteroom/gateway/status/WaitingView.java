@@ -1,5 +1,7 @@
 package io.anteroom.gateway.status;
 
+import io.anteroom.gateway.filter.Line;
+import io.anteroom.queue.policy.RoomPolicy;
 import java.util.Locale;
 
 /**
@@ -19,6 +21,17 @@ public record WaitingView(
     long etaSeconds,
     long pollAfterSeconds,
     boolean requeued) {
+
+  /** The view of a visitor the line says is waiting. */
+  public static WaitingView of(Line.Outcome outcome, RoomPolicy policy) {
+    return new WaitingView(
+        State.WAITING,
+        outcome.position(),
+        outcome.waiting(),
+        PollSchedule.etaSeconds(outcome.position(), policy),
+        PollSchedule.pollAfterSeconds(outcome.position(), policy),
+        outcome.requeued());
+  }
 
   /** States of the JSON contract. */
   public enum State {
