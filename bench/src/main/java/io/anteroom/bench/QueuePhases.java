@@ -1,5 +1,7 @@
 package io.anteroom.bench;
 
+import io.anteroom.testing.MutableClock;
+
 import io.anteroom.queue.AdmitResult;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueKeys;
@@ -28,7 +30,7 @@ final class QueuePhases {
 
   private final RedisClusterAsyncCommands<String, String> commands;
   private final QueueKeys keys = new QueueKeys("wr");
-  private final SteppingClock clock = new SteppingClock(START);
+  private final MutableClock clock = new MutableClock(START);
   private final RedisQueueStore store;
   private final RoomPolicy policy;
 

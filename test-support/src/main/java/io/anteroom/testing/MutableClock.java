@@ -21,6 +21,11 @@ public final class MutableClock extends Clock {
     return new MutableClock(Instant.parse("2026-06-01T10:00:00Z"));
   }
 
+  /** Sets the clock to {@code instant}. */
+  public void set(Instant instant) {
+    millis.set(instant.toEpochMilli());
+  }
+
   /** Moves the clock forward (or backward, for a negative amount). */
   public void advance(Duration amount) {
     millis.addAndGet(amount.toMillis());

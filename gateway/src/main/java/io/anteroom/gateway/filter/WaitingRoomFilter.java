@@ -10,6 +10,7 @@ import io.anteroom.gateway.token.Verified;
 import io.anteroom.gateway.token.VisitorIds;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.policy.RoomPolicy;
+import java.util.Optional;
 import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
 import org.springframework.core.Ordered;
@@ -79,23 +80,25 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
       context.decisions().rejectedToken(room, Rejection.WRONG_QUEUE.tag());
     }
     String newcomer = known != null ? known : VisitorIds.newVisitorId();
+    // Only a failure to reach the line means "unavailable"; errors after it belong to the origin.
     return context
         .line()
         .meet(queue, ticketVisitor, newcomer, policy)
-        .flatMap(outcome -> afterLine(exchange, chain, queue, pass, policy, outcome))
-        .onErrorResume(
-            error -> {
-              context.decisions().count(room, Decision.UNAVAILABLE);
-              context
-                  .warnings()
-                  .warn(
-                      room,
-                      "room={} queue={} line unavailable: {}",
-                      room,
-                      queue.item(),
-                      error.toString());
-              return context.responses().unavailable(exchange, 5, "queue-unavailable");
-            });
+        .map(Optional::of)
+        .onErrorResume(error -> lineUnavailable(queue, error))
+        .flatMap(
+            outcome ->
+                outcome.isPresent()
+                    ? afterLine(exchange, chain, queue, pass, policy, outcome.get())
+                    : context.responses().unavailable(exchange, 5, "queue-unavailable"));
+  }
+
+  private Mono<Optional<Line.Outcome>> lineUnavailable(QueueId queue, Throwable error) {
+    context.decisions().count(room, Decision.UNAVAILABLE);
+    context
+        .warnings()
+        .warn(room, "room={} queue={} line unavailable: {}", room, queue.item(), error.toString());
+    return Mono.just(Optional.empty());
   }
 
   private Mono<Void> afterLine(

@@ -1,0 +1,85 @@
+package io.anteroom.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import io.anteroom.gateway.activation.ActiveQueueMirror;
+import io.anteroom.queue.Activation;
+import io.anteroom.queue.ActiveQueues;
+import io.anteroom.queue.QueueId;
+import io.anteroom.testing.redis.RedisServerExtension;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * With Redis gone, pass holders and visitors of queues that are off keep passing; visitors of an
+ * active queue get a prompt 503 with Retry-After, never a 500 or a hang; once Redis is back the
+ * line works again without a restart.
+ */
+@SpringBootTest(
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = {
+      GatewayTestSetup.CONFIG,
+      GatewayTestSetup.KEYS,
+      "anteroom.gateway.cookie-secure=false",
+      "management.server.port=0"
+    })
+class RedisOutageIntegrationTests {
+
+  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.persistent();
+  static WireMockServer origin = GatewayTestSetup.origin();
+
+  @DynamicPropertySource
+  static void properties(DynamicPropertyRegistry registry) {
+    GatewayTestSetup.properties(registry, redis, origin);
+  }
+
+  @AfterAll
+  static void stopOrigin() {
+    origin.stop();
+  }
+
+  @LocalServerPort int port;
+  @Autowired ActiveQueues active;
+  @Autowired ActiveQueueMirror mirror;
+
+  @Test
+  void redisKilledThenBack() {
+    QueueId hot = QueueId.of("shop", "1");
+    active.activate(hot, Activation.MANUAL).block();
+    await().atMost(Duration.ofSeconds(5)).until(() -> mirror.isActive(hot));
+    Visitor.lineUpSomeone(port, "/products/1");
+    Visitor holder = new Visitor(port);
+    assertThat(holder.page("/products/2").body()).contains("Product page");
+
+    redis.server().kill();
+
+    HttpResponse<String> newcomer = new Visitor(port).json("/products/1");
+    assertThat(newcomer.statusCode()).isEqualTo(503);
+    assertThat(newcomer.headers().firstValue("Retry-After")).isPresent();
+    assertThat(newcomer.body()).contains("\"state\":\"unavailable\"");
+    assertThat(new Visitor(port).json("/_anteroom/status?room=shop").statusCode()).isLessThan(500);
+    assertThat(holder.page("/products/2").body()).as("pass holder").contains("Product page");
+    assertThat(new Visitor(port).page("/products/3").body())
+        .as("queue that is off")
+        .contains("Product page");
+
+    redis.server().restart();
+
+    await()
+        .atMost(Duration.ofSeconds(15))
+        .untilAsserted(
+            () ->
+                assertThat(Visitor.text(new Visitor(port).json("/products/1").body(), "state"))
+                    .isEqualTo("waiting"));
+  }
+}
