@@ -61,13 +61,17 @@ class AdmissionLoopIntegrationTests {
   }
 
   static RoomPolicy policy(double rate, String burst, int maxActive, Duration session) {
+    return policy(rate, burst, maxActive, session, 500);
+  }
+
+  static RoomPolicy policy(double rate, String burst, int maxActive, Duration session, int batch) {
     return new RoomPolicy(
         rate,
         io.anteroom.queue.policy.Durations.parse(burst),
         maxActive,
         session,
         Duration.ofHours(1),
-        500,
+        batch,
         Duration.ofHours(1));
   }
 
@@ -126,6 +130,25 @@ class AdmissionLoopIntegrationTests {
     // last tick, plus 10 for the start and stop of the loops on a busy machine.
     assertThat((double) admitted()).isCloseTo(200 * seconds, within(60.0));
     assertThat(admitted()).isLessThanOrEqualTo((long) (200 * seconds + 50));
+  }
+
+  @Test
+  void batchesSmallerThanATicksWorthStillKeepTheRate() {
+    // 1000 per second is 250 per tick; batches of 50 take five calls per tick.
+    RoomPolicy policy = policy(1000, "250ms", 100_000, Duration.ofHours(1), 50);
+    fillLine(8000, policy);
+    createWorkers(1, policy);
+
+    long start = System.nanoTime();
+    startWorkers();
+    await()
+        .pollInterval(Duration.ofMillis(100))
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> System.nanoTime() - start >= Duration.ofSeconds(4).toNanos());
+    stopWorkers();
+    double seconds = (System.nanoTime() - start) / 1e9;
+
+    assertThat((double) admitted()).isCloseTo(1000 * seconds, within(300.0));
   }
 
   @Test

@@ -18,7 +18,8 @@ import java.util.List;
  *     activity; default 10m
  * @param abandonAfter {@code abandon-after}: a waiting visitor who has not polled for this long
  *     gives up the place; default 2m
- * @param admitBatch {@code admit-batch}: most visitors one admission call moves; default 500
+ * @param admitBatch {@code admit-batch}: most visitors one admission call moves (the worker makes
+ *     several calls per tick when needed); default 100, which keeps one call under a millisecond
  * @param finishedRetention {@code finished-retention}: how long finished visitors are kept for
  *     status and counts; default 1h
  */
@@ -39,7 +40,7 @@ public record RoomPolicy(
           1000,
           Duration.ofMinutes(10),
           Duration.ofMinutes(2),
-          500,
+          100,
           Duration.ofHours(1));
 
   /** Most visitors one admission call may move; keeps a script call short. */
