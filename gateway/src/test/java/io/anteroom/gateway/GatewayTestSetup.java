@@ -9,7 +9,13 @@ import com.github.tomakehurst.wiremock.WireMockServer;
 import io.anteroom.testing.redis.RedisServerExtension;
 import org.springframework.test.context.DynamicPropertyRegistry;
 
-/** The real parts an end-to-end gateway test runs against: Redis, a WireMock origin, a key. */
+/**
+ * The real parts an end-to-end gateway test runs against: Redis, a WireMock origin, a key.
+ *
+ * <p>Each test class declares its own Redis extension, origin and {@code @DynamicPropertySource}
+ * on purpose: Spring caches application contexts by their configuration, and a shared declaration
+ * would let a later class reuse a context wired to an earlier class's (by then stopped) Redis.
+ */
 public final class GatewayTestSetup {
 
   /** A fixed signing key (bytes 0 to 31), so tests can verify passes the origin received. */
