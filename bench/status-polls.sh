@@ -1,0 +1,773 @@
+#!/usr/bin/env bash
+# How many waiting-room status polls per second one gateway serves on one core, measured with wrk
+# and taken turn about with plain proxied requests through the same gateway (the reference).
+# Starts its own redis-server, demo shop (the origin) and gateway on free loopback ports, stops
+# them on exit, and writes bench/results/status-polls.md. Run it from anywhere.
+#
+# Options: --rounds N (5)  --duration S (10, seconds per wrk run)  --warmup S (30, at least)
+#          --max-warmup S (100)  --visitors N (1000)  --connections N (64)
+#          --proxied-connections N (as --connections)  --threads N (2)  --no-pin  --out FILE
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+
+ROUNDS=5
+DURATION=10
+# Warm-up runs in slices taking turns until the JIT compilers go quiet; the gateway needs a minute
+# or more under load to compile its hot code.
+WARMUP=30
+MAX_WARMUP=100
+WARM_SLICE=5
+JIT_QUIET=5 # % of one core the JIT compiler threads may use in the last pair of slices
+VISITORS=1000
+CONNECTIONS=64
+PROXIED_CONNECTIONS=""
+THREADS=2
+PIN=auto
+OUT=bench/results/status-polls.md
+ROOM=shop
+ITEM=1
+# The demo's ports and the usual Redis port: never used here, even when free.
+RESERVED_PORTS=" 6379 6380 8080 8081 8082 8090 "
+# A fixed test key: base64 of the 32 ASCII bytes "anteroom-bench-status-polls-key!".
+TOKEN_KEY=YW50ZXJvb20tYmVuY2gtc3RhdHVzLXBvbGxzLWtleSE=
+READY_TIMEOUT=180
+COMMAND="bench/status-polls.sh${*:+ $*}"
+
+usage() {
+  sed -n '2,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+}
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --rounds) ROUNDS=$2; shift 2 ;;
+    --duration) DURATION=$2; shift 2 ;;
+    --warmup) WARMUP=$2; shift 2 ;;
+    --max-warmup) MAX_WARMUP=$2; shift 2 ;;
+    --visitors) VISITORS=$2; shift 2 ;;
+    --connections) CONNECTIONS=$2; shift 2 ;;
+    --proxied-connections) PROXIED_CONNECTIONS=$2; shift 2 ;;
+    --threads) THREADS=$2; shift 2 ;;
+    --no-pin) PIN=no; shift ;;
+    --out) OUT=$2; shift 2 ;;
+    -h | --help) usage; exit 0 ;;
+    *) echo "status-polls: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+  esac
+done
+PROXIED_CONNECTIONS=${PROXIED_CONNECTIONS:-$CONNECTIONS}
+for value in "$ROUNDS" "$DURATION" "$WARMUP" "$MAX_WARMUP" "$VISITORS" "$CONNECTIONS" "$PROXIED_CONNECTIONS" "$THREADS"; do
+  [[ $value =~ ^[1-9][0-9]*$ ]] || { echo "status-polls: '$value' is not a positive whole number" >&2; exit 2; }
+done
+
+STARTED_AT=$SECONDS
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/status-polls.XXXXXX")
+KEEP_WORK=1
+PIDS=()
+
+# ---------------------------------------------------------------------------------------------
+# Helpers
+
+die() {
+  echo "status-polls: $*" >&2
+  exit 1
+}
+
+have() {
+  command -v "$1" >/dev/null 2>&1
+}
+
+log() {
+  printf '[%3ds] %s\n' "$((SECONDS - STARTED_AT))" "$*"
+}
+
+# True while process $1 runs (a child that has exited stays a zombie until waited for).
+alive() {
+  [ -r "/proc/$1/stat" ] && [ "$(awk '{ sub(/.*\) /, ""); print $1 }' "/proc/$1/stat" 2>/dev/null)" != Z ]
+}
+
+# Stops what this script started, newest first: the gateway before the Redis it uses.
+cleanup() {
+  local i pid
+  trap '' INT TERM
+  for ((i = ${#PIDS[@]} - 1; i >= 0; i--)); do
+    pid=${PIDS[i]}
+    kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq 1 100); do
+      alive "$pid" || break
+      sleep 0.2
+    done
+    kill -KILL "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
+  if [ "$KEEP_WORK" -eq 0 ]; then
+    rm -rf "$WORK"
+  else
+    echo "status-polls: logs kept in $WORK" >&2
+  fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+port_in_use() {
+  if have ss && [ -n "$(ss -Hltn "sport = :$1" 2>/dev/null)" ]; then
+    return 0
+  fi
+  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+TAKEN_PORTS=" "
+# Sets the variable named $1 to a free port that is neither reserved nor already picked.
+pick_port() {
+  local port
+  while :; do
+    port=$((20000 + (RANDOM * 32768 + RANDOM) % 40000))
+    case "$RESERVED_PORTS$TAKEN_PORTS" in *" $port "*) continue ;; esac
+    port_in_use "$port" && continue
+    TAKEN_PORTS+="$port "
+    printf -v "$1" '%s' "$port"
+    return
+  done
+}
+
+# Waits until "$2..." succeeds, failing when process $1 dies or READY_TIMEOUT passes.
+await() {
+  local pid=$1 name=$2 deadline=$((SECONDS + READY_TIMEOUT))
+  shift 2
+  until "$@"; do
+    alive "$pid" || die "the $name stopped while starting; see $WORK/$name.log"
+    [ "$SECONDS" -lt "$deadline" ] || die "the $name was not ready within ${READY_TIMEOUT}s; see $WORK/$name.log"
+    sleep 0.5
+  done
+  log "$name ready"
+}
+
+http_ok() {
+  curl -fsS -o /dev/null --max-time 2 "$1" 2>/dev/null
+}
+
+redis() {
+  redis-cli -h 127.0.0.1 -p "$REDIS_PORT" "$@"
+}
+
+redis_ready() {
+  [ "$(redis ping 2>/dev/null)" = PONG ]
+}
+
+# "name calls usec" per command from INFO commandstats.
+redis_commandstats() {
+  redis info commandstats | tr -d '\r' \
+    | awk -F'[:,=]' '/^cmdstat_/ { sub(/^cmdstat_/, "", $1); print $1, $3, $5 }'
+}
+
+# Per-CPU "busy total steal" of the cpus in $@ (ids), summed, in clock ticks.
+cpu_ticks() {
+  awk -v want=" $* " '
+    $1 ~ /^cpu[0-9]+$/ && index(want, " " substr($1, 4) " ") {
+      busy += $2 + $3 + $4 + $7 + $8; steal += $9
+      for (i = 2; i <= 9; i++) total += $i
+    }
+    END { print busy + 0, total + 0, steal + 0 }' /proc/stat
+}
+
+# CPU ticks the gateway's JIT compiler threads have used.
+jit_ticks() {
+  local task sum=0
+  for task in /proc/"$GATEWAY_PID"/task/*; do
+    case "$(cat "$task/comm" 2>/dev/null)" in
+      C1\ Compiler* | C2\ Compiler*) sum=$((sum + $(proc_ticks "${task#/proc/}"))) ;;
+    esac
+  done
+  echo "$sum"
+}
+
+# Seconds the gateway's JVM has spent in garbage collection so far (jstat's GCT), or 0 without jstat.
+gc_seconds() {
+  if have jstat; then
+    "${LOAD_PIN[@]}" jstat -gc "$GATEWAY_PID" 2>/dev/null | awk 'NR == 2 { print $NF; found = 1 } END { if (!found) print 0 }'
+  else
+    echo 0
+  fi
+}
+
+# CPU ticks (user + system, all threads) that process $1 has used.
+proc_ticks() {
+  awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"
+}
+
+# Median and "min max" of the numbers on stdin, one a line.
+median() {
+  sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+minmax() {
+  sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { print lo " " hi }'
+}
+
+# Expands a cpu list such as "0-3,6" into "0 1 2 3 6".
+expand_cpus() {
+  local part parts
+  IFS=, read -r -a parts <<<"$1"
+  for part in "${parts[@]}"; do
+    if [[ $part == *-* ]]; then
+      seq "${part%-*}" "${part#*-}"
+    else
+      echo "$part"
+    fi
+  done | paste -sd' '
+}
+
+# ---------------------------------------------------------------------------------------------
+# Tools, build, pinning
+
+have java || die "no java on the PATH; Anteroom needs a JDK 17 or newer"
+have curl || die "curl is needed to create the waiting visitors"
+{ have redis-server && have redis-cli; } || die "redis-server and redis-cli are needed (Debian: apt-get install redis-server)"
+if ! have wrk; then
+  log "installing wrk from Debian"
+  if [ "$(id -u)" -eq 0 ]; then
+    SUDO=()
+  elif have sudo; then
+    SUDO=(sudo)
+  else
+    die "wrk is missing, and installing it needs root or sudo: apt-get install -y wrk"
+  fi
+  "${SUDO[@]}" apt-get install -y -qq wrk >"$WORK/apt.log" 2>&1 \
+    || { "${SUDO[@]}" apt-get update -qq >>"$WORK/apt.log" 2>&1 && "${SUDO[@]}" apt-get install -y -qq wrk >>"$WORK/apt.log" 2>&1; } \
+    || die "apt-get install -y wrk failed; see $WORK/apt.log"
+fi
+
+gateway_jar() {
+  local jar newest=""
+  for jar in gateway/target/*-exec.jar; do
+    [ -f "$jar" ] || continue
+    if [ -z "$newest" ] || [ "$jar" -nt "$newest" ]; then newest=$jar; fi
+  done
+  printf '%s' "$newest"
+}
+JAR=$(gateway_jar)
+if [ -z "$JAR" ]; then
+  log "building the gateway (./mvnw -B -q -DskipTests install -pl gateway -am)"
+  ./mvnw -B -q -DskipTests install -pl gateway -am >"$WORK/build.log" 2>&1 || die "the build failed; see $WORK/build.log"
+  JAR=$(gateway_jar)
+  [ -n "$JAR" ] || die "the build made no gateway/target/*-exec.jar"
+fi
+
+ALLOWED=$(expand_cpus "$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)")
+read -r -a ALLOWED_CPUS <<<"$ALLOWED"
+GW_PIN=()
+LOAD_PIN=()
+if [ "$PIN" != no ] && have taskset && [ ${#ALLOWED_CPUS[@]} -ge 2 ]; then
+  GW_CPU=${ALLOWED_CPUS[0]}
+  LOAD_CPUS=("${ALLOWED_CPUS[@]:1}")
+  LOAD_LIST=$(IFS=,; echo "${LOAD_CPUS[*]}")
+  GW_PIN=(taskset -c "$GW_CPU")
+  LOAD_PIN=(taskset -c "$LOAD_LIST")
+  ALL_LIST=$(IFS=,; echo "${ALLOWED_CPUS[*]}")
+  PINNING="yes. The gateway starts on CPU $GW_CPU alone (\`taskset -c $GW_CPU\`), so the JVM sizes itself for one CPU, and every recorded run has all its threads on CPU $GW_CPU (\`taskset -a -p -c $GW_CPU\`). Only while visitors join and during the warm-up may it also use CPU $LOAD_LIST, so that its JIT compilers finish in time. wrk, redis-server, the origin and curl run on CPU $LOAD_LIST (\`taskset -c $LOAD_LIST\`)."
+  PINNED=1
+else
+  GW_CPU=""
+  LOAD_CPUS=("${ALLOWED_CPUS[@]}")
+  PINNING="no: every process may run on any of CPUs ${ALLOWED// /,}, so the gateway's share is not one core"
+  PINNED=0
+fi
+
+# ---------------------------------------------------------------------------------------------
+# Start Redis, the origin and the gateway
+
+pick_port REDIS_PORT
+pick_port ORIGIN_PORT
+pick_port GATEWAY_PORT
+pick_port MANAGEMENT_PORT
+LOAD_AT_START=$(cut -d' ' -f1-3 /proc/loadavg)
+
+log "starting redis-server on $REDIS_PORT and the demo shop (origin) on $ORIGIN_PORT"
+"${LOAD_PIN[@]}" redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no \
+  --dir "$WORK" >"$WORK/redis.log" 2>&1 &
+REDIS_PID=$!
+PIDS+=("$REDIS_PID")
+"${LOAD_PIN[@]}" java -Xmx256m demo/DemoShop.java "$ORIGIN_PORT" >"$WORK/origin.log" 2>&1 &
+ORIGIN_PID=$!
+PIDS+=("$ORIGIN_PID")
+await "$REDIS_PID" redis redis_ready
+await "$ORIGIN_PID" origin http_ok "http://127.0.0.1:$ORIGIN_PORT/"
+
+log "starting the gateway on $GATEWAY_PORT (actuator $MANAGEMENT_PORT)"
+env -u ANTEROOM_TOKEN_KEY \
+  ANTEROOM_CONFIG="$ROOT/config/anteroom.yml" \
+  ANTEROOM_REDIS_URI="redis://127.0.0.1:$REDIS_PORT" \
+  ANTEROOM_ORIGIN="http://127.0.0.1:$ORIGIN_PORT" \
+  "${GW_PIN[@]}" java -Xmx512m -XX:+PrintCommandLineFlags -jar "$JAR" \
+  --server.port="$GATEWAY_PORT" \
+  --management.server.port="$MANAGEMENT_PORT" \
+  --anteroom.tokens.keys.main="$TOKEN_KEY" \
+  --anteroom.gateway.cookie-secure=false \
+  --anteroom.gateway.activate-on-start="$ROOM:$ITEM" \
+  >"$WORK/gateway.log" 2>&1 &
+GATEWAY_PID=$!
+PIDS+=("$GATEWAY_PID")
+await "$GATEWAY_PID" gateway http_ok "http://127.0.0.1:$MANAGEMENT_PORT/actuator/health/readiness"
+
+# Moves every thread of the gateway to the cpus in $1 (new threads inherit from their creator).
+pin_gateway() {
+  taskset -a -p -c "$1" "$GATEWAY_PID" >/dev/null || die "taskset could not move the gateway to CPU $1"
+  local task want
+  want=$(expand_cpus "$1")
+  for task in /proc/"$GATEWAY_PID"/task/*; do
+    [ -r "$task/status" ] || continue
+    [ "$(expand_cpus "$(awk '/^Cpus_allowed_list/ { print $2 }' "$task/status")")" = "$want" ] \
+      || die "gateway thread ${task##*/} is not on CPU $1"
+  done
+}
+# The JVM has sized itself for one CPU; let it use all of them to compile its code while visitors
+# join and during the warm-up. A JIT sharing one busy core takes minutes to finish.
+[ "$PINNED" -eq 0 ] || pin_gateway "$ALL_LIST"
+GC=$(grep -o -- '-XX:+Use[A-Za-z]*GC' "$WORK/gateway.log" | head -n 1 | sed 's/-XX:+Use//')
+BASE="http://127.0.0.1:$GATEWAY_PORT"
+
+# ---------------------------------------------------------------------------------------------
+# Waiting visitors: each joins once, without cookies; no worker runs, so nobody moves.
+
+TICKET_COOKIE="anteroom_ticket_$ROOM"
+JOIN_WORKERS=8
+# One curl process sends $1 requests one after another on one connection, without cookies, so each
+# is a new visitor; the headers it prints carry each visitor's ticket.
+join_batch() {
+  local i args=()
+  for ((i = 0; i < $1; i++)); do args+=(-o /dev/null "$BASE/products/$ITEM"); done
+  "${LOAD_PIN[@]}" curl -s --max-time 120 -D - -H 'Accept: application/json' "${args[@]}" || true
+}
+log "creating $VISITORS waiting visitors"
+: >"$WORK/tickets"
+for attempt in 1 2 3 4 5; do
+  missing=$((VISITORS - $(wc -l <"$WORK/tickets")))
+  [ "$missing" -gt 0 ] || break
+  [ "$attempt" -eq 1 ] || log "$missing joins failed (no ticket); joining that many more"
+  pids=()
+  for ((w = 0; w < JOIN_WORKERS; w++)); do
+    join_batch $(((missing + JOIN_WORKERS - 1) / JOIN_WORKERS)) >"$WORK/joins-$attempt-$w" &
+    pids+=($!)
+  done
+  wait "${pids[@]}"
+  cat "$WORK"/joins-* | tr -d '\r' | sed -n "s/^set-cookie: $TICKET_COOKIE=\([^;]*\).*/\1/Ip" \
+    | awk 'length($0) > 0 && !seen[$0]++' | head -n "$VISITORS" >"$WORK/tickets.new"
+  mv "$WORK/tickets.new" "$WORK/tickets"
+done
+TICKETS=$(wc -l <"$WORK/tickets")
+[ "$TICKETS" -ge "$VISITORS" ] \
+  || die "only $TICKETS of $VISITORS visitors got a ticket; was the queue $ROOM:$ITEM on? See $WORK/gateway.log"
+JOIN_503=$(cat "$WORK"/joins-* | grep -c '^HTTP/1.1 503' || true)
+
+poll_body() {
+  curl -s --max-time 5 -H 'Accept: application/json' -H "Cookie: $TICKET_COOKIE=$1" "$BASE/_anteroom/status?room=$ROOM"
+}
+SAMPLE_POLL=$(poll_body "$(head -n 1 "$WORK/tickets")")
+[[ $SAMPLE_POLL == *'"state":"waiting"'* ]] || die "a poll did not answer waiting: $SAMPLE_POLL"
+LINE_LENGTH=$(sed -E 's/.*"waiting":([0-9]+).*/\1/' <<<"$SAMPLE_POLL")
+POLL_BYTES=$(curl -s -o /dev/null -w '%{size_download}' -H 'Accept: application/json' \
+  -H "Cookie: $TICKET_COOKIE=$(head -n 1 "$WORK/tickets")" "$BASE/_anteroom/status?room=$ROOM")
+PROXIED_STATUS=$(curl -s -o "$WORK/proxied.html" -w '%{http_code}' "$BASE/")
+[ "$PROXIED_STATUS" = 200 ] || die "GET / through the gateway answered $PROXIED_STATUS"
+PROXIED_BYTES=$(wc -c <"$WORK/proxied.html")
+log "$TICKETS tickets; the line holds $LINE_LENGTH; a poll answers $POLL_BYTES bytes, GET / $PROXIED_BYTES bytes"
+
+# ---------------------------------------------------------------------------------------------
+# wrk scripts: both prebuild their requests, check every response, and print one RESULT line.
+
+wrk_common() {
+  cat <<'EOF'
+local threads, started = {}, 0
+function setup(thread)
+  started = started + 1
+  thread:set("id", started)
+  table.insert(threads, thread)
+end
+function done(summary, latency, requests)
+  local bad = 0
+  for _, t in ipairs(threads) do bad = bad + t:get("bad") end
+  local e = summary.errors
+  io.write(string.format("RESULT requests=%d duration_us=%d p50_us=%d p99_us=%d bad=%d status=%d socket=%d\n",
+    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99), bad,
+    e.status, e.connect + e.read + e.write + e.timeout))
+end
+EOF
+}
+{
+  echo "-- Rotates through the tickets of waiting visitors; counts answers that are not 200 + waiting."
+  echo "local tickets = {"
+  awk '{ printf "  \"%s\",\n", $0 }' "$WORK/tickets"
+  echo "}"
+  wrk_common
+  cat <<EOF
+local reqs, n = {}, 0
+function init(args)
+  bad = 0
+  for i, t in ipairs(tickets) do
+    reqs[i] = wrk.format("GET", "/_anteroom/status?room=$ROOM",
+      { ["Accept"] = "application/json", ["Cookie"] = "$TICKET_COOKIE=" .. t })
+  end
+  n = (id * 997) % #reqs
+end
+function request()
+  n = n % #reqs + 1
+  return reqs[n]
+end
+function response(status, headers, body)
+  if status ~= 200 or not string.find(body, '"state":"waiting"', 1, true) then bad = bad + 1 end
+end
+EOF
+} >"$WORK/polls.lua"
+{
+  echo "-- GET / through the catch-all route (no WaitingRoom filter); counts answers that are not 200."
+  wrk_common
+  cat <<'EOF'
+local req
+function init(args)
+  bad = 0
+  req = wrk.format("GET", "/", { ["Accept"] = "text/html" })
+end
+function request()
+  return req
+end
+function response(status, headers, body)
+  if status ~= 200 or #body == 0 then bad = bad + 1 end
+end
+EOF
+} >"$WORK/proxied.lua"
+
+WRK_ARGS=(-t"$THREADS" --latency --timeout 5s)
+CLK_TCK=$(getconf CLK_TCK)
+
+# Runs wrk for side $1 (polls|proxied) for $2 seconds; with $3 = round, records the run. Sets
+# LAST_RPS.
+run_side() {
+  local side=$1 seconds=$2 round=${3:-} out="$WORK/wrk-$1-${3:-warmup}.txt"
+  local gw0 gw1 rd0 rd1 or0 or1 c0 c1 l0 l1 t0 t1 j0 j1 g0 g1
+  redis_commandstats >"$WORK/cmd-before"
+  j0=$(jit_ticks)
+  g0=0
+  [ -z "$round" ] || g0=$(gc_seconds)
+  read -r gw0 rd0 or0 <<<"$(proc_ticks "$GATEWAY_PID") $(proc_ticks "$REDIS_PID") $(proc_ticks "$ORIGIN_PID")"
+  # shellcheck disable=SC2086 # a list of cpu ids
+  c0=$(cpu_ticks ${GW_CPU:-${LOAD_CPUS[*]}})
+  l0=$(cpu_ticks "${LOAD_CPUS[@]}")
+  t0=$(date +%s%N)
+  local connections=$CONNECTIONS
+  [ "$side" = polls ] || connections=$PROXIED_CONNECTIONS
+  "${LOAD_PIN[@]}" wrk "${WRK_ARGS[@]}" -c"$connections" -d"${seconds}s" -s "$WORK/$side.lua" "$BASE" >"$out" 2>&1 \
+    || die "wrk failed; see $out"
+  t1=$(date +%s%N)
+  # shellcheck disable=SC2086 # a list of cpu ids
+  c1=$(cpu_ticks ${GW_CPU:-${LOAD_CPUS[*]}})
+  l1=$(cpu_ticks "${LOAD_CPUS[@]}")
+  read -r gw1 rd1 or1 <<<"$(proc_ticks "$GATEWAY_PID") $(proc_ticks "$REDIS_PID") $(proc_ticks "$ORIGIN_PID")"
+  j1=$(jit_ticks)
+  g1=0
+  [ -z "$round" ] || g1=$(gc_seconds)
+  redis_commandstats >"$WORK/cmd-after"
+  local result
+  result=$(grep '^RESULT ' "$out") || die "wrk printed no RESULT line; see $out"
+  LAST_RPS=$(sed -E 's/.* requests=([0-9]+) duration_us=([0-9]+).*/\1 \2/' <<<"$result" | awk '{ printf "%.0f", $1 / ($2 / 1e6) }')
+  [ -n "$round" ] || return 0
+
+  # Redis commands during the run, minus the INFO that took the first snapshot.
+  awk 'NR == FNR { c[$1] = $2; u[$1] = $3; next }
+       $1 != "info" && $2 - c[$1] > 0 { print $1, $2 - c[$1], $3 - u[$1] }' \
+    "$WORK/cmd-before" "$WORK/cmd-after" >"$WORK/cmd-$side-$round"
+  local evalsha
+  evalsha=$(awk '$1 == "evalsha" { print $2 }' "$WORK/cmd-$side-$round")
+  # side round requests duration p50 p99 bad status socket | wall_s gw_s redis_s origin_s
+  # | gwcore_busy gwcore_total gwcore_steal | load_busy load_total load_steal | evalsha jit_ticks gc_s
+  echo "$side $round $(sed -E 's/RESULT requests=([0-9]+) duration_us=([0-9]+) p50_us=([0-9]+) p99_us=([0-9]+) bad=([0-9]+) status=([0-9]+) socket=([0-9]+)/\1 \2 \3 \4 \5 \6 \7/' <<<"$result") \
+$(awk -v a="$t0" -v b="$t1" 'BEGIN { print (b - a) / 1e9 }') \
+$((gw1 - gw0)) $((rd1 - rd0)) $((or1 - or0)) \
+$(awk -v x="$c0" -v y="$c1" 'BEGIN { split(x, p, " "); split(y, q, " "); print q[1] - p[1], q[2] - p[2], q[3] - p[3] }') \
+$(awk -v x="$l0" -v y="$l1" 'BEGIN { split(x, p, " "); split(y, q, " "); print q[1] - p[1], q[2] - p[2], q[3] - p[3] }') \
+${evalsha:-0} $((j1 - j0)) $(awk -v a="$g0" -v b="$g1" 'BEGIN { print b - a }')" >>"$WORK/runs"
+  awk -v clk="$CLK_TCK" '{ printf "  round %s %-7s %8.0f requests/s  p50 %.2f ms  p99 %.2f ms  gateway CPU %.0f%% of a core  errors %d/%d/%d\n",
+    $2, $1, $3 / ($4 / 1e6), $5 / 1000, $6 / 1000, 100 * $11 / clk / $10, $7, $8, $9 }' <<<"$(tail -n 1 "$WORK/runs")"
+}
+
+# ---------------------------------------------------------------------------------------------
+# Warm-up, then rounds taking turns
+
+LOG_MARK=$(wc -l <"$WORK/gateway.log")
+log "warming up in ${WARM_SLICE}s slices until the JIT compilers use under $JIT_QUIET % of a core (${WARMUP}s to ${MAX_WARMUP}s)"
+WARM_STARTED=$SECONDS
+WARM_SETTLED=0
+while :; do
+  jit0=$(jit_ticks)
+  wall0=$(date +%s%N)
+  run_side polls "$WARM_SLICE"
+  polls_rps=$LAST_RPS
+  run_side proxied "$WARM_SLICE"
+  WARM_FIRST=${WARM_FIRST:-"$polls_rps $LAST_RPS"}
+  WARM_LAST="$polls_rps $LAST_RPS"
+  WARM_JIT=$(awk -v a="$jit0" -v b="$(jit_ticks)" -v w0="$wall0" -v w1="$(date +%s%N)" -v clk="$CLK_TCK" \
+    'BEGIN { printf "%.1f", 100 * (b - a) / clk / ((w1 - w0) / 1e9) }')
+  WARM_SECONDS=$((SECONDS - WARM_STARTED))
+  log "  warm-up: polls $polls_rps/s, proxied $LAST_RPS/s, JIT compilers $WARM_JIT % of a core"
+  if [ "$WARM_SECONDS" -ge "$WARMUP" ] && awk -v j="$WARM_JIT" -v q="$JIT_QUIET" 'BEGIN { exit !(j < q) }'; then
+    WARM_SETTLED=1
+    break
+  fi
+  [ "$WARM_SECONDS" -lt "$MAX_WARMUP" ] || break
+done
+if [ "$WARM_SETTLED" -eq 1 ]; then
+  WARM_NOTE="${WARM_SECONDS} s of warm-up in ${WARM_SLICE} s slices taking turns, until the gateway's JIT compiler threads used under $JIT_QUIET % of a core ($WARM_JIT % in the last pair of slices)"
+else
+  WARM_NOTE="${WARM_SECONDS} s of warm-up in ${WARM_SLICE} s slices taking turns, stopped at the ${MAX_WARMUP} s cap with the gateway's JIT compiler threads still at $WARM_JIT % of a core"
+fi
+
+# The origin alone at light load: how long it takes to answer, whatever the gateway does.
+"${LOAD_PIN[@]}" wrk -t1 -c4 -d3s --latency -s "$WORK/proxied.lua" "http://127.0.0.1:$ORIGIN_PORT" >"$WORK/wrk-origin.txt" 2>&1 \
+  || die "wrk failed against the origin; see $WORK/wrk-origin.txt"
+ORIGIN_P50_MS=$(sed -n -E 's/^RESULT .* p50_us=([0-9]+).*/\1/p' "$WORK/wrk-origin.txt" | awk '{ printf "%.1f", $1 / 1000 }')
+log "the origin alone answers in $ORIGIN_P50_MS ms (p50, 4 connections)"
+
+[ "$PINNED" -eq 0 ] || pin_gateway "$GW_CPU"
+: >"$WORK/runs"
+for round in $(seq 1 "$ROUNDS"); do
+  if [ $((round % 2)) -eq 1 ]; then order=(polls proxied); else order=(proxied polls); fi
+  log "round $round of $ROUNDS (${order[0]} first)"
+  for side in "${order[@]}"; do run_side "$side" "$DURATION" "$round"; done
+done
+LOAD_AT_END=$(cut -d' ' -f1-3 /proc/loadavg)
+FINAL_POLL=$(poll_body "$(tail -n 1 "$WORK/tickets")")
+[[ $FINAL_POLL == *'"state":"waiting"'* ]] || die "after the runs a poll answered: $FINAL_POLL"
+
+# ---------------------------------------------------------------------------------------------
+# Figures
+
+# Per run, in run order: side round rps p50_ms p99_ms gateway_cpu% gateway_core_busy% other_busy%
+# steal% redis_cpu% origin_cpu% requests_per_gateway_cpu_s evalsha_per_request bad non2xx socket requests
+# jit_cpu% gc%
+awk -v clk="$CLK_TCK" '{
+  wall = $10; gw = $11 / clk; total = $15 + $18
+  printf "%s %s %.1f %.3f %.3f %.1f %.1f %.1f %.2f %.1f %.1f %.1f %.4f %d %d %d %d %.1f %.1f\n",
+    $1, $2, $3 / ($4 / 1e6), $5 / 1000, $6 / 1000, 100 * gw / wall,
+    ($15 ? 100 * $14 / $15 : 0), ($18 ? 100 * $17 / $18 : 0), (total ? 100 * ($16 + $19) / total : 0),
+    100 * $12 / clk / wall, 100 * $13 / clk / wall, (gw ? $3 / gw : 0), $20 / $3, $7, $8, $9, $3,
+    100 * $21 / clk / wall, 100 * $22 / wall
+}' "$WORK/runs" >"$WORK/derived"
+awk '$1 == "polls"' "$WORK/derived" >"$WORK/polls"
+awk '$1 == "proxied"' "$WORK/derived" >"$WORK/proxied"
+
+
+# Columns of $WORK/polls and $WORK/proxied, for col/med/range below.
+C_RPS=3 C_P50=4 C_P99=5 C_GW=6 C_GW_CORE=7 C_OTHER=8 C_REDIS=10 C_ORIGIN=11 C_PER_CPU_S=12 C_JIT=18 C_GC=19
+col() { awk -v c="$2" '{ print $c }' "$WORK/$1"; }
+med() { col "$1" "$2" | median; }
+range() { col "$1" "$2" | minmax | awk -v f="$3" '{ printf f "–" f, $1, $2 }'; }
+fmt() { awk -v f="$1" -v v="$2" 'BEGIN { printf f, v }'; }
+int() { fmt '%.0f' "$1"; }
+pct() { fmt '%.0f %%' "$1"; }
+
+POLLS_RPS=$(med polls $C_RPS)
+PROXIED_RPS=$(med proxied $C_RPS)
+RATIOS=$(awk '$1 == "polls" { p[$2] = $3 } $1 == "proxied" { q[$2] = $3 }
+  END { for (r in p) if (q[r]) printf "%.4f\n", p[r] / q[r] }' "$WORK/derived")
+RATIO=$(median <<<"$RATIOS")
+RATIO_RANGE=$(minmax <<<"$RATIOS" | awk '{ printf "%.2f–%.2f", $1, $2 }')
+CPU_RATIOS=$(awk '$1 == "polls" { p[$2] = $12 } $1 == "proxied" { q[$2] = $12 }
+  END { for (r in p) if (q[r]) printf "%.4f\n", p[r] / q[r] }' "$WORK/derived")
+CPU_RATIO=$(median <<<"$CPU_RATIOS")
+CPU_RATIO_RANGE=$(minmax <<<"$CPU_RATIOS" | awk '{ printf "%.2f–%.2f", $1, $2 }')
+POLL_REQUESTS=$(awk '{ s += $17 } END { print s }' "$WORK/polls")
+PROXIED_REQUESTS=$(awk '{ s += $17 } END { print s }' "$WORK/proxied")
+# Wrong answers include non-2xx ones; socket errors come on top.
+POLL_ERRORS=$(awk '{ s += $14 + $16 } END { print s + 0 }' "$WORK/polls")
+PROXIED_ERRORS=$(awk '{ s += $14 + $16 } END { print s + 0 }' "$WORK/proxied")
+
+# Redis commands summed over the recorded runs of each side: "command calls/request usec/request".
+redis_per_request() {
+  cat "$WORK"/cmd-"$1"-* 2>/dev/null | awk -v n="$2" '
+    { c[$1] += $2; u[$1] += $3 }
+    END { for (k in c) printf "%s %.4f %.3f\n", k, c[k] / n, u[k] / n }' | sort -k2,2gr -k1,1
+}
+redis_per_request polls "$POLL_REQUESTS" >"$WORK/redis-polls"
+redis_per_request proxied "$PROXIED_REQUESTS" >"$WORK/redis-proxied"
+EVALSHA_PER_POLL=$(awk '$1 == "evalsha" { print $2 }' "$WORK/redis-polls")
+EVALSHA_USEC=$(awk '$1 == "evalsha" { print $3 }' "$WORK/redis-polls")
+EVALSHA_PER_POLL=${EVALSHA_PER_POLL:-0}
+EVALSHA_USEC=${EVALSHA_USEC:-0}
+PROXIED_REDIS=$(awk '{ s += $2 } END { printf "%.4f", s }' "$WORK/redis-proxied")
+if [ -s "$WORK/redis-proxied" ]; then
+  PROXIED_REDIS_LIST=$(awk '{ printf "%s%s %.4f", (NR > 1 ? ", " : ""), toupper($1), $2 }' "$WORK/redis-proxied")
+else
+  PROXIED_REDIS_LIST=none
+fi
+
+GW_CPU_POLLS=$(med polls $C_GW)
+GW_CPU_PROXIED=$(med proxied $C_GW)
+PER_CPU_S_POLLS=$(med polls $C_PER_CPU_S)
+PER_CPU_S_PROXIED=$(med proxied $C_PER_CPU_S)
+OTHER_BUSY_PROXIED=$(med proxied $C_OTHER)
+JIT_MAX=$(cat "$WORK/polls" "$WORK/proxied" | awk -v c=$C_JIT 'BEGIN { m = 0 } $c > m { m = $c } END { printf "%.1f", m }')
+REDIS_CPU_POLLS=$(med polls $C_REDIS)
+OTHER_BUSY_POLLS=$(med polls $C_OTHER)
+GW_CORE_BUSY_POLLS=$(med polls $C_GW_CORE)
+STEAL=$(awk '{ s += $9 } END { printf "%.1f", s / NR }' "$WORK/derived")
+STEAL_MAX=$(awk 'BEGIN { m = 0 } $9 > m { m = $9 } END { printf "%.1f", m }' "$WORK/derived")
+SATURATED=$(awk -v g="$GW_CPU_POLLS" 'BEGIN { print (g >= 90) ? 1 : 0 }')
+PROXIED_SATURATED=$(awk -v g="$GW_CPU_PROXIED" 'BEGIN { print (g >= 90) ? 1 : 0 }')
+
+MACHINE="nproc $(nproc), $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo), $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo), Linux $(uname -r)"
+JAVA_VERSION=$(java -version 2>&1 | sed -n 's/.*Runtime Environment (build \(.*\))/\1/p' | head -n 1)
+REDIS_VERSION=$(redis-server --version | sed -E 's/.*v=([0-9.]+).*/\1/')
+WRK_VERSION=$(wrk -v 2>&1 | awk 'NR == 1 { print $2 }' || true)
+COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+JAR_NOTE="built $(date -u -r "$JAR" +%Y-%m-%dT%H:%M:%SZ), checkout at $COMMIT"
+if [ -n "$(git status --porcelain -- gateway/src/main queue-core/src/main config 2>/dev/null)" ]; then
+  JAR_NOTE+=" with uncommitted changes under gateway/src/main, queue-core/src/main or config/"
+fi
+if [ -n "$(find gateway/pom.xml gateway/src/main queue-core/pom.xml queue-core/src/main -type f -newer "$JAR" -print -quit 2>/dev/null)" ]; then
+  JAR_NOTE+="; some of its sources are newer than the jar"
+fi
+# Warnings and errors the gateway logged while visitors joined, and during the warm-up and runs.
+JOIN_TIMEOUTS=$(head -n "$LOG_MARK" "$WORK/gateway.log" | grep -c 'RedisCommandTimeoutException' || true)
+RUN_WARNINGS=$(tail -n +"$((LOG_MARK + 1))" "$WORK/gateway.log" | grep -c -E ' (WARN|ERROR) ' || true)
+if [ "$PROXIED_CONNECTIONS" = "$CONNECTIONS" ]; then
+  WRK_LINE="\`wrk ${WRK_ARGS[*]} -c$CONNECTIONS -d${DURATION}s -s <script> http://127.0.0.1:<port>\`"
+else
+  WRK_LINE="\`wrk ${WRK_ARGS[*]} -c<connections> -d${DURATION}s -s <script> http://127.0.0.1:<port>\` with $CONNECTIONS connections for polls and $PROXIED_CONNECTIONS for proxied requests"
+fi
+if [ "$PINNED" -eq 1 ]; then
+  GW_CORE_LABEL="gateway's CPU busy"
+  OTHER_LABEL="other CPUs busy"
+else
+  GW_CORE_LABEL="all CPUs busy"
+  OTHER_LABEL="all CPUs busy"
+fi
+
+# ---------------------------------------------------------------------------------------------
+# Results file
+
+row() { # label column format
+  printf '| %s | %s (%s) | %s (%s) |\n' "$1" "$(fmt "$3" "$(med polls "$2")")" "$(range polls "$2" "$3")" \
+    "$(fmt "$3" "$(med proxied "$2")")" "$(range proxied "$2" "$3")"
+}
+
+reading() {
+  if [ "$PINNED" -eq 1 ]; then
+    echo "- **One gateway core served $(int "$POLLS_RPS") status polls per second** (median; $(range polls $C_RPS '%.0f') over the rounds). That is $(fmt '%.2f' "$RATIO")× the $(int "$PROXIED_RPS") proxied requests per second the same core served. Per second of CPU the gateway actually used, it served $(int "$PER_CPU_S_POLLS") polls."
+  else
+    echo "- **The gateway served $(int "$POLLS_RPS") status polls per second** (median; $(range polls $C_RPS '%.0f')), $(fmt '%.2f' "$RATIO")× the proxied requests. It was not pinned to a core, so this is not a per-core figure. Per second of CPU the gateway used, it served $(int "$PER_CPU_S_POLLS") polls."
+  fi
+  if [ "$SATURATED" -eq 1 ]; then
+    echo "- During the poll runs the gateway used $(pct "$GW_CPU_POLLS") of a core, so its own CPU was the limit. Redis was not. It used $(pct "$REDIS_CPU_POLLS") of a core, and at $(fmt '%.1f' "$EVALSHA_USEC") µs of server time per poll, one Redis core could carry roughly $(awk -v u="$EVALSHA_USEC" 'BEGIN { printf "%.0f", (u > 0) ? int(1e6 / u / 100 + 0.5) * 100 : 0 }') polls per second. That is an upper bound, because it counts server time only and leaves out network handling."
+  else
+    echo "- During the poll runs the gateway used only $(pct "$GW_CPU_POLLS") of a core, so something else set the pace. The other CPUs, which run wrk, Redis and the origin, were $(pct "$OTHER_BUSY_POLLS") busy, and Redis used $(pct "$REDIS_CPU_POLLS") of a core. Read requests/s as a lower bound for one gateway core. Polls per second of gateway CPU ($(int "$PER_CPU_S_POLLS")) is the better estimate."
+  fi
+  if [ "$PROXIED_SATURATED" -eq 0 ]; then
+    echo "- The reference did not fill the gateway's core. During the proxied runs the gateway used $(pct "$GW_CPU_PROXIED") of it, and the other CPUs were $(pct "$OTHER_BUSY_PROXIED") busy. The demo shop takes $ORIGIN_P50_MS ms to answer even at light load (p50 with 4 connections, measured directly), so $PROXIED_CONNECTIONS connections through it cannot make more than about $(awk -v c="$PROXIED_CONNECTIONS" -v l="$ORIGIN_P50_MS" 'BEGIN { printf "%.0f", (l > 0) ? c / (l / 1000) : 0 }') requests/s. The origin set the pace of the proxied runs, so the throughput ratio makes polls look cheaper than they are. Compare per second of gateway CPU instead: $(int "$PER_CPU_S_POLLS") polls against $(int "$PER_CPU_S_PROXIED") proxied requests, $(fmt '%.2f' "$CPU_RATIO")×."
+  else
+    echo "- Per second of gateway CPU, the gateway served $(int "$PER_CPU_S_POLLS") polls against $(int "$PER_CPU_S_PROXIED") proxied requests, $(fmt '%.2f' "$CPU_RATIO")×."
+  fi
+  echo "- A poll costs the gateway an HS256 check of the ticket, one Redis round trip and a small JSON answer. A proxied request costs a round trip to the origin and relaying its page. Both go through the same Netty server."
+  if awk -v b="$GW_CORE_BUSY_POLLS" -v g="$GW_CPU_POLLS" 'BEGIN { exit !(b - g >= 5) }'; then
+    echo "- During the poll runs the gateway used $(pct "$GW_CPU_POLLS") of its core, while the $GW_CORE_LABEL figure was $(pct "$GW_CORE_BUSY_POLLS"). The difference is other processes, and kernel work charged to no process, such as loopback networking."
+  fi
+  read -r first_polls first_proxied <<<"$WARM_FIRST"
+  read -r last_polls last_proxied <<<"$WARM_LAST"
+  echo "- The JIT takes a while. In the $WARM_SECONDS s of warm-up, polls went from $first_polls/s in the first slice to $last_polls/s in the last, and proxied requests from $first_proxied/s to $last_proxied/s. A gateway that has just started, such as one the autoscaler has just added, serves far fewer polls until it has warmed up. In the recorded runs, the JIT compilers used at most $JIT_MAX % of a core."
+  if [ "$PINNED" -eq 1 ]; then
+    echo "- The gateway warmed up on all CPUs because its JIT compiler threads get only a share of one busy core, so on one core compiling the hot code takes minutes of load. A gateway limited to one CPU in production warms up that slowly."
+  fi
+  if awk -v s="$STEAL_MAX" 'BEGIN { exit !(s >= 5) }'; then
+    echo "- The host took CPU time away from this virtual machine: up to $STEAL_MAX % of it in one run (the stolen column below). Time stolen from the gateway's CPU lowers that run's requests/s but not its requests per second of gateway CPU."
+  fi
+  echo "- Latency is measured at saturation, so it is mostly queueing. It says nothing about latency at the load a gateway is sized for."
+  echo "- The machine is a shared $(nproc)-CPU virtual machine: load average $LOAD_AT_START at start, $STEAL % of CPU time stolen. Compare ratios rather than absolute figures across machines, and size production from a run on its own hardware."
+  if [ "$JOIN_503" -gt 0 ] || [ "$JOIN_TIMEOUTS" -gt 0 ]; then
+    echo "- While the visitors joined, just after start-up, the gateway answered 503 to $JOIN_503 of the joins, and its log shows $JOIN_TIMEOUTS Redis command timeout(s) (\`anteroom.redis.command-timeout\`, 500 ms). A cold JVM that is still compiling its code can take longer than that to handle a reply. The benchmark joined that many more visitors, and measured only after the warm-up."
+  fi
+  if [ "$RUN_WARNINGS" -gt 0 ]; then
+    echo "- During the warm-up and the runs, the gateway logged $RUN_WARNINGS warnings or errors (kept with the other logs in $WORK)."
+  else
+    echo "- The gateway logged no warning or error during the warm-up and the runs."
+  fi
+}
+
+mkdir -p "$(dirname "$OUT")"
+{
+  cat <<EOF
+# Status polls per second on one gateway core
+
+| | |
+|---|---|
+| date (UTC) | $(date -u +%Y-%m-%dT%H:%M:%SZ) |
+| command | \`$COMMAND\` |
+| machine | $MACHINE |
+| host load | load average $LOAD_AT_START at start, $LOAD_AT_END at the end; $STEAL % of CPU time stolen by the host during the runs (/proc/stat) |
+| pinning | $PINNING |
+| gateway | \`$JAR\` ($JAR_NOTE); \`java -Xmx512m -jar\`, the JVM chose ${GC:-its default GC}; Java $JAVA_VERSION |
+| redis-server | $REDIS_VERSION, started by the benchmark on a free loopback port (\`--save "" --appendonly no\`) |
+| origin | \`java demo/DemoShop.java\` on a free loopback port; alone it answers \`GET /\` in $ORIGIN_P50_MS ms (p50, wrk with 4 connections) |
+| load | wrk $WRK_VERSION: $WRK_LINE; $ROUNDS rounds after $WARM_NOTE |
+| line | $TICKETS waiting visitors' tickets, in queue \`$ROOM:$ITEM\`, whose line holds $LINE_LENGTH$( [ "$LINE_LENGTH" -le "$TICKETS" ] || echo " (repeated joins put the rest there)"); no admission worker runs, so nobody moves |
+
+## How it is measured
+
+The benchmark starts its own redis-server, the demo shop as the origin, and one gateway with \`config/anteroom.yml\`, a fixed test signing key and the queue \`$ROOM:$ITEM\` turned on at start. $VISITORS visitors each load \`/products/$ITEM\` once, with \`Accept: application/json\` and no cookies, so each request is a new visitor who joins the line, and the \`Set-Cookie\` of each answer holds that visitor's ticket. The first one may be let in at once by the room's token bucket. Joins that fail are repeated, because a cold gateway may answer 503.
+
+The two sides take turns within each round, and which side goes first alternates between rounds, so changes in the machine's load fall on both alike:
+
+- **polls**: \`GET /_anteroom/status?room=$ROOM\` with \`Accept: application/json\`. Each request carries the next visitor's \`$TICKET_COOKIE\` cookie in turn. Every answer must be \`200\` with \`"state":"waiting"\` ($POLL_BYTES bytes), and wrk's Lua script counts any other. This is what every waiting browser does. The gateway verifies the ticket's signature, makes one Redis call (\`status.lua\`: the place in line, the length of the line, the visitor's last-seen time) and answers JSON.
+- **proxied** (the reference): \`GET /\` through the catch-all route, which has no WaitingRoom filter. The gateway forwards it to the demo shop and relays the $PROXIED_BYTES-byte page. Every answer must be \`200\`.
+
+Requests/s and latency percentiles come from wrk. It runs a closed loop: each connection sends its next request as soon as the answer arrives, so latency at saturation is mostly queueing, about connections ÷ requests/s. The CPU use of each process comes from \`/proc/<pid>/stat\` (user + system, all threads), over each run. The per-CPU busy and stolen figures come from \`/proc/stat\`, which counts in timer ticks; they show whether other work shared a CPU, and are less exact than the per-process figures. Redis commands come from \`INFO commandstats\` before and after each run. Commands that a script runs are counted inside its EVALSHA and also under their own names.
+
+## Results (median of $ROUNDS rounds)
+
+| figure | polls | proxied \`GET /\` |
+|---|---:|---:|
+$(row "requests/s" $C_RPS '%.0f')
+$(row "latency p50, ms" $C_P50 '%.2f')
+$(row "latency p99, ms" $C_P99 '%.2f')
+$(row "gateway CPU, % of one core" $C_GW '%.0f')
+$(row "requests per second of gateway CPU" $C_PER_CPU_S '%.0f')
+$(row "$GW_CORE_LABEL, %" $C_GW_CORE '%.0f')
+$(row "$OTHER_LABEL, %" $C_OTHER '%.0f')
+$(row "Redis CPU, % of one core" $C_REDIS '%.0f')
+$(row "origin CPU, % of one core" $C_ORIGIN '%.0f')
+$(row "gateway's JIT compilers, % of one core" $C_JIT '%.1f')
+$(row "gateway's garbage collection, % of the time" $C_GC '%.1f')
+| requests counted | $POLL_REQUESTS | $PROXIED_REQUESTS |
+| wrong answers and socket errors | $POLL_ERRORS | $PROXIED_ERRORS |
+
+| ratio | median | min–max |
+|---|---:|---:|
+| polls/s ÷ proxied requests/s, same round | $(fmt '%.2f' "$RATIO")× | $RATIO_RANGE× |
+| polls ÷ proxied requests per second of gateway CPU, same round | $(fmt '%.2f' "$CPU_RATIO")× | $CPU_RATIO_RANGE× |
+
+## Redis commands per poll
+
+$(fmt '%.3f' "$EVALSHA_PER_POLL") EVALSHA per poll, so one Redis round trip, with $(fmt '%.1f' "$EVALSHA_USEC") µs of Redis server time. Summed over the recorded poll runs, per poll:
+
+| command | calls per poll | µs per poll |
+|---|---:|---:|
+$(awk '{ printf "| %s | %.4f | %.3f |\n", toupper($1), $2, $3 }' "$WORK/redis-polls")
+
+ZCARD, ZRANK and ZADD run inside \`status.lua\`, so their time is part of EVALSHA's. During the proxied runs Redis served $PROXIED_REDIS commands per request ($PROXIED_REDIS_LIST): the gateway's own background reads, which the poll figures contain too.
+
+## Reading
+
+$(reading)
+
+## Per run
+
+In the order they ran. Wrong answers include non-2xx ones.
+
+| round | side | requests/s | p50 ms | p99 ms | requests | non-2xx | wrong answers | socket errors | gateway CPU % | JIT % | GC % | $GW_CORE_LABEL % | $OTHER_LABEL % | stolen % | Redis CPU % | origin CPU % | EVALSHA per request |
+|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
+$(awk '{ printf "| %s | %s | %.0f | %.2f | %.2f | %d | %d | %d | %d | %.0f | %.1f | %.1f | %.0f | %.0f | %.1f | %.0f | %.0f | %.3f |\n",
+  $2, $1, $3, $4, $5, $17, $15, $14, $16, $6, $18, $19, $7, $8, $9, $10, $11, $13 }' "$WORK/derived")
+EOF
+} >"$OUT.tmp"
+mv "$OUT.tmp" "$OUT"
+[ "$RUN_WARNINGS" -gt 0 ] || KEEP_WORK=0
+log "polls: $(int "$POLLS_RPS")/s, proxied: $(int "$PROXIED_RPS")/s, ratio $(fmt '%.2f' "$RATIO"), $(fmt '%.3f' "$EVALSHA_PER_POLL") EVALSHA per poll"
+log "wrote $OUT"
