@@ -1,7 +1,5 @@
 package io.anteroom.bench;
 
-import io.anteroom.testing.MutableClock;
-
 import io.anteroom.queue.AdmitResult;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueKeys;
@@ -9,6 +7,7 @@ import io.anteroom.queue.RedisQueueStore;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.script.LuaScript;
 import io.anteroom.queue.script.QueueScripts;
+import io.anteroom.testing.MutableClock;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.time.Duration;
 import java.time.Instant;

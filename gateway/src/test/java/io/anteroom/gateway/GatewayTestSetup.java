@@ -12,8 +12,8 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 /**
  * The real parts an end-to-end gateway test runs against: Redis, a WireMock origin, a key.
  *
- * <p>Each test class declares its own Redis extension, origin and {@code @DynamicPropertySource}
- * on purpose: Spring caches application contexts by their configuration, and a shared declaration
+ * <p>Each test class declares its own Redis extension, origin and {@code @DynamicPropertySource} on
+ * purpose: Spring caches application contexts by their configuration, and a shared declaration
  * would let a later class reuse a context wired to an earlier class's (by then stopped) Redis.
  */
 public final class GatewayTestSetup {
