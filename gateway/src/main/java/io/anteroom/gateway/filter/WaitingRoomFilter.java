@@ -135,27 +135,20 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
 
   private Pass readPass(ServerHttpRequest request) {
     String token = context.cookies().pass(request, room);
-    if (token == null) {
-      return null;
-    }
-    Verified<Pass> pass = context.tokens().readPass(token, room);
-    if (pass instanceof Verified.Valid<Pass> valid) {
-      return valid.value();
-    }
-    context.decisions().rejectedToken(room, ((Verified.Rejected<Pass>) pass).reason().tag());
-    return null;
+    return token == null ? null : validOrCounted(context.tokens().readPass(token, room));
   }
 
   private Ticket readTicket(ServerHttpRequest request) {
     String token = context.cookies().ticket(request, room);
-    if (token == null) {
-      return null;
-    }
-    Verified<Ticket> ticket = context.tokens().readTicket(token, room);
-    if (ticket instanceof Verified.Valid<Ticket> valid) {
+    return token == null ? null : validOrCounted(context.tokens().readTicket(token, room));
+  }
+
+  /** The token's value, or null after counting why it was rejected. */
+  private <T> T validOrCounted(Verified<T> token) {
+    if (token instanceof Verified.Valid<T> valid) {
       return valid.value();
     }
-    context.decisions().rejectedToken(room, ((Verified.Rejected<Ticket>) ticket).reason().tag());
+    context.decisions().rejectedToken(room, ((Verified.Rejected<T>) token).reason().tag());
     return null;
   }
 
