@@ -2,10 +2,10 @@ package io.anteroom.worker;
 
 import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueStore;
+import io.anteroom.queue.TrafficStore;
 import io.anteroom.queue.config.QueueCoreConfiguration;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.worker.admission.AdmissionLoop;
-import io.anteroom.worker.admission.QueueWork;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -21,8 +21,9 @@ class WorkerConfiguration {
       ActiveQueues active,
       RoomPolicies policies,
       QueueStore store,
+      TrafficStore traffic,
       WorkerProperties worker,
       MeterRegistry meters) {
-    return new AdmissionLoop(active, policies, new QueueWork(store, meters), worker, meters);
+    return AdmissionLoop.create(active, policies, store, traffic, worker, meters);
   }
 }

@@ -1,6 +1,9 @@
 package io.anteroom.gateway;
 
 import io.anteroom.gateway.activation.ActiveQueueMirror;
+import io.anteroom.gateway.activation.HitCounter;
+import io.anteroom.gateway.activation.HitFlusher;
+import io.anteroom.gateway.activation.QueueGate;
 import io.anteroom.gateway.filter.Decisions;
 import io.anteroom.gateway.filter.Line;
 import io.anteroom.gateway.filter.WaitingRoomGatewayFilterFactory;
@@ -15,6 +18,7 @@ import io.anteroom.queue.Activation;
 import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.QueueStore;
+import io.anteroom.queue.TrafficStore;
 import io.anteroom.queue.config.AnteroomProperties;
 import io.anteroom.queue.config.QueueCoreConfiguration;
 import io.anteroom.queue.policy.RoomPolicies;
@@ -33,7 +37,10 @@ import org.springframework.web.reactive.function.server.RouterFunctions;
 import org.springframework.web.reactive.function.server.ServerResponse;
 import reactor.core.publisher.Flux;
 
-/** Wires the waiting room: mirrors of Redis state, tokens, the filter and the status endpoint. */
+/**
+ * Wires the waiting room: mirrors of Redis state, traffic counting, tokens, the filter and the
+ * status endpoint.
+ */
 @Configuration(proxyBeanMethods = false)
 @Import(QueueCoreConfiguration.class)
 class GatewayConfiguration {
@@ -50,6 +57,29 @@ class GatewayConfiguration {
       ActiveQueues active, RedisConnector redis, QueueKeys keys, GatewayProperties gateway) {
     return new ActiveQueueMirror(
         active, redis.connectPubSub(), keys.activeChanged(), gateway.mirrorRefreshInterval());
+  }
+
+  @Bean
+  QueueGate queueGate(ActiveQueueMirror mirror, ActiveQueues active) {
+    return new QueueGate(mirror, active);
+  }
+
+  @Bean
+  HitFlusher hitFlusher(
+      TrafficStore traffic,
+      ActiveQueues active,
+      ActiveQueueMirror mirror,
+      RoomPolicyMirror policies,
+      GatewayProperties gateway,
+      MeterRegistry meters) {
+    return new HitFlusher(
+        new HitCounter(gateway.hitCapacity()),
+        traffic,
+        active,
+        mirror,
+        policies,
+        gateway.hitFlushInterval(),
+        meters);
   }
 
   @Bean
@@ -81,7 +111,8 @@ class GatewayConfiguration {
       AnteroomProperties anteroom,
       GatewayProperties gateway,
       RoomPolicyMirror policies,
-      ActiveQueueMirror mirror,
+      QueueGate gate,
+      HitFlusher hits,
       TokenCodec tokens,
       QueueStore store,
       PassRegistrar registrar,
@@ -89,18 +120,19 @@ class GatewayConfiguration {
       Decisions decisions,
       Clock clock) {
     return new WaitingRoomGatewayFilterFactory(
-        anteroom, gateway, policies, mirror, tokens, store, registrar, responses, decisions, clock);
+        anteroom, gateway, policies, gate, hits, tokens, store, registrar, responses, decisions,
+        clock);
   }
 
   @Bean
   StatusHandler statusHandler(
       RoomPolicyMirror policies,
-      ActiveQueueMirror mirror,
+      QueueGate gate,
       TokenCodec tokens,
       AnteroomCookies cookies,
       QueueStore store,
       PassRegistrar registrar) {
-    return new StatusHandler(policies, mirror, tokens, cookies, new Line(store), registrar);
+    return new StatusHandler(policies, gate, tokens, cookies, new Line(store), registrar);
   }
 
   @Bean

@@ -23,6 +23,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     announced event; default none
  * @param mirrorRefresh how often active queues and live settings are re-read; default 250ms
  * @param registerFlush how often passes issued while queues are off are recorded; default 200ms
+ * @param hitFlush how often request counts for activation by traffic are sent to Redis; default 1s
+ * @param hitCapacity most queues whose requests one gateway counts between two flushes (a flood of
+ *     random items churns through the smallest counts); default 10000
  */
 @ConfigurationProperties("anteroom.gateway")
 public record GatewayProperties(
@@ -36,7 +39,9 @@ public record GatewayProperties(
         List<String> staticExtensions,
     @DefaultValue({}) List<String> activateOnStart,
     @DefaultValue("250ms") String mirrorRefresh,
-    @DefaultValue("200ms") String registerFlush) {
+    @DefaultValue("200ms") String registerFlush,
+    @DefaultValue("1s") String hitFlush,
+    @DefaultValue("10000") int hitCapacity) {
 
   private static final Set<Integer> WAITING_STATUSES = Set.of(200, 202, 429, 503);
 
@@ -59,6 +64,11 @@ public record GatewayProperties(
     }
     duration("anteroom.gateway.mirror-refresh", mirrorRefresh);
     duration("anteroom.gateway.register-flush", registerFlush);
+    duration("anteroom.gateway.hit-flush", hitFlush);
+    if (hitCapacity < 1) {
+      throw new IllegalArgumentException(
+          "anteroom.gateway.hit-capacity: must be at least 1, was " + hitCapacity);
+    }
   }
 
   /** The queues of {@link #activateOnStart()}. */
@@ -74,6 +84,10 @@ public record GatewayProperties(
 
   public Duration registerFlushInterval() {
     return Durations.parse(registerFlush);
+  }
+
+  public Duration hitFlushInterval() {
+    return Durations.parse(hitFlush);
   }
 
   private static void duration(String property, String value) {

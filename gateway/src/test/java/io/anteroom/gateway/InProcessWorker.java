@@ -3,12 +3,12 @@ package io.anteroom.gateway;
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.RedisActiveQueues;
 import io.anteroom.queue.RedisQueueStore;
+import io.anteroom.queue.RedisTrafficStore;
 import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.redis.RedisConnector;
 import io.anteroom.worker.WorkerProperties;
 import io.anteroom.worker.admission.AdmissionLoop;
-import io.anteroom.worker.admission.QueueWork;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 
@@ -24,10 +24,11 @@ public final class InProcessWorker implements AutoCloseable {
     SimpleMeterRegistry meters = new SimpleMeterRegistry();
     RedisQueueStore store = new RedisQueueStore(connector.commands(), keys, Clock.systemUTC());
     this.loop =
-        new AdmissionLoop(
+        AdmissionLoop.create(
             new RedisActiveQueues(connector.commands(), keys),
             policies,
-            new QueueWork(store, meters),
+            store,
+            new RedisTrafficStore(connector.commands(), keys, Clock.systemUTC()),
             new WorkerProperties(tick, 8),
             meters);
     loop.start();

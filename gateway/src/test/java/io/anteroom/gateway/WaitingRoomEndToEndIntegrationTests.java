@@ -81,7 +81,7 @@ class WaitingRoomEndToEndIntegrationTests {
   @Test
   void threeHundredVisitorsGetInAtTheRateInArrivalOrderAndOnlyWithAPass() {
     // People arrive much faster than one per second: all but the first wait.
-    settings.put("shop", Map.of("admit-per-second", "1")).block();
+    settings.put("shop", null, Map.of("admit-per-second", "1")).block();
     active.activate(queue, Activation.MANUAL).block();
     await()
         .atMost(Duration.ofSeconds(5))
@@ -116,7 +116,7 @@ class WaitingRoomEndToEndIntegrationTests {
     assertThat(origin.findAll(getRequestedFor(urlPathEqualTo("/products/1")))).hasSize(straightIn);
 
     // The operator raises the rate live; the worker admits at 50 per second from its first tick.
-    settings.put("shop", Map.of("admit-per-second", "50")).block();
+    settings.put("shop", null, Map.of("admit-per-second", "50")).block();
     try (InProcessWorker worker = new InProcessWorker(redis.uri(), keys, policies, "100ms")) {
       boolean[] admitted = new boolean[VISITORS];
       for (int i = 0; i < straightIn; i++) {

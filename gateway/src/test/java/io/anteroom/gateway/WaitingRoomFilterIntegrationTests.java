@@ -213,7 +213,7 @@ class WaitingRoomFilterIntegrationTests {
   void aPassPastHalfItsLifeIsRenewedAndItsSessionTouched() {
     QueueId queue = QueueId.of("shop", "12");
     String visitor = VisitorIds.newVisitorId();
-    store.register(queue, List.of(visitor), policies.configured("shop").block()).block();
+    store.register(queue, List.of(visitor), policies.configured("shop")).block();
     double registeredAt =
         Double.parseDouble(redis.server().command("ZSCORE", keys.running(queue), visitor));
     TokenCodec fourMinutesAgo =

@@ -39,6 +39,14 @@ public record QueueId(String room, String item) {
     return new QueueId(room, normaliseItem(rawItem));
   }
 
+  /**
+   * The queue an operator names: an item id as listed (already normalised, such as a hashed {@code
+   * ~…} id) is kept, anything else is normalised as a request's item would be.
+   */
+  public static QueueId named(String room, String item) {
+    return item != null && ITEM.matcher(item).matches() ? new QueueId(room, item) : of(room, item);
+  }
+
   /** The room-wide queue of {@code room}. */
   public static QueueId roomWide(String room) {
     return new QueueId(room, ROOM_WIDE);

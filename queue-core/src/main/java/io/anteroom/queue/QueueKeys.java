@@ -12,10 +12,11 @@ import java.util.regex.Pattern;
  * ZADD wr:{shop:42}:finished &lt;end-ms&gt; &lt;visitor&gt;          ended, released or abandoned
  * ZADD wr:{shop:42}:seen     &lt;last-poll-ms&gt; &lt;visitor&gt;    waiting visitors' last poll
  * HSET wr:{shop:42}:state    seq &lt;n&gt; tokens &lt;f&gt; refill &lt;ms&gt; admitted &lt;n&gt; abandoned &lt;n&gt;
- *                            expired &lt;n&gt; released &lt;n&gt;
+ *                            expired &lt;n&gt; released &lt;n&gt; cleared &lt;n&gt; quiet-since &lt;ms&gt;
+ * HINCRBY wr:{shop:42}:hits  &lt;epoch-second&gt; &lt;requests&gt;      traffic per second, expires
  * HSET wr:active             shop:42 manual|auto                active queues and why
  * PUBLISH wr:active:changed  shop:42                            after each change of wr:active
- * HSET wr:settings:shop      admit-per-second 250 ...           live policy overrides
+ * HSET wr:settings:shop      admit-per-second 250 42/mode paused  live overrides: room, queue
  * </pre>
  */
 public final class QueueKeys {
@@ -58,6 +59,11 @@ public final class QueueKeys {
 
   public String state(QueueId queue) {
     return queueKey(queue, "state");
+  }
+
+  /** Hash of the queue's requests per epoch second, for activation by traffic. */
+  public String hits(QueueId queue) {
+    return queueKey(queue, "hits");
   }
 
   /** Hash of active queues: field {@code room:item}, value the {@link Activation} cause. */

@@ -11,7 +11,10 @@ import reactor.core.publisher.Mono;
  */
 public interface QueueStore {
 
-  /** Puts {@code visitor} in line, keeping an existing place; admits at once when allowed. */
+  /**
+   * Puts {@code visitor} in line, keeping an existing place; admits at once when the line is empty,
+   * the policy's mode admits and the rate and cap allow.
+   */
   Mono<EnqueueResult> enqueue(QueueId queue, String visitor, RoomPolicy policy);
 
   /** Where {@code visitor} stands; counts as a poll for abandonment when waiting. */
@@ -36,6 +39,9 @@ public interface QueueStore {
 
   /** Ends a session or gives up a place in line; false when the visitor was neither. */
   Mono<Boolean> release(QueueId queue, String visitor);
+
+  /** Gives up every place in line (a closed queue that clears its line); how many there were. */
+  Mono<Long> clear(QueueId queue);
 
   /** Set sizes and lifetime counters of the queue. */
   Mono<QueueCounts> counts(QueueId queue);

@@ -47,7 +47,8 @@ public final class RedisQueueStore implements QueueStore {
             now(),
             Double.toString(policy.admitPerSecond()),
             Double.toString(policy.burstTokens()),
-            Integer.toString(policy.maxActive()))
+            Integer.toString(policy.maxActive()),
+            policy.mode().admits() ? "1" : "0")
         .map(r -> new EnqueueResult(r.get(0) == 2, r.get(1), r.get(2), r.get(3) == 1));
   }
 
@@ -107,6 +108,11 @@ public final class RedisQueueStore implements QueueStore {
   @Override
   public Mono<Boolean> release(QueueId queue, String visitor) {
     return flag(QueueScripts.RELEASE, queue, visitor, now());
+  }
+
+  @Override
+  public Mono<Long> clear(QueueId queue) {
+    return scripts.run(QueueScripts.CLEAR, ScriptOutputType.INTEGER, keys.scriptKeys(queue));
   }
 
   @Override

@@ -115,6 +115,17 @@ class RedisQueueStoreIntegrationTests {
     }
 
     @Test
+    void enqueueWhenPausedThenWaitsEvenWithTokensAndRoom() {
+      RoomPolicy paused =
+          io.anteroom.queue.policy.PolicyParser.apply(
+              "test", POLICY, java.util.Map.of("mode", "paused"));
+
+      assertThat(enqueue("v1", paused)).isEqualTo(new EnqueueResult(false, 1, 1, false));
+      assertThat(running()).isEmpty();
+      assertThat(enqueue("v2")).isEqualTo(new EnqueueResult(false, 2, 2, false));
+    }
+
+    @Test
     void enqueueWhenBucketIsEmptyThenWaits() {
       drainBucket();
 
@@ -500,5 +511,20 @@ class RedisQueueStoreIntegrationTests {
     store.release(queue, "c").block();
 
     assertThat(store.counts(queue).block()).isEqualTo(new QueueCounts(1, 1, 1, 2, 1, 0, 0, 1));
+  }
+
+  @Test
+  void clearGivesUpEveryPlaceAndCountsIt() {
+    drainBucket();
+    enqueue("a");
+    enqueue("b");
+
+    assertThat(store.clear(queue).block()).isEqualTo(2);
+    assertThat(waiting()).isEmpty();
+    assertThat(sync.exists(keys.seen(queue))).isZero();
+    assertThat(sync.hget(keys.state(queue), "cleared")).isEqualTo("2");
+    assertThat(status("a").state()).isEqualTo(State.UNKNOWN);
+    assertThat(store.clear(queue).block()).isZero();
+    assertThat(enqueue("c").position()).isEqualTo(1);
   }
 }

@@ -1,18 +1,20 @@
 package io.anteroom.worker.admission;
 
+import io.anteroom.queue.Activation;
 import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueId;
+import io.anteroom.queue.QueueStore;
+import io.anteroom.queue.TrafficStore;
 import io.anteroom.queue.log.ThrottledWarnings;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.worker.WorkerProperties;
+import io.anteroom.worker.activation.AutoDeactivation;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
@@ -22,14 +24,13 @@ import org.springframework.context.SmartLifecycle;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import reactor.util.function.Tuple2;
-import reactor.util.function.Tuples;
 
 /**
- * Every tick, admits and expires for each active queue. A tick that comes while the previous one is
- * still running is dropped (and counted), so a slow Redis never piles up work. Any number of loops,
- * in any number of processes, may run against one Redis: the scripts are atomic and the admission
- * rate is kept by the token bucket in Redis.
+ * Every tick, admits and expires for each active queue, and turns off queues that traffic turned on
+ * once they are quiet. A tick that comes while the previous one is still running is dropped (and
+ * counted), so a slow Redis never piles up work. Any number of loops, in any number of processes,
+ * may run against one Redis: the scripts are atomic and the admission rate is kept by the token
+ * bucket in Redis.
  */
 public final class AdmissionLoop implements SmartLifecycle {
 
@@ -39,6 +40,7 @@ public final class AdmissionLoop implements SmartLifecycle {
   private final ActiveQueues active;
   private final RoomPolicies policies;
   private final QueueWork work;
+  private final AutoDeactivation deactivation;
   private final Duration tick;
   private final int concurrency;
   private final Counter dropped;
@@ -52,15 +54,34 @@ public final class AdmissionLoop implements SmartLifecycle {
       ActiveQueues active,
       RoomPolicies policies,
       QueueWork work,
+      AutoDeactivation deactivation,
       WorkerProperties properties,
       MeterRegistry meters) {
     this.active = active;
     this.policies = policies;
     this.work = work;
+    this.deactivation = deactivation;
     this.tick = properties.tickInterval();
     this.concurrency = properties.queueConcurrency();
     this.dropped = meters.counter("anteroom.worker.ticks.dropped");
     this.failedTicks = meters.counter("anteroom.worker.ticks.failed");
+  }
+
+  /** A loop over the given stores, with its queue work and automatic deactivation. */
+  public static AdmissionLoop create(
+      ActiveQueues active,
+      RoomPolicies policies,
+      QueueStore store,
+      TrafficStore traffic,
+      WorkerProperties properties,
+      MeterRegistry meters) {
+    return new AdmissionLoop(
+        active,
+        policies,
+        new QueueWork(store, meters),
+        new AutoDeactivation(traffic, active, meters),
+        properties,
+        meters);
   }
 
   @Override
@@ -97,13 +118,20 @@ public final class AdmissionLoop implements SmartLifecycle {
     runOnce().doFinally(signal -> busy.set(false)).subscribe();
   }
 
-  /** One tick over every active queue; completes when all are done, never with an error. */
+  /**
+   * One tick over every active queue: admit, expire, and turn off a queue traffic turned on once it
+   * is quiet. Completes when all are done, never with an error.
+   */
   public Mono<Void> runOnce() {
     return active
         .list()
-        .flatMapMany(queues -> Flux.fromIterable(byRoom(queues.keySet()).entrySet()))
+        .flatMapMany(queues -> Flux.fromIterable(byRoom(queues).entrySet()))
         .flatMap(room -> withPolicy(room.getKey(), room.getValue()))
-        .flatMap(job -> work.run(job.getT1(), job.getT2()), concurrency)
+        .flatMap(
+            job ->
+                work.run(job.queue(), job.policy())
+                    .then(deactivation.check(job.queue(), job.cause(), job.policy())),
+            concurrency)
         .then()
         .onErrorResume(
             error -> {
@@ -113,8 +141,11 @@ public final class AdmissionLoop implements SmartLifecycle {
             });
   }
 
-  /** The room's policy, read once per tick, paired with each of its active queues. */
-  private Flux<Tuple2<QueueId, RoomPolicy>> withPolicy(String room, List<QueueId> queues) {
+  /** One active queue, why it is on, and its policy for this tick. */
+  private record Job(QueueId queue, Activation cause, RoomPolicy policy) {}
+
+  /** The room's settings, read once per tick, paired with each of its active queues. */
+  private Flux<Job> withPolicy(String room, Map<QueueId, Activation> queues) {
     return policies
         .current(room)
         .switchIfEmpty(
@@ -122,7 +153,12 @@ public final class AdmissionLoop implements SmartLifecycle {
                 () ->
                     warnings.warn(
                         room, "room={} has active queues but is not configured; skipped", room)))
-        .flatMapMany(policy -> Flux.fromIterable(queues).map(q -> Tuples.of(q, policy)))
+        .flatMapMany(
+            settings ->
+                Flux.fromIterable(queues.entrySet())
+                    .map(
+                        q ->
+                            new Job(q.getKey(), q.getValue(), settings.forItem(q.getKey().item()))))
         .onErrorResume(
             error -> {
               failedTicks.increment();
@@ -131,7 +167,10 @@ public final class AdmissionLoop implements SmartLifecycle {
             });
   }
 
-  private static Map<String, List<QueueId>> byRoom(Set<QueueId> queues) {
-    return queues.stream().collect(Collectors.groupingBy(QueueId::room));
+  private static Map<String, Map<QueueId, Activation>> byRoom(Map<QueueId, Activation> queues) {
+    return queues.entrySet().stream()
+        .collect(
+            Collectors.groupingBy(
+                e -> e.getKey().room(), Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)));
   }
 }

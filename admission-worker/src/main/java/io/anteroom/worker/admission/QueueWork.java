@@ -5,6 +5,8 @@ import io.anteroom.queue.ExpireResult;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.log.ThrottledWarnings;
+import io.anteroom.queue.policy.ClosedLine;
+import io.anteroom.queue.policy.Mode;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -36,9 +38,16 @@ public final class QueueWork {
     this.meters = meters;
   }
 
-  /** Admits and expires for {@code queue}; completes empty even when Redis fails. */
+  /**
+   * Admits (unless the policy's mode admits nobody), clears the line of a queue closed with {@code
+   * closed-line: clear}, and expires; completes empty even when Redis fails.
+   */
   public Mono<Void> run(QueueId queue, RoomPolicy policy) {
-    return admit(queue, policy)
+    Mono<Void> entry = policy.mode().admits() ? admit(queue, policy) : Mono.empty();
+    if (policy.mode() == Mode.CLOSED && policy.closedLine() == ClosedLine.CLEAR) {
+      entry = clear(queue);
+    }
+    return entry
         .then(store.expire(queue, policy))
         .doOnNext(result -> record(queue, result))
         .then()
@@ -60,6 +69,23 @@ public final class QueueWork {
                     : Mono.empty())
         .take(MAX_CALLS_PER_TICK)
         .doOnNext(result -> record(queue, result))
+        .then();
+  }
+
+  private Mono<Void> clear(QueueId queue) {
+    return store
+        .clear(queue)
+        .doOnNext(
+            cleared -> {
+              if (cleared > 0) {
+                count("anteroom.worker.cleared", queue, cleared);
+                log.info(
+                    "room={} queue={} closed: line of {} cleared",
+                    queue.room(),
+                    queue.item(),
+                    cleared);
+              }
+            })
         .then();
   }
 

@@ -3,6 +3,7 @@ package io.anteroom.worker.admission;
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.RedisActiveQueues;
 import io.anteroom.queue.RedisQueueStore;
+import io.anteroom.queue.RedisTrafficStore;
 import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.policy.RedisSettingsStore;
 import io.anteroom.queue.policy.RoomPolicies;
@@ -27,10 +28,11 @@ final class WorkerFixture implements AutoCloseable {
     RoomPolicies policies =
         new RoomPolicies(Map.of(room, policy), new RedisSettingsStore(redis.commands(), keys));
     this.loop =
-        new AdmissionLoop(
+        AdmissionLoop.create(
             new RedisActiveQueues(redis.commands(), keys),
             policies,
-            new QueueWork(store, meters),
+            store,
+            new RedisTrafficStore(redis.commands(), keys, Clock.systemUTC()),
             new WorkerProperties(tick, 32),
             meters);
   }

@@ -14,7 +14,10 @@ public final class Decisions {
     QUEUED,
     BYPASSED,
     REJECTED,
-    UNAVAILABLE
+    UNAVAILABLE,
+    /** Let through without a pass because the line could not be reached (failure policy open). */
+    FAILED_OPEN,
+    CLOSED
   }
 
   private final MeterRegistry meters;

@@ -11,6 +11,7 @@ import io.anteroom.queue.policy.RoomPolicy;
 import java.time.Clock;
 import java.util.List;
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
+import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
@@ -53,6 +54,25 @@ final class Forwarder {
   Mono<Void> forward(ServerWebExchange exchange, GatewayFilterChain chain, String passToken) {
     return chain.filter(
         exchange.mutate().request(scrubber.scrub(exchange.getRequest(), passToken)).build());
+  }
+
+  /**
+   * The request header that tells the origin a visitor came in unqueued because the line was down.
+   */
+  static final String DEGRADED_HEADER = "Anteroom-Degraded";
+
+  /**
+   * Forwards a visitor without a pass because the line could not be reached and the room fails
+   * open; the origin sees {@value #DEGRADED_HEADER}{@code : line-unavailable}.
+   */
+  Mono<Void> forwardDegraded(ServerWebExchange exchange, GatewayFilterChain chain) {
+    ServerHttpRequest request =
+        scrubber
+            .scrub(exchange.getRequest(), null)
+            .mutate()
+            .headers(h -> h.set(DEGRADED_HEADER, "line-unavailable"))
+            .build();
+    return chain.filter(exchange.mutate().request(request).build());
   }
 
   /** Forwards a pass holder, renewing a pass past half its life (sliding session). */

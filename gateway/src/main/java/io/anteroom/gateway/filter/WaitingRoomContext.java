@@ -1,6 +1,7 @@
 package io.anteroom.gateway.filter;
 
-import io.anteroom.gateway.activation.ActiveQueueMirror;
+import io.anteroom.gateway.activation.HitFlusher;
+import io.anteroom.gateway.activation.QueueGate;
 import io.anteroom.gateway.pass.AnteroomCookies;
 import io.anteroom.gateway.room.ItemSource;
 import io.anteroom.gateway.room.RoomPolicyMirror;
@@ -13,7 +14,8 @@ import java.util.Map;
 record WaitingRoomContext(
     Map<String, ItemSource> itemSources,
     RoomPolicyMirror policies,
-    ActiveQueueMirror mirror,
+    QueueGate gate,
+    HitFlusher hits,
     TokenCodec tokens,
     AnteroomCookies cookies,
     Line line,

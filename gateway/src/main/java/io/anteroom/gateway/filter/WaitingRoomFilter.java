@@ -9,6 +9,7 @@ import io.anteroom.gateway.token.Ticket;
 import io.anteroom.gateway.token.Verified;
 import io.anteroom.gateway.token.VisitorIds;
 import io.anteroom.queue.QueueId;
+import io.anteroom.queue.policy.FailurePolicy;
 import io.anteroom.queue.policy.RoomPolicy;
 import java.util.Optional;
 import org.springframework.cloud.gateway.filter.GatewayFilter;
@@ -20,9 +21,13 @@ import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
 /**
- * The waiting room on one route. Per request, in this order: static assets pass; a valid pass for
- * this queue passes (checked locally, no Redis); a queue that is off gives out a pass and passes; a
- * queue that is on puts the visitor in line and answers with the waiting page.
+ * The waiting room on one route. Per request, in this order: static assets pass; the request is
+ * counted for activation by traffic; a valid pass for this queue passes (checked locally, no
+ * Redis); then the queue's mode and state decide ({@link
+ * io.anteroom.gateway.activation.QueueGate}): a queue that is off gives out a pass and passes, a
+ * closed one shows the closed page, one that holds visitors puts them in line and answers with the
+ * waiting page. When the line cannot be reached, the room's failure policy lets the visitor through
+ * (marked) or answers 503.
  */
 final class WaitingRoomFilter implements GatewayFilter, Ordered {
 
@@ -46,8 +51,9 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
       context.decisions().count(room, Decision.BYPASSED);
       return context.forwarder().forward(exchange, chain, null);
     }
-    RoomPolicy policy = context.policies().policy(room);
     QueueId queue = QueueId.of(room, context.itemSource(room).item(exchange));
+    RoomPolicy policy = context.policies().policy(queue);
+    context.hits().record(queue, policy);
     Pass pass = readPass(request);
     if (pass != null && pass.opens(queue)) {
       context.decisions().count(room, Decision.PASSED);
@@ -55,14 +61,35 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
     }
     Ticket ticket = readTicket(request);
     String known = pass != null ? pass.visitor() : ticket != null ? ticket.visitor() : null;
-    if (!context.mirror().isActive(queue)) {
-      String visitor = known != null ? known : VisitorIds.newVisitorId();
-      context.decisions().count(room, Decision.PASSED);
-      return context
-          .forwarder()
-          .forwardNewPass(
-              exchange, chain, queue, visitor, Line.itemsAfter(pass, queue), policy, false);
+    switch (context.gate().verdict(queue, policy)) {
+      case ENTER -> {
+        String visitor = known != null ? known : VisitorIds.newVisitorId();
+        context.decisions().count(room, Decision.PASSED);
+        return context
+            .forwarder()
+            .forwardNewPass(
+                exchange, chain, queue, visitor, Line.itemsAfter(pass, queue), policy, false);
+      }
+      case CLOSED -> {
+        context.decisions().count(room, Decision.CLOSED);
+        return context.responses().closed(exchange, room);
+      }
+      case WAIT -> {
+        return wait(exchange, chain, queue, policy, pass, ticket, known);
+      }
     }
+    throw new IllegalStateException("unreachable");
+  }
+
+  private Mono<Void> wait(
+      ServerWebExchange exchange,
+      GatewayFilterChain chain,
+      QueueId queue,
+      RoomPolicy policy,
+      Pass pass,
+      Ticket ticket,
+      String known) {
+    ServerHttpRequest request = exchange.getRequest();
     if (!isRead(request.getMethod())) {
       context.decisions().count(room, Decision.QUEUED);
       return context
@@ -90,15 +117,25 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
             outcome ->
                 outcome.isPresent()
                     ? afterLine(exchange, chain, queue, pass, policy, outcome.get())
-                    : context.responses().unavailable(exchange, 5, "queue-unavailable"));
+                    : withoutLine(exchange, chain, policy));
   }
 
   private Mono<Optional<Line.Outcome>> lineUnavailable(QueueId queue, Throwable error) {
-    context.decisions().count(room, Decision.UNAVAILABLE);
     context
         .warnings()
         .warn(room, "room={} queue={} line unavailable: {}", room, queue.item(), error.toString());
     return Mono.just(Optional.empty());
+  }
+
+  /** The line could not be reached: the room's failure policy decides. */
+  private Mono<Void> withoutLine(
+      ServerWebExchange exchange, GatewayFilterChain chain, RoomPolicy policy) {
+    if (policy.failurePolicy() == FailurePolicy.OPEN) {
+      context.decisions().count(room, Decision.FAILED_OPEN);
+      return context.forwarder().forwardDegraded(exchange, chain);
+    }
+    context.decisions().count(room, Decision.UNAVAILABLE);
+    return context.responses().unavailable(exchange, 5, "queue-unavailable");
   }
 
   private Mono<Void> afterLine(

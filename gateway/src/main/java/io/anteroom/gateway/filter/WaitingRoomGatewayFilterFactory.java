@@ -1,7 +1,8 @@
 package io.anteroom.gateway.filter;
 
 import io.anteroom.gateway.GatewayProperties;
-import io.anteroom.gateway.activation.ActiveQueueMirror;
+import io.anteroom.gateway.activation.HitFlusher;
+import io.anteroom.gateway.activation.QueueGate;
 import io.anteroom.gateway.pass.AnteroomCookies;
 import io.anteroom.gateway.pass.PassRegistrar;
 import io.anteroom.gateway.room.ItemSource;
@@ -33,7 +34,8 @@ public class WaitingRoomGatewayFilterFactory
       AnteroomProperties anteroom,
       GatewayProperties gateway,
       RoomPolicyMirror policies,
-      ActiveQueueMirror mirror,
+      QueueGate gate,
+      HitFlusher hits,
       TokenCodec tokens,
       QueueStore store,
       PassRegistrar registrar,
@@ -58,7 +60,8 @@ public class WaitingRoomGatewayFilterFactory
         new WaitingRoomContext(
             itemSources(anteroom),
             policies,
-            mirror,
+            gate,
+            hits,
             tokens,
             cookies,
             new Line(store),

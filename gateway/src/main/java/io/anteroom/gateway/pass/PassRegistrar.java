@@ -71,7 +71,7 @@ public final class PassRegistrar implements SmartLifecycle {
   }
 
   private Mono<Long> send(QueueId queue, Set<String> visitors) {
-    RoomPolicy policy = policies.policy(queue.room());
+    RoomPolicy policy = policies.policy(queue);
     if (policy == null) {
       return Mono.empty();
     }

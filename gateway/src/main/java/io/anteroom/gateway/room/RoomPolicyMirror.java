@@ -1,8 +1,10 @@
 package io.anteroom.gateway.room;
 
+import io.anteroom.queue.QueueId;
 import io.anteroom.queue.log.ThrottledWarnings;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.RoomPolicy;
+import io.anteroom.queue.policy.RoomSettings;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -16,9 +18,9 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Each room's current policy (YAML plus live overrides), re-read periodically, so the request path
- * reads policies from memory. Until the first read, and while Redis cannot be read, rooms keep the
- * last known policy (at first the YAML one).
+ * Each room's current settings (YAML plus live overrides of the room and of single queues), re-read
+ * periodically, so the request path reads policies from memory. Until the first read, and while
+ * Redis cannot be read, rooms keep the last known settings (at first the YAML ones).
  */
 public final class RoomPolicyMirror implements SmartLifecycle {
 
@@ -26,7 +28,7 @@ public final class RoomPolicyMirror implements SmartLifecycle {
 
   private final RoomPolicies policies;
   private final Duration refresh;
-  private final Map<String, RoomPolicy> current = new ConcurrentHashMap<>();
+  private final Map<String, RoomSettings> current = new ConcurrentHashMap<>();
   private final AtomicBoolean reading = new AtomicBoolean();
   private final ThrottledWarnings warnings =
       new ThrottledWarnings(log, Clock.systemUTC(), Duration.ofSeconds(10));
@@ -36,12 +38,26 @@ public final class RoomPolicyMirror implements SmartLifecycle {
     this.policies = policies;
     this.refresh = refresh;
     for (String room : policies.rooms()) {
-      policies.configured(room).subscribe(policy -> current.put(room, policy));
+      current.put(room, RoomSettings.of(policies.configured(room)));
     }
   }
 
   /** The room's policy, or null for a room that is not configured. */
   public RoomPolicy policy(String room) {
+    RoomSettings settings = current.get(room);
+    return settings == null ? null : settings.policy();
+  }
+
+  /**
+   * The queue's policy (its room's, unless the queue has overrides), or null for an unknown room.
+   */
+  public RoomPolicy policy(QueueId queue) {
+    RoomSettings settings = current.get(queue.room());
+    return settings == null ? null : settings.forItem(queue.item());
+  }
+
+  /** The room's settings, or null for a room that is not configured. */
+  public RoomSettings settings(String room) {
     return current.get(room);
   }
 
@@ -52,7 +68,7 @@ public final class RoomPolicyMirror implements SmartLifecycle {
             room ->
                 policies
                     .current(room)
-                    .doOnNext(policy -> current.put(room, policy))
+                    .doOnNext(settings -> current.put(room, settings))
                     .onErrorResume(
                         error -> {
                           warnings.warn(

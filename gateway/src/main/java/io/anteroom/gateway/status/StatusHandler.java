@@ -1,6 +1,6 @@
 package io.anteroom.gateway.status;
 
-import io.anteroom.gateway.activation.ActiveQueueMirror;
+import io.anteroom.gateway.activation.QueueGate;
 import io.anteroom.gateway.filter.Line;
 import io.anteroom.gateway.pass.AnteroomCookies;
 import io.anteroom.gateway.pass.PassRegistrar;
@@ -31,7 +31,7 @@ public final class StatusHandler {
   public static final String PATH = "/_anteroom/status";
 
   private final RoomPolicyMirror policies;
-  private final ActiveQueueMirror mirror;
+  private final QueueGate gate;
   private final TokenCodec tokens;
   private final AnteroomCookies cookies;
   private final Line line;
@@ -39,13 +39,13 @@ public final class StatusHandler {
 
   public StatusHandler(
       RoomPolicyMirror policies,
-      ActiveQueueMirror mirror,
+      QueueGate gate,
       TokenCodec tokens,
       AnteroomCookies cookies,
       Line line,
       PassRegistrar registrar) {
     this.policies = policies;
-    this.mirror = mirror;
+    this.gate = gate;
     this.tokens = tokens;
     this.cookies = cookies;
     this.line = line;
@@ -54,8 +54,7 @@ public final class StatusHandler {
 
   public Mono<ServerResponse> status(ServerRequest request) {
     String room = request.queryParam("room").orElse("");
-    RoomPolicy policy = policies.policy(room);
-    if (policy == null) {
+    if (policies.policy(room) == null) {
       return json(HttpStatus.BAD_REQUEST, "{\"error\":\"unknown room\"}", List.of());
     }
     String token = cookies.ticket(request.exchange().getRequest(), room);
@@ -66,10 +65,24 @@ public final class StatusHandler {
     QueueId queue = valid.value().queue();
     String visitor = valid.value().visitor();
     Pass pass = currentPass(request, room);
-    if (!mirror.isActive(queue)) {
-      registrar.register(queue, visitor);
-      return admitted(room, queue, visitor, pass, policy);
+    RoomPolicy policy = policies.policy(queue);
+    switch (gate.verdict(queue, policy)) {
+      case ENTER -> {
+        registrar.register(queue, visitor);
+        return admitted(room, queue, visitor, pass, policy);
+      }
+      case CLOSED -> {
+        return json(HttpStatus.OK, WaitingView.CLOSED.toJson(), List.of());
+      }
+      case WAIT -> {
+        return inLine(room, queue, visitor, pass, policy);
+      }
     }
+    throw new IllegalStateException("unreachable");
+  }
+
+  private Mono<ServerResponse> inLine(
+      String room, QueueId queue, String visitor, Pass pass, RoomPolicy policy) {
     return line.meet(queue, visitor, visitor, policy)
         .flatMap(
             outcome -> {

@@ -9,18 +9,25 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The waiting page, rendered from {@code templates/waiting.html} with named {@code
- * {{placeholders}}}. Every value is HTML-escaped; the page carries its own script and styles (no
- * external resources).
+ * The waiting page and the closed page, rendered from {@code templates/waiting.html} and {@code
+ * templates/closed.html} with named {@code {{placeholders}}}. Every value is HTML-escaped; the page
+ * carries its own script and styles (no external resources).
  */
 public final class WaitingPage {
 
   private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{([a-zA-Z]+)}}");
 
   private final String template;
+  private final String closedTemplate;
 
   public WaitingPage() {
     this.template = read("/templates/waiting.html");
+    this.closedTemplate = read("/templates/closed.html");
+  }
+
+  /** The page of a closed room or queue. */
+  public String renderClosed(String room) {
+    return fill(closedTemplate, Map.of("room", room));
   }
 
   /**
@@ -37,7 +44,12 @@ public final class WaitingPage {
             "etaSeconds", Long.toString(view.etaSeconds()),
             "pollAfterSeconds", Long.toString(view.pollAfterSeconds()),
             "requeued", Boolean.toString(view.requeued()),
-            "requeuedHidden", view.requeued() ? "" : "hidden");
+            "requeuedHidden", view.requeued() ? "" : "hidden",
+            "pausedHidden", view.state() == WaitingView.State.PAUSED ? "" : "hidden");
+    return fill(template, values);
+  }
+
+  private static String fill(String template, Map<String, String> values) {
     Matcher m = PLACEHOLDER.matcher(template);
     StringBuilder out = new StringBuilder(template.length() + 64);
     while (m.find()) {

@@ -42,6 +42,19 @@ public final class WaitingResponses {
     return write(response, MediaType.TEXT_HTML, page.render(room, view));
   }
 
+  /**
+   * The closed page, or the JSON {@code closed} state: 503 without Retry-After (there is nothing to
+   * come back for until an operator opens again), never cached.
+   */
+  public Mono<Void> closed(ServerWebExchange exchange, String room) {
+    ServerHttpResponse response = exchange.getResponse();
+    response.setStatusCode(HttpStatus.SERVICE_UNAVAILABLE);
+    if (wantsJson(exchange)) {
+      return write(response, MediaType.APPLICATION_JSON, WaitingView.CLOSED.toJson());
+    }
+    return write(response, MediaType.TEXT_HTML, page.renderClosed(room));
+  }
+
   /** A JSON status (the status endpoint always answers JSON). */
   public Mono<Void> json(ServerWebExchange exchange, HttpStatus status, WaitingView view) {
     exchange.getResponse().setStatusCode(status);

@@ -1,6 +1,7 @@
 package io.anteroom.gateway.status;
 
 import io.anteroom.gateway.filter.Line;
+import io.anteroom.queue.policy.Mode;
 import io.anteroom.queue.policy.RoomPolicy;
 import java.util.Locale;
 
@@ -22,16 +23,19 @@ public record WaitingView(
     long pollAfterSeconds,
     boolean requeued) {
 
-  /** The view of a visitor the line says is waiting. */
+  /** The view of a visitor the line says is waiting (in a paused line: paused). */
   public static WaitingView of(Line.Outcome outcome, RoomPolicy policy) {
     return new WaitingView(
-        State.WAITING,
+        policy.mode() == Mode.PAUSED ? State.PAUSED : State.WAITING,
         outcome.position(),
         outcome.waiting(),
         PollSchedule.etaSeconds(outcome.position(), policy),
         PollSchedule.pollAfterSeconds(outcome.position(), policy),
         outcome.requeued());
   }
+
+  /** The view of a visitor of a closed room or queue. */
+  public static final WaitingView CLOSED = new WaitingView(State.CLOSED, 0, 0, 0, 0, false);
 
   /** States of the JSON contract. */
   public enum State {

@@ -87,7 +87,7 @@ class WaitingPageBrowserIntegrationTests {
   @BeforeEach
   void turnTheQueueOnAtOnePerSecond() {
     origin.resetRequests();
-    settings.put("shop", Map.of("admit-per-second", "1")).block();
+    settings.put("shop", null, Map.of("admit-per-second", "1")).block();
     active.activate(queue, Activation.MANUAL).block();
     mirror.refresh().block();
     policyMirror.refresh().block();

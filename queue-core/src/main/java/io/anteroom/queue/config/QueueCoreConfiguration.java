@@ -5,6 +5,8 @@ import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.RedisActiveQueues;
 import io.anteroom.queue.RedisQueueStore;
+import io.anteroom.queue.RedisTrafficStore;
+import io.anteroom.queue.TrafficStore;
 import io.anteroom.queue.policy.RedisSettingsStore;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
@@ -37,6 +39,11 @@ public class QueueCoreConfiguration {
   @Bean
   QueueStore queueStore(RedisConnector redis, QueueKeys keys, Clock clock) {
     return new RedisQueueStore(redis.commands(), keys, clock);
+  }
+
+  @Bean
+  TrafficStore trafficStore(RedisConnector redis, QueueKeys keys, Clock clock) {
+    return new RedisTrafficStore(redis.commands(), keys, clock);
   }
 
   @Bean

@@ -38,10 +38,33 @@ public final class PolicyParser {
     int batch = v.whole(PolicyProperty.ADMIT_BATCH).orElse(base.admitBatch());
     Duration retention =
         v.duration(PolicyProperty.FINISHED_RETENTION).orElse(base.finishedRetention());
+    Mode mode = v.choice(PolicyProperty.MODE, Mode.class).orElse(base.mode());
+    double above = v.decimal(PolicyProperty.ACTIVATE_ABOVE).orElse(base.activateAbove());
+    double below = v.decimal(PolicyProperty.DEACTIVATE_BELOW).orElse(base.deactivateBelow());
+    Duration window = v.duration(PolicyProperty.ACTIVATION_WINDOW).orElse(base.activationWindow());
+    Duration coolDown = v.duration(PolicyProperty.COOL_DOWN).orElse(base.coolDown());
+    ClosedLine closedLine =
+        v.choice(PolicyProperty.CLOSED_LINE, ClosedLine.class).orElse(base.closedLine());
+    FailurePolicy failure =
+        v.choice(PolicyProperty.FAILURE_POLICY, FailurePolicy.class).orElse(base.failurePolicy());
     // Values that did not parse fall back to the base, so range checks still run on the rest.
     try {
       RoomPolicy policy =
-          new RoomPolicy(rate, burst, maxActive, session, abandon, batch, retention);
+          new RoomPolicy(
+              rate,
+              burst,
+              maxActive,
+              session,
+              abandon,
+              batch,
+              retention,
+              mode,
+              above,
+              below,
+              window,
+              coolDown,
+              closedLine,
+              failure);
       if (problems.isEmpty()) {
         return policy;
       }
@@ -63,6 +86,10 @@ public final class PolicyParser {
 
     Optional<Duration> duration(PolicyProperty property) {
       return parse(property, null, Durations::parse);
+    }
+
+    <E extends Enum<E> & Choice> Optional<E> choice(PolicyProperty property, Class<E> type) {
+      return parse(property, null, text -> Choice.parse(type, text));
     }
 
     private <T> Optional<T> parse(

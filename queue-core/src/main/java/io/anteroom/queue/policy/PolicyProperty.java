@@ -11,7 +11,14 @@ public enum PolicyProperty {
   SESSION_DURATION("session-duration"),
   ABANDON_AFTER("abandon-after"),
   ADMIT_BATCH("admit-batch"),
-  FINISHED_RETENTION("finished-retention");
+  FINISHED_RETENTION("finished-retention"),
+  MODE("mode"),
+  ACTIVATE_ABOVE("activate-above"),
+  DEACTIVATE_BELOW("deactivate-below"),
+  ACTIVATION_WINDOW("activation-window"),
+  COOL_DOWN("cool-down"),
+  CLOSED_LINE("closed-line"),
+  FAILURE_POLICY("failure-policy");
 
   private final String key;
 

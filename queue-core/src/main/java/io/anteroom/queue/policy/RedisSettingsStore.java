@@ -1,12 +1,22 @@
 package io.anteroom.queue.policy;
 
+import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueKeys;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import reactor.core.publisher.Mono;
 
-/** {@link SettingsStore} in the hash {@link QueueKeys#settings(String)}. */
+/**
+ * {@link SettingsStore} in one hash per room, {@link QueueKeys#settings(String)}: a room override
+ * is the field {@code <property>}, a queue override the field {@code <item>/<property>} (item ids
+ * never contain {@code /}). One read gives a gateway or worker everything of a room.
+ */
 public final class RedisSettingsStore implements SettingsStore {
+
+  private static final char ITEM_SEPARATOR = '/';
 
   private final RedisClusterAsyncCommands<String, String> commands;
   private final QueueKeys keys;
@@ -17,15 +27,48 @@ public final class RedisSettingsStore implements SettingsStore {
   }
 
   @Override
-  public Mono<Map<String, String>> overrides(String room) {
-    return Mono.fromCompletionStage(() -> commands.hgetall(keys.settings(room)));
+  public Mono<Overrides> overrides(String room) {
+    return Mono.fromCompletionStage(() -> commands.hgetall(keys.settings(room)))
+        .map(RedisSettingsStore::split);
   }
 
   @Override
-  public Mono<Void> put(String room, Map<String, String> values) {
+  public Mono<Void> put(String room, String item, Map<String, String> values) {
     if (values.isEmpty()) {
       return Mono.empty();
     }
-    return Mono.fromCompletionStage(() -> commands.hset(keys.settings(room), values)).then();
+    Map<String, String> fields = new LinkedHashMap<>();
+    values.forEach((property, value) -> fields.put(field(room, item, property), value));
+    return Mono.fromCompletionStage(() -> commands.hset(keys.settings(room), fields)).then();
+  }
+
+  @Override
+  public Mono<Void> remove(String room, String item, Collection<String> properties) {
+    if (properties.isEmpty()) {
+      return Mono.empty();
+    }
+    String[] fields = properties.stream().map(p -> field(room, item, p)).toArray(String[]::new);
+    return Mono.fromCompletionStage(() -> commands.hdel(keys.settings(room), fields)).then();
+  }
+
+  private static String field(String room, String item, String property) {
+    return item == null ? property : QueueId.named(room, item).item() + ITEM_SEPARATOR + property;
+  }
+
+  private static Overrides split(Map<String, String> fields) {
+    Map<String, String> room = new HashMap<>();
+    Map<String, Map<String, String>> queues = new HashMap<>();
+    fields.forEach(
+        (field, value) -> {
+          int separator = field.indexOf(ITEM_SEPARATOR);
+          if (separator < 0) {
+            room.put(field, value);
+          } else {
+            queues
+                .computeIfAbsent(field.substring(0, separator), item -> new HashMap<>())
+                .put(field.substring(separator + 1), value);
+          }
+        });
+    return new Overrides(room, queues);
   }
 }

@@ -1,5 +1,6 @@
 package io.anteroom.queue.policy;
 
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -7,9 +8,9 @@ import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 
 /**
- * Each configured room's policy: the YAML policy with the live overrides applied on top. Overrides
- * that do not parse (written to Redis by hand, or by an older version) are ignored with a warning,
- * so a bad value can never stop admissions.
+ * Each configured room's settings: the YAML policy with the room's live overrides on top, and each
+ * overridden queue's on top of that. Overrides that do not parse (written to Redis by hand, or by
+ * an older version) are ignored with a warning, so a bad value can never stop admissions.
  */
 public final class RoomPolicies {
 
@@ -32,29 +33,41 @@ public final class RoomPolicies {
     return configured.keySet();
   }
 
-  /** The policy from YAML alone, or empty for an unknown room. */
-  public Mono<RoomPolicy> configured(String room) {
-    return Mono.justOrEmpty(configured.get(room));
+  /** The policy from YAML alone, or null for an unknown room. */
+  public RoomPolicy configured(String room) {
+    return configured.get(room);
   }
 
-  /** The room's current policy, or empty for a room that is not configured. */
-  public Mono<RoomPolicy> current(String room) {
+  /** The room's current settings, or empty for a room that is not configured. */
+  public Mono<RoomSettings> current(String room) {
     RoomPolicy base = configured.get(room);
     if (base == null) {
       return Mono.empty();
     }
-    return settings.overrides(room).map(values -> withOverrides(room, base, values));
+    return settings.overrides(room).map(overrides -> apply(room, base, overrides));
+  }
+
+  /** {@code overrides} applied to the room's YAML policy, skipping parts that do not parse. */
+  public static RoomSettings apply(String room, RoomPolicy base, Overrides overrides) {
+    RoomPolicy policy = withOverrides("room " + room, base, overrides.room());
+    Map<String, RoomPolicy> queues = new HashMap<>();
+    overrides
+        .queues()
+        .forEach(
+            (item, values) ->
+                queues.put(item, withOverrides("queue " + room + ":" + item, policy, values)));
+    return new RoomSettings(policy, queues);
   }
 
   private static RoomPolicy withOverrides(
-      String room, RoomPolicy base, Map<String, String> values) {
+      String source, RoomPolicy base, Map<String, String> values) {
     if (values.isEmpty()) {
       return base;
     }
     try {
-      return PolicyParser.apply("overrides of room " + room, base, values);
+      return PolicyParser.apply("overrides of " + source, base, values);
     } catch (InvalidPolicyException e) {
-      log.warn("room={} ignoring live overrides: {}", room, e.getMessage());
+      log.warn("Ignoring live overrides of {}: {}", source, e.getMessage());
       return base;
     }
   }

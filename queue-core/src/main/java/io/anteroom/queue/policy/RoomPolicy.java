@@ -22,6 +22,20 @@ import java.util.List;
  *     several calls per tick when needed); default 100, which keeps one call under a millisecond
  * @param finishedRetention {@code finished-retention}: how long finished visitors are kept for
  *     status and counts; default 1h
+ * @param mode {@code mode}: {@code queue}, {@code queue-all}, {@code paused}, {@code passthrough}
+ *     or {@code closed} ({@link Mode}); default queue
+ * @param activateAbove {@code activate-above}: requests per second to one item, averaged over the
+ *     activation window, that turn its queue on; 0 turns automatic activation off; default 0
+ * @param deactivateBelow {@code deactivate-below}: requests per second under which an automatically
+ *     activated, empty queue counts as quiet; default half of activate-above
+ * @param activationWindow {@code activation-window}: the window traffic is averaged over, whole
+ *     seconds from 1s to 60s; default 3s
+ * @param coolDown {@code cool-down}: how long a queue that was turned on by traffic must stay empty
+ *     and quiet before the worker turns it off; default 1m
+ * @param closedLine {@code closed-line}: {@code keep} or {@code clear} the line while closed;
+ *     default keep
+ * @param failurePolicy {@code failure-policy}: {@code open} or {@code closed} for visitors without
+ *     a pass when the line cannot be reached; default closed
  */
 public record RoomPolicy(
     double admitPerSecond,
@@ -30,7 +44,19 @@ public record RoomPolicy(
     Duration sessionDuration,
     Duration abandonAfter,
     int admitBatch,
-    Duration finishedRetention) {
+    Duration finishedRetention,
+    Mode mode,
+    double activateAbove,
+    double deactivateBelow,
+    Duration activationWindow,
+    Duration coolDown,
+    ClosedLine closedLine,
+    FailurePolicy failurePolicy) {
+
+  /** The {@code deactivate-below} value meaning "half of activate-above". */
+  static final double HALF_OF_ACTIVATE_ABOVE = -1;
+
+  static final Duration MAX_ACTIVATION_WINDOW = Duration.ofSeconds(60);
 
   /** The built-in defaults, under any YAML defaults and room values. */
   public static final RoomPolicy DEFAULTS =
@@ -41,7 +67,14 @@ public record RoomPolicy(
           Duration.ofMinutes(10),
           Duration.ofMinutes(2),
           100,
-          Duration.ofHours(1));
+          Duration.ofHours(1),
+          Mode.QUEUE,
+          0,
+          HALF_OF_ACTIVATE_ABOVE,
+          Duration.ofSeconds(3),
+          Duration.ofMinutes(1),
+          ClosedLine.KEEP,
+          FailurePolicy.CLOSED);
 
   /** Most visitors one admission call may move; keeps a script call short. */
   static final int MAX_ADMIT_BATCH = 5000;
@@ -63,9 +96,76 @@ public record RoomPolicy(
         PolicyProperty.ADMIT_BATCH,
         "must be between 1 and " + MAX_ADMIT_BATCH);
     checkPositive(problems, finishedRetention, PolicyProperty.FINISHED_RETENTION);
+    check(problems, mode != null, PolicyProperty.MODE, "must be set");
+    check(
+        problems,
+        activateAbove >= 0 && activateAbove <= 1_000_000_000,
+        PolicyProperty.ACTIVATE_ABOVE,
+        "must be between 0 and 1000000000");
+    check(
+        problems,
+        deactivateBelow == HALF_OF_ACTIVATE_ABOVE
+            || (deactivateBelow >= 0 && deactivateBelow <= activateAbove),
+        PolicyProperty.DEACTIVATE_BELOW,
+        "must be between 0 and activate-above (" + activateAbove + ")");
+    check(
+        problems,
+        activationWindow != null
+            && activationWindow.toMillis() % 1000 == 0
+            && activationWindow.compareTo(Duration.ofSeconds(1)) >= 0
+            && activationWindow.compareTo(MAX_ACTIVATION_WINDOW) <= 0,
+        PolicyProperty.ACTIVATION_WINDOW,
+        "must be whole seconds from 1s to 60s");
+    checkPositive(problems, coolDown, PolicyProperty.COOL_DOWN);
+    check(problems, closedLine != null, PolicyProperty.CLOSED_LINE, "must be set");
+    check(problems, failurePolicy != null, PolicyProperty.FAILURE_POLICY, "must be set");
     if (!problems.isEmpty()) {
       throw new InvalidPolicyException("room policy", problems);
     }
+  }
+
+  /**
+   * A policy with the given admission values and the default operation values; for callers that
+   * only admit.
+   */
+  public RoomPolicy(
+      double admitPerSecond,
+      Duration admitBurst,
+      int maxActive,
+      Duration sessionDuration,
+      Duration abandonAfter,
+      int admitBatch,
+      Duration finishedRetention) {
+    this(
+        admitPerSecond,
+        admitBurst,
+        maxActive,
+        sessionDuration,
+        abandonAfter,
+        admitBatch,
+        finishedRetention,
+        DEFAULTS.mode,
+        DEFAULTS.activateAbove,
+        DEFAULTS.deactivateBelow,
+        DEFAULTS.activationWindow,
+        DEFAULTS.coolDown,
+        DEFAULTS.closedLine,
+        DEFAULTS.failurePolicy);
+  }
+
+  /** Whether traffic can turn this queue on. */
+  public boolean activatesOnTraffic() {
+    return activateAbove > 0;
+  }
+
+  /** Requests per second under which an empty, automatically activated queue counts as quiet. */
+  public double quietBelow() {
+    return deactivateBelow == HALF_OF_ACTIVATE_ABOVE ? activateAbove / 2 : deactivateBelow;
+  }
+
+  /** The activation window in whole seconds. */
+  public int activationWindowSeconds() {
+    return (int) activationWindow.toSeconds();
   }
 
   /** Token bucket size: the burst window's worth of the rate, at least one visitor. */

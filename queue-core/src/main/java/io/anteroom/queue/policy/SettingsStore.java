@@ -1,14 +1,25 @@
 package io.anteroom.queue.policy;
 
+import java.util.Collection;
 import java.util.Map;
 import reactor.core.publisher.Mono;
 
-/** Live overrides of a room's policy, written by operators and read by gateways and workers. */
+/**
+ * Live overrides of a room's policy and of its single queues, written by operators and read by
+ * gateways and workers. Callers validate values with {@link PolicyParser} before writing.
+ */
 public interface SettingsStore {
 
-  /** The room's overrides, property name to value; empty when there are none. */
-  Mono<Map<String, String>> overrides(String room);
+  /** The room's overrides; empty maps when there are none. */
+  Mono<Overrides> overrides(String room);
 
-  /** Sets overrides; callers validate them first with {@link PolicyParser}. */
-  Mono<Void> put(String room, Map<String, String> values);
+  /**
+   * Sets overrides of the room ({@code item} null) or of one of its queues.
+   *
+   * @param values property name to value
+   */
+  Mono<Void> put(String room, String item, Map<String, String> values);
+
+  /** Removes overrides of the room ({@code item} null) or of one queue, back to what is below. */
+  Mono<Void> remove(String room, String item, Collection<String> properties);
 }

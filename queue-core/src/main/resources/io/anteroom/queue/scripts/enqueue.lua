@@ -1,7 +1,8 @@
 -- Puts a visitor in line, keeping the place of one already there; admits at once when the line is
--- empty and both the token bucket and the cap allow.
+-- empty, admission is allowed (not paused) and both the token bucket and the cap allow.
 -- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state
--- ARGV: 1 visitor, 2 now (ms), 3 admit per second, 4 burst (tokens), 5 max active
+-- ARGV: 1 visitor, 2 now (ms), 3 admit per second, 4 burst (tokens), 5 max active,
+--       6 admit at once allowed (1) or not (0)
 -- Reply: {outcome, position, waiting, requeued}
 --   outcome 1 = waiting at 1-based position, 2 = admitted (position 0)
 --   waiting: people in line after this call
@@ -25,7 +26,7 @@ end
 local requeued = redis.call('ZREM', KEYS[3], visitor)
 local length = redis.call('ZCARD', KEYS[1])
 
-if length == 0 then
+if length == 0 and ARGV[6] == '1' then
   local tokens, refill = bucket_tokens(KEYS[5], now, tonumber(ARGV[3]), tonumber(ARGV[4]))
   if tokens >= 1 and redis.call('ZCARD', KEYS[2]) < tonumber(ARGV[5]) then
     bucket_store(KEYS[5], tokens - 1, refill)

@@ -76,6 +76,55 @@ class PolicyParserTests {
         .containsExactly("x.max-active: must be a whole number; was '1e3'");
   }
 
+  @Test
+  void operationValuesParse() {
+    RoomPolicy policy =
+        PolicyParser.apply(
+            "x",
+            RoomPolicy.DEFAULTS,
+            Map.of(
+                "mode", "queue-all",
+                "activate-above", "120.5",
+                "activation-window", "5s",
+                "cool-down", "2m",
+                "closed-line", "clear",
+                "failure-policy", "open"));
+
+    assertThat(policy.mode()).isEqualTo(Mode.QUEUE_ALL);
+    assertThat(policy.activatesOnTraffic()).isTrue();
+    assertThat(policy.quietBelow()).isEqualTo(60.25);
+    assertThat(policy.activationWindowSeconds()).isEqualTo(5);
+    assertThat(policy.coolDown()).isEqualTo(Duration.ofMinutes(2));
+    assertThat(policy.closedLine()).isEqualTo(ClosedLine.CLEAR);
+    assertThat(policy.failurePolicy()).isEqualTo(FailurePolicy.OPEN);
+    assertThat(RoomPolicy.DEFAULTS.activatesOnTraffic()).isFalse();
+    assertThat(PolicyParser.apply("x", policy, Map.of("deactivate-below", "10")).quietBelow())
+        .isEqualTo(10);
+  }
+
+  @Test
+  void badOperationValuesAreNamedWithWhatIsAccepted() {
+    assertThat(
+            problems(
+                Map.of(
+                    "mode",
+                    "open",
+                    "activate-above",
+                    "10",
+                    "deactivate-below",
+                    "11",
+                    "activation-window",
+                    "1500ms")))
+        .containsExactlyInAnyOrder(
+            "x.mode: must be one of queue, queue-all, paused, passthrough, closed; was 'open'",
+            "x.deactivate-below: must be between 0 and activate-above (10.0)",
+            "x.activation-window: must be whole seconds from 1s to 60s");
+    assertThat(problems(Map.of("closed-line", "drop", "activation-window", "61s")))
+        .containsExactlyInAnyOrder(
+            "x.closed-line: must be one of keep, clear; was 'drop'",
+            "x.activation-window: must be whole seconds from 1s to 60s");
+  }
+
   private static List<String> problems(Map<String, String> values) {
     return catchThrowableOfType(
             InvalidPolicyException.class,

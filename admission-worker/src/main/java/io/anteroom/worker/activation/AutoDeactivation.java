@@ -1,0 +1,72 @@
+package io.anteroom.worker.activation;
+
+import io.anteroom.queue.Activation;
+import io.anteroom.queue.ActiveQueues;
+import io.anteroom.queue.QueueId;
+import io.anteroom.queue.TrafficStore;
+import io.anteroom.queue.log.ThrottledWarnings;
+import io.anteroom.queue.policy.RoomPolicy;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+
+/**
+ * Turns off a queue that was turned on automatically (by traffic, or by a gateway for a mode that
+ * holds everyone), once it has been empty and below the lower threshold for the cool-down. A queue
+ * an operator turned on is left alone. Turning off an empty queue is always safe: in a mode that
+ * holds everyone, the next visitor's gateway turns it on again.
+ */
+public final class AutoDeactivation {
+
+  private static final Logger log = LoggerFactory.getLogger(AutoDeactivation.class);
+
+  private final TrafficStore traffic;
+  private final ActiveQueues active;
+  private final MeterRegistry meters;
+  private final ThrottledWarnings warnings =
+      new ThrottledWarnings(log, Clock.systemUTC(), Duration.ofSeconds(10));
+
+  public AutoDeactivation(TrafficStore traffic, ActiveQueues active, MeterRegistry meters) {
+    this.traffic = traffic;
+    this.active = active;
+    this.meters = meters;
+  }
+
+  /** Checks {@code queue}, turned on for {@code cause}; completes empty even when Redis fails. */
+  public Mono<Void> check(QueueId queue, Activation cause, RoomPolicy policy) {
+    if (cause != Activation.AUTO) {
+      return Mono.empty();
+    }
+    return traffic
+        .settled(queue, policy)
+        .filter(settled -> settled)
+        .flatMap(settled -> active.deactivate(queue, Activation.AUTO))
+        .doOnNext(off -> turnedOff(queue, policy, off))
+        .then()
+        .onErrorResume(
+            error -> {
+              warnings.warn(
+                  queue.toString(),
+                  "room={} queue={} deactivation check failed: {}",
+                  queue.room(),
+                  queue.item(),
+                  error.toString());
+              return Mono.empty();
+            });
+  }
+
+  private void turnedOff(QueueId queue, RoomPolicy policy, boolean off) {
+    if (off) {
+      meters.counter("anteroom.worker.deactivated", "room", queue.room()).increment();
+      log.info(
+          "room={} queue={} turned off: empty and below {}/s for {}",
+          queue.room(),
+          queue.item(),
+          policy.quietBelow(),
+          policy.coolDown());
+    }
+  }
+}

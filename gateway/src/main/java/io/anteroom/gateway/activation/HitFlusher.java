@@ -1,0 +1,137 @@
+package io.anteroom.gateway.activation;
+
+import io.anteroom.gateway.room.RoomPolicyMirror;
+import io.anteroom.queue.Activation;
+import io.anteroom.queue.ActiveQueues;
+import io.anteroom.queue.QueueId;
+import io.anteroom.queue.TrafficStore;
+import io.anteroom.queue.log.ThrottledWarnings;
+import io.anteroom.queue.policy.RoomPolicy;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * Sends this gateway's request counts to Redis about once a second, one script call per counted
+ * queue, and turns a queue on when the requests of all gateways in its activation window cross the
+ * policy's threshold. Only queues whose policy activates on traffic are counted at all.
+ */
+public final class HitFlusher implements SmartLifecycle {
+
+  private static final Logger log = LoggerFactory.getLogger(HitFlusher.class);
+
+  private final HitCounter counter;
+  private final TrafficStore traffic;
+  private final ActiveQueues active;
+  private final ActiveQueueMirror mirror;
+  private final RoomPolicyMirror policies;
+  private final Duration every;
+  private final Counter evicted;
+  private final ThrottledWarnings warnings =
+      new ThrottledWarnings(log, Clock.systemUTC(), Duration.ofSeconds(10));
+  private final MeterRegistry meters;
+  private volatile Disposable running;
+
+  public HitFlusher(
+      HitCounter counter,
+      TrafficStore traffic,
+      ActiveQueues active,
+      ActiveQueueMirror mirror,
+      RoomPolicyMirror policies,
+      Duration every,
+      MeterRegistry meters) {
+    this.counter = counter;
+    this.traffic = traffic;
+    this.active = active;
+    this.mirror = mirror;
+    this.policies = policies;
+    this.every = every;
+    this.meters = meters;
+    this.evicted = meters.counter("anteroom.gateway.hits.evicted");
+  }
+
+  /** Counts a request for {@code queue} when its policy activates on traffic. */
+  public void record(QueueId queue, RoomPolicy policy) {
+    if (policy.activatesOnTraffic()) {
+      counter.record(queue);
+    }
+  }
+
+  /** Sends the counts so far; completes when done, never with an error. */
+  public Mono<Void> flush() {
+    HitCounter.Drained drained = counter.drain();
+    evicted.increment(drained.evicted());
+    return Flux.fromIterable(drained.counts().entrySet())
+        .flatMap(entry -> send(entry.getKey(), entry.getValue()), 16)
+        .then();
+  }
+
+  private Mono<Void> send(QueueId queue, long requests) {
+    RoomPolicy policy = policies.policy(queue);
+    if (policy == null || !policy.activatesOnTraffic()) {
+      return Mono.empty();
+    }
+    return traffic
+        .record(queue, requests, policy)
+        .filter(total -> total >= policy.activateAbove() * policy.activationWindowSeconds())
+        .filter(total -> !mirror.isActive(queue))
+        .flatMap(total -> activate(queue, policy, total))
+        .onErrorResume(
+            error -> {
+              warnings.warn(
+                  queue.toString(),
+                  "room={} queue={} traffic could not be counted: {}",
+                  queue.room(),
+                  queue.item(),
+                  error.toString());
+              return Mono.empty();
+            });
+  }
+
+  private Mono<Void> activate(QueueId queue, RoomPolicy policy, long total) {
+    return active
+        .activate(queue, Activation.AUTO)
+        .flatMap(
+            changed -> {
+              if (!changed) {
+                return Mono.empty();
+              }
+              meters.counter("anteroom.gateway.activated", "room", queue.room()).increment();
+              log.info(
+                  "room={} queue={} turned on by traffic: {} requests in {}s, threshold {}/s",
+                  queue.room(),
+                  queue.item(),
+                  total,
+                  policy.activationWindowSeconds(),
+                  policy.activateAbove());
+              return mirror.refresh();
+            });
+  }
+
+  @Override
+  public synchronized void start() {
+    if (running == null) {
+      running = Flux.interval(every).onBackpressureDrop().concatMap(n -> flush(), 1).subscribe();
+    }
+  }
+
+  @Override
+  public synchronized void stop() {
+    if (running != null) {
+      running.dispose();
+      running = null;
+    }
+  }
+
+  @Override
+  public boolean isRunning() {
+    return running != null;
+  }
+}

@@ -1,0 +1,13 @@
+-- Gives up every place in line at once, for a queue that closed with its line cleared. Visitors
+-- who come back while it is closed are shown the closed page; after it opens they join anew.
+-- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state
+-- ARGV: none
+-- Reply: number of visitors whose place was given up
+-- Safe to repeat: a second call finds the line empty.
+
+local cleared = redis.call('ZCARD', KEYS[1])
+if cleared > 0 then
+  redis.call('UNLINK', KEYS[1], KEYS[4])
+  redis.call('HINCRBY', KEYS[5], 'cleared', cleared)
+end
+return cleared

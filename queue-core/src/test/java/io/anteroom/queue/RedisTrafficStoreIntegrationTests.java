@@ -1,0 +1,147 @@
+package io.anteroom.queue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.anteroom.queue.policy.PolicyParser;
+import io.anteroom.queue.policy.RoomPolicy;
+import io.anteroom.testing.MutableClock;
+import io.anteroom.testing.redis.RedisServerExtension;
+import io.lettuce.core.api.sync.RedisCommands;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The traffic scripts against a real Redis with a clock moved by hand. */
+class RedisTrafficStoreIntegrationTests {
+
+  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
+
+  static RedisFixture fixture;
+  static RedisCommands<String, String> sync;
+
+  final QueueKeys keys = new QueueKeys("wr");
+  final QueueId queue = QueueId.of("shop", "42");
+
+  /** On above 20/s over 3 s, quiet below 5/s, off after 10 s of quiet. */
+  final RoomPolicy policy =
+      PolicyParser.apply(
+          "test",
+          RoomPolicy.DEFAULTS,
+          Map.of(
+              "activate-above", "20",
+              "deactivate-below", "5",
+              "activation-window", "3s",
+              "cool-down", "10s"));
+
+  MutableClock clock;
+  TrafficStore traffic;
+  QueueStore store;
+
+  @BeforeAll
+  static void connect() {
+    fixture = RedisFixture.connect(redis.uri());
+    sync = fixture.sync();
+  }
+
+  @AfterAll
+  static void disconnect() {
+    fixture.close();
+  }
+
+  @BeforeEach
+  void setUp() {
+    clock = MutableClock.startingAt2026();
+    traffic = new RedisTrafficStore(fixture.connector().commands(), keys, clock);
+    store = new RedisQueueStore(fixture.connector().commands(), keys, clock);
+  }
+
+  long record(long requests) {
+    return traffic.record(queue, requests, policy).block();
+  }
+
+  boolean settled() {
+    return traffic.settled(queue, policy).block();
+  }
+
+  @Test
+  void recordSumsTheWindowAcrossCallsAndSeconds() {
+    assertThat(record(10)).isEqualTo(10);
+    assertThat(record(5)).isEqualTo(15);
+    clock.advance(Duration.ofSeconds(1));
+    assertThat(record(7)).isEqualTo(22);
+    clock.advance(Duration.ofSeconds(1));
+    assertThat(record(1)).isEqualTo(23);
+  }
+
+  @Test
+  void recordDropsSecondsThatLeftTheWindowAndExpiresTheHash() {
+    record(10);
+    clock.advance(Duration.ofSeconds(3));
+
+    assertThat(record(1)).isEqualTo(1);
+    assertThat(sync.hlen(keys.hits(queue))).isEqualTo(1);
+    assertThat(sync.pttl(keys.hits(queue))).isBetween(3_000L, 4_000L);
+  }
+
+  @Test
+  void recordFromAnEarlierClockCountsInTheWindowWithoutDroppingNewerSeconds() {
+    record(10);
+    clock.advance(Duration.ofSeconds(1));
+    record(10);
+    clock.advance(Duration.ofSeconds(-1));
+
+    assertThat(record(1)).isEqualTo(11);
+    assertThat(sync.hlen(keys.hits(queue))).isEqualTo(2);
+  }
+
+  @Test
+  void settledOnlyAfterTheCoolDownOfEmptyQuietTraffic() {
+    record(14);
+    assertThat(settled()).isFalse();
+    assertThat(sync.hget(keys.state(queue), "quiet-since"))
+        .isEqualTo(Long.toString(clock.millis()));
+
+    clock.advance(Duration.ofSeconds(9));
+    assertThat(settled()).isFalse();
+    clock.advance(Duration.ofSeconds(1));
+    assertThat(settled()).isTrue();
+    assertThat(sync.hexists(keys.state(queue), "quiet-since")).isFalse();
+  }
+
+  @Test
+  void trafficAtTheLowerThresholdBreaksTheQuietSpell() {
+    settled();
+    clock.advance(Duration.ofSeconds(5));
+    record(15);
+    assertThat(settled()).isFalse();
+    assertThat(sync.hexists(keys.state(queue), "quiet-since")).isFalse();
+
+    clock.advance(Duration.ofSeconds(9));
+    assertThat(settled()).isFalse();
+    clock.advance(Duration.ofSeconds(10));
+    assertThat(settled()).isTrue();
+  }
+
+  @Test
+  void peopleInLineBreakTheQuietSpell() {
+    settled();
+    store.enqueue(queue, "v1", PolicyParser.apply("t", policy, Map.of("mode", "paused"))).block();
+    clock.advance(Duration.ofSeconds(30));
+
+    assertThat(settled()).isFalse();
+    store.release(queue, "v1").block();
+    assertThat(settled()).isFalse();
+    clock.advance(Duration.ofSeconds(10));
+    assertThat(settled()).isTrue();
+  }
+
+  @Test
+  void hitsLiveInTheQueueSlot() {
+    assertThat(io.lettuce.core.cluster.SlotHash.getSlot(keys.hits(queue)))
+        .isEqualTo(io.lettuce.core.cluster.SlotHash.getSlot(keys.waiting(queue)));
+  }
+}

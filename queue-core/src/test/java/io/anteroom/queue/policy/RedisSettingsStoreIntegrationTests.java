@@ -1,0 +1,52 @@
+package io.anteroom.queue.policy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.anteroom.queue.QueueKeys;
+import io.anteroom.queue.RedisFixture;
+import io.anteroom.testing.redis.RedisServerExtension;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+class RedisSettingsStoreIntegrationTests {
+
+  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
+
+  static RedisFixture fixture;
+  final QueueKeys keys = new QueueKeys("wr");
+
+  @BeforeAll
+  static void connect() {
+    fixture = RedisFixture.connect(redis.uri());
+  }
+
+  @AfterAll
+  static void disconnect() {
+    fixture.close();
+  }
+
+  @Test
+  void roomAndQueueOverridesShareTheRoomHashAndComeBackApart() {
+    SettingsStore store = new RedisSettingsStore(fixture.connector().commands(), keys);
+
+    store.put("shop", null, Map.of("admit-per-second", "5", "mode", "queue-all")).block();
+    store.put("shop", "42", Map.of("mode", "paused")).block();
+    store.put("shop", "a b", Map.of("max-active", "3")).block();
+
+    Overrides overrides = store.overrides("shop").block();
+    assertThat(overrides.room()).isEqualTo(Map.of("admit-per-second", "5", "mode", "queue-all"));
+    assertThat(overrides.queues().get("42")).isEqualTo(Map.of("mode", "paused"));
+    assertThat(fixture.sync().hget(keys.settings("shop"), "42/mode")).isEqualTo("paused");
+    assertThat(overrides.queues()).hasSize(2);
+
+    store.remove("shop", null, List.of("mode")).block();
+    store.remove("shop", "42", List.of("mode")).block();
+
+    assertThat(store.overrides("shop").block().room()).isEqualTo(Map.of("admit-per-second", "5"));
+    assertThat(store.overrides("shop").block().queues()).doesNotContainKey("42");
+  }
+}

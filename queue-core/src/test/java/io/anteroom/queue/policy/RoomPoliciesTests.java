@@ -1,0 +1,44 @@
+package io.anteroom.queue.policy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class RoomPoliciesTests {
+
+  final RoomPolicy yaml =
+      PolicyParser.apply("yaml", RoomPolicy.DEFAULTS, Map.of("max-active", "50"));
+
+  @Test
+  void queueOverridesApplyOnTopOfTheRoomOverrides() {
+    RoomSettings settings =
+        RoomPolicies.apply(
+            "shop",
+            yaml,
+            new Overrides(
+                Map.of("admit-per-second", "5"),
+                Map.of("42", Map.of("mode", "paused"), "7", Map.of("max-active", "3"))));
+
+    assertThat(settings.policy().admitPerSecond()).isEqualTo(5);
+    assertThat(settings.forItem("42").mode()).isEqualTo(Mode.PAUSED);
+    assertThat(settings.forItem("42").admitPerSecond()).isEqualTo(5);
+    assertThat(settings.forItem("7").maxActive()).isEqualTo(3);
+    assertThat(settings.forItem("8")).isEqualTo(settings.policy());
+  }
+
+  @Test
+  void overridesThatDoNotParseAreIgnoredWithoutTouchingTheOthers() {
+    RoomSettings settings =
+        RoomPolicies.apply(
+            "shop",
+            yaml,
+            new Overrides(
+                Map.of("admit-per-second", "fast"),
+                Map.of("42", Map.of("mode", "sleep"), "7", Map.of("mode", "closed"))));
+
+    assertThat(settings.policy()).isEqualTo(yaml);
+    assertThat(settings.forItem("42")).isEqualTo(yaml);
+    assertThat(settings.forItem("7").mode()).isEqualTo(Mode.CLOSED);
+  }
+}
