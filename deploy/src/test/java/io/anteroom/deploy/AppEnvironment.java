@@ -22,6 +22,8 @@ final class AppEnvironment {
           "ANTEROOM_REDIS_URI", List.of(SHARED_CONFIG),
           // anteroom.tokens.keys.main, read by the gateway.
           "ANTEROOM_TOKEN_KEY", List.of(SHARED_CONFIG),
+          // anteroom.admin.token, the gateway's admin API token.
+          "ANTEROOM_ADMIN_TOKEN", List.of(SHARED_CONFIG),
           // The uri of the gateway's routes.
           "ANTEROOM_ORIGIN", List.of(SHARED_CONFIG));
 

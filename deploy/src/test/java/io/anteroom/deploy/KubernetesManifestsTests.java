@@ -65,6 +65,7 @@ class KubernetesManifestsTests {
             "PodDisruptionBudget",
             "NetworkPolicy",
             "NetworkPolicy",
+            "NetworkPolicy",
             "Secret");
   }
 
@@ -205,7 +206,11 @@ class KubernetesManifestsTests {
     }
     assertThat(env(container(KubernetesManifests.gateway())).keySet())
         .containsExactlyInAnyOrder(
-            "ANTEROOM_CONFIG", "ANTEROOM_REDIS_URI", "ANTEROOM_TOKEN_KEY", "ANTEROOM_ORIGIN");
+            "ANTEROOM_CONFIG",
+            "ANTEROOM_REDIS_URI",
+            "ANTEROOM_TOKEN_KEY",
+            "ANTEROOM_ORIGIN",
+            "ANTEROOM_ADMIN_TOKEN");
   }
 
   @Test
@@ -323,7 +328,7 @@ class KubernetesManifestsTests {
                 .getNamespace())
         .isEqualTo(namespace);
     assertThat(KubernetesManifests.secretKeys("anteroom-secrets"))
-        .containsExactlyInAnyOrder("token-key", "redis-uri");
+        .containsExactlyInAnyOrder("token-key", "admin-token", "redis-uri");
   }
 
   @Test

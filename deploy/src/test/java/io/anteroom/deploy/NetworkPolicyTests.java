@@ -3,8 +3,10 @@ package io.anteroom.deploy;
 import static io.anteroom.deploy.PodTemplates.podLabels;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyIngressRule;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPort;
 import java.util.List;
@@ -72,5 +74,45 @@ class NetworkPolicyTests {
                           peer.getPodSelector(), podLabels(KubernetesManifests.worker())))
                   .isFalse();
             });
+  }
+
+  @Test
+  void anyoneMayReachTheGatewaysHttpPortButOnlyInsidersItsManagementPort() {
+    NetworkPolicy policy =
+        KubernetesManifests.named(NetworkPolicy.class, "anteroom-gateway-access");
+    Container gateway = PodTemplates.container(KubernetesManifests.gateway());
+    String namespace =
+        (String) KubernetesManifests.kustomization(KubernetesManifests.DIR).get("namespace");
+    Map<String, String> otherPod = Map.of("app.kubernetes.io/name", "something-else");
+    Map<String, String> otherNamespace = Map.of("kubernetes.io/metadata.name", "elsewhere");
+
+    assertThat(
+            LabelSelectors.matches(
+                policy.getSpec().getPodSelector(), podLabels(KubernetesManifests.gateway())))
+        .isTrue();
+    assertThat(policy.getSpec().getPolicyTypes()).containsExactly("Ingress");
+    assertThat(policy.getSpec().getIngress()).hasSize(2);
+    for (NetworkPolicyIngressRule rule : policy.getSpec().getIngress()) {
+      assertThat(rule.getPorts()).hasSize(1);
+      int port = PodTemplates.portNumber(gateway, rule.getPorts().get(0).getPort());
+      if (port == AppSettings.gateway().serverPort()) {
+        assertThat(rule.getFrom()).as("visitors come from anywhere").isNullOrEmpty();
+        continue;
+      }
+      assertThat(port).isEqualTo(AppSettings.gateway().managementPort());
+      assertThat(rule.getFrom()).isNotEmpty();
+      for (NetworkPolicyPeer peer : rule.getFrom()) {
+        assertThat(peer.getIpBlock()).isNull();
+        if (peer.getNamespaceSelector() == null) {
+          assertThat(LabelSelectors.matches(peer.getPodSelector(), otherPod))
+              .as("pods of the policy's own namespace (%s)", namespace)
+              .isTrue();
+        } else {
+          assertThat(LabelSelectors.matches(peer.getNamespaceSelector(), otherNamespace))
+              .as("not every namespace")
+              .isFalse();
+        }
+      }
+    }
   }
 }

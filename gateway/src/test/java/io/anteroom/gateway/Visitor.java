@@ -63,6 +63,11 @@ public final class Visitor {
         .orElse(null);
   }
 
+  /** Forgets every cookie, as a new browser profile on the same connection would. */
+  public void clearCookies() {
+    cookies.getCookieStore().removeAll();
+  }
+
   /** Puts a cookie into the jar as if the site had set it. */
   public void setCookie(String name, String value) {
     HttpCookie cookie = new HttpCookie(name, value);

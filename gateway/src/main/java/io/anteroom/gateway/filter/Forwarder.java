@@ -1,5 +1,6 @@
 package io.anteroom.gateway.filter;
 
+import io.anteroom.gateway.RedisReplies;
 import io.anteroom.gateway.pass.AnteroomCookies;
 import io.anteroom.gateway.pass.PassRegistrar;
 import io.anteroom.gateway.token.Pass;
@@ -87,8 +88,7 @@ final class Forwarder {
     if (!pass.pastHalfLife(clock.instant())) {
       return forward(exchange, chain, current);
     }
-    return store
-        .touch(queue, pass.visitor())
+    return RedisReplies.handOff(store.touch(queue, pass.visitor()))
         .onErrorResume(error -> Mono.just(false))
         .flatMap(
             running -> {
@@ -149,8 +149,7 @@ final class Forwarder {
             return Mono.empty();
           }
           response.addCookie(cookies.clearPass(queue.room()));
-          return store
-              .release(queue, visitor)
+          return RedisReplies.handOff(store.release(queue, visitor))
               .onErrorResume(
                   error -> {
                     warnings.warn(

@@ -1,5 +1,6 @@
 package io.anteroom.gateway.filter;
 
+import io.anteroom.gateway.RedisReplies;
 import io.anteroom.gateway.token.Pass;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueStore;
@@ -44,6 +45,11 @@ public final class Line {
    * @param newcomer the id to join with when there is no such ticket
    */
   public Mono<Outcome> meet(
+      QueueId queue, String ticketVisitor, String newcomer, RoomPolicy policy) {
+    return RedisReplies.handOff(lookUp(queue, ticketVisitor, newcomer, policy));
+  }
+
+  private Mono<Outcome> lookUp(
       QueueId queue, String ticketVisitor, String newcomer, RoomPolicy policy) {
     if (ticketVisitor == null) {
       return join(queue, newcomer, policy);

@@ -1,0 +1,77 @@
+package io.anteroom.gateway.admin;
+
+import io.anteroom.gateway.activation.ActiveQueueMirror;
+import io.anteroom.gateway.room.RoomPolicyMirror;
+import io.anteroom.queue.ActiveQueues;
+import io.anteroom.queue.QueueStore;
+import io.anteroom.queue.policy.RoomPolicies;
+import io.anteroom.queue.policy.SettingsStore;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointProperties;
+import org.springframework.boot.actuate.autoconfigure.web.server.ConditionalOnManagementPort;
+import org.springframework.boot.actuate.autoconfigure.web.server.ManagementPortType;
+import org.springframework.context.annotation.Bean;
+import org.springframework.web.reactive.function.server.RouterFunction;
+import org.springframework.web.reactive.function.server.ServerResponse;
+
+/**
+ * The admin page and API ({@link AdminRoutes}) in the management server's own context, so they are
+ * served on the management port (8081) and never on the visitors' port: beans of this child context
+ * are invisible to the main context's handler mappings.
+ *
+ * <p>Named in {@code META-INF/spring/…ManagementContextConfiguration.imports}, which Boot reads
+ * when it builds the management context. Deliberately not a {@code @ManagementContextConfiguration}
+ * (that is a {@code @Configuration}, which the application's component scan would also load into
+ * the main context, onto the visitors' port). Unannotated, Boot imports it into the child context
+ * only, and, with {@link ConditionalOnManagementPort}, nowhere when management shares the visitors'
+ * port: the admin API is then off.
+ */
+@ConditionalOnManagementPort(ManagementPortType.DIFFERENT)
+class AdminManagementContextConfiguration {
+
+  private static final Logger log =
+      LoggerFactory.getLogger(AdminManagementContextConfiguration.class);
+
+  @Bean
+  AdminAuthentication adminAuthentication(AdminProperties properties) {
+    AdminAuthentication authentication = new AdminAuthentication(properties);
+    if (authentication.enabled()) {
+      log.info("Admin API on at /admin/api on the management port; admin page at /admin");
+    } else {
+      log.warn(
+          "Admin API is off: no token is set. Set ANTEROOM_ADMIN_TOKEN (anteroom.admin.token)"
+              + " to turn it on");
+    }
+    return authentication;
+  }
+
+  @Bean
+  RouterFunction<ServerResponse> adminRoutes(
+      AdminAuthentication authentication,
+      RoomPolicies policies,
+      SettingsStore settings,
+      ActiveQueues active,
+      QueueStore queues,
+      ActiveQueueMirror activeMirror,
+      RoomPolicyMirror policyMirror) {
+    Rooms rooms = new Rooms(policies, settings);
+    Audit audit = new Audit();
+    RoomListing listing = new RoomListing(policies, rooms, active, queues);
+    return AdminRoutes.routes(
+        new AdminPage(),
+        authentication,
+        listing,
+        new SettingsHandler(rooms, settings, policyMirror, audit),
+        new QueueActions(
+            rooms, listing, active, queues, settings, activeMirror, policyMirror, audit));
+  }
+
+  /** Keeps the main context's visitor endpoints off this port; see {@link ManagementPortGuard}. */
+  @Bean
+  ManagementPortGuard managementPortGuard(WebEndpointProperties endpoints) {
+    String actuator = endpoints.getBasePath();
+    return new ManagementPortGuard(List.of(actuator, AdminPage.PATH));
+  }
+}

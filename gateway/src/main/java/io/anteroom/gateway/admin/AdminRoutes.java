@@ -1,0 +1,113 @@
+package io.anteroom.gateway.admin;
+
+import static org.springframework.web.reactive.function.server.RequestPredicates.all;
+import static org.springframework.web.reactive.function.server.RequestPredicates.path;
+
+import io.anteroom.gateway.RedisReplies;
+import io.lettuce.core.RedisException;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.reactive.function.server.HandlerFunction;
+import org.springframework.web.reactive.function.server.RouterFunction;
+import org.springframework.web.reactive.function.server.RouterFunctions;
+import org.springframework.web.reactive.function.server.ServerRequest;
+import org.springframework.web.reactive.function.server.ServerResponse;
+import reactor.core.publisher.Mono;
+
+/**
+ * The admin page and JSON API on the management port. Every API call needs {@code Authorization:
+ * Bearer <token>} (401 without or with a wrong one, 403 while no token is configured) and answers
+ * JSON; errors are {@code {"error": "…"}}, invalid settings add {@code "problems": [{"field",
+ * "message"}]}.
+ *
+ * <pre>
+ * GET   /admin                    the admin page (no token needed)
+ * GET   /admin/api/rooms          {"rooms": [room, …]}
+ * GET   /admin/api/rooms/R        room: {"room", "settings" (values in force), "overrides",
+ *                                 "queues": [queue, …], "truncated"}
+ * GET   /admin/api/rooms/R/settings    {"room", "configured", "overrides", "effective"}
+ * PATCH /admin/api/rooms/R/settings    {"admit-per-second": 80, "mode": null, …} (null removes
+ *                                      an override) → 200 as GET
+ * GET   /admin/api/rooms/R/queues/I    queue: {"item", "queue", "active" (manual|auto|null),
+ *                                      "mode", "state", "admit-per-second", "overrides",
+ *                                      "waiting", "running", "finished", "enqueued", "admitted",
+ *                                      "abandoned", "expired", "released"}
+ * GET   /admin/api/rooms/R/queues/I/settings   {"room", "item", "queue", "inherited",
+ *                                              "overrides", "effective"}
+ * PATCH /admin/api/rooms/R/queues/I/settings   as for the room, on top of the room's values
+ * POST  /admin/api/rooms/R/queues/I/activate   on, as manual → 200 queue
+ * POST  /admin/api/rooms/R/queues/I/deactivate off → 200 queue
+ * POST  /admin/api/rooms/R/queues/I/pause      mode override paused → 200 queue
+ * POST  /admin/api/rooms/R/queues/I/resume     mode override removed (set to queue when the
+ *                                              room is paused) → 200 queue
+ * POST  /admin/api/rooms/R/queues/I/release    {"visitor": "<id>"} → 200, or 404 when the
+ *                                              visitor is neither waiting nor admitted
+ * </pre>
+ *
+ * Rooms are the configured ones (404 otherwise). Queues listed are those that are on and those with
+ * overrides of their own. An {@code {item}} is a listed item id (kept as it is, hashed ones too) or
+ * a raw one (normalised as a request's item is). Bad input is a 400 (413 for a body over 16 KiB),
+ * and every change is written to the audit log ({@link Audit}). When Redis cannot be reached the
+ * API answers 503.
+ */
+final class AdminRoutes {
+
+  private static final Logger log = LoggerFactory.getLogger(AdminRoutes.class);
+
+  private AdminRoutes() {}
+
+  static RouterFunction<ServerResponse> routes(
+      AdminPage page,
+      AdminAuthentication authentication,
+      RoomListing listing,
+      SettingsHandler settings,
+      QueueActions actions) {
+    String queue = "/rooms/{room}/queues/{item}";
+    RouterFunction<ServerResponse> api =
+        RouterFunctions.route()
+            .GET("/rooms", listing::rooms)
+            .GET("/rooms/{room}", listing::room)
+            .GET("/rooms/{room}/settings", settings::room)
+            .PATCH("/rooms/{room}/settings", settings::patchRoom)
+            .GET(queue, listing::queue)
+            .GET(queue + "/settings", settings::queue)
+            .PATCH(queue + "/settings", settings::patchQueue)
+            .POST(queue + "/activate", actions::activate)
+            .POST(queue + "/deactivate", actions::deactivate)
+            .POST(queue + "/pause", actions::pause)
+            .POST(queue + "/resume", actions::resume)
+            .POST(queue + "/release", actions::release)
+            .route(all(), request -> AdminResponses.error(HttpStatus.NOT_FOUND, "no such call"))
+            .build()
+            .filter(AdminRoutes::errors)
+            .filter(authentication);
+    return RouterFunctions.route()
+        .GET(AdminPage.PATH, page::page)
+        .GET(AdminPage.PATH + "/", page::page)
+        .GET(AdminPage.SCRIPT, page::script)
+        .GET(AdminPage.STYLE, page::style)
+        .nest(path("/admin/api"), () -> api)
+        .build();
+  }
+
+  /** Turns refusals into their JSON errors, and failures into a 503 or 500 that says no more. */
+  private static Mono<ServerResponse> errors(
+      ServerRequest request, HandlerFunction<ServerResponse> next) {
+    return RedisReplies.handOff(Mono.defer(() -> next.handle(request)))
+        .onErrorResume(
+            error -> {
+              if (error instanceof AdminException refused) {
+                return AdminResponses.error(refused.status(), refused.getMessage());
+              }
+              if (error instanceof RedisException || error instanceof TimeoutException) {
+                log.warn("Admin API: Redis failed on {}: {}", request.path(), error.toString());
+                return AdminResponses.error(
+                    HttpStatus.SERVICE_UNAVAILABLE, "Redis could not be reached; try again");
+              }
+              log.error("Admin API failed on {}", request.path(), error);
+              return AdminResponses.error(HttpStatus.INTERNAL_SERVER_ERROR, "internal error");
+            });
+  }
+}

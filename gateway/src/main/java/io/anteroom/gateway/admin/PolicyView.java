@@ -1,0 +1,56 @@
+package io.anteroom.gateway.admin;
+
+import io.anteroom.queue.policy.Durations;
+import io.anteroom.queue.policy.PolicyProperty;
+import io.anteroom.queue.policy.RoomPolicy;
+import java.math.BigDecimal;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Policies and overrides as the admin API shows them: text values by property name. */
+final class PolicyView {
+
+  private PolicyView() {}
+
+  /**
+   * Every value of {@code policy}, in {@link PolicyProperty} order, written as operators write them
+   * (so each reads back as the same value); {@code deactivate-below} shows the threshold in force.
+   */
+  static Map<String, String> of(RoomPolicy policy) {
+    Map<String, String> values = new LinkedHashMap<>();
+    for (PolicyProperty property : PolicyProperty.values()) {
+      values.put(property.key(), value(policy, property));
+    }
+    return values;
+  }
+
+  /** Overrides sorted by property name, for stable output. */
+  static Map<String, String> sorted(Map<String, String> overrides) {
+    return new TreeMap<>(overrides);
+  }
+
+  static String value(RoomPolicy policy, PolicyProperty property) {
+    return switch (property) {
+      case ADMIT_PER_SECOND -> number(policy.admitPerSecond());
+      case ADMIT_BURST -> Durations.format(policy.admitBurst());
+      case MAX_ACTIVE -> Integer.toString(policy.maxActive());
+      case SESSION_DURATION -> Durations.format(policy.sessionDuration());
+      case ABANDON_AFTER -> Durations.format(policy.abandonAfter());
+      case ADMIT_BATCH -> Integer.toString(policy.admitBatch());
+      case FINISHED_RETENTION -> Durations.format(policy.finishedRetention());
+      case MODE -> policy.mode().value();
+      case ACTIVATE_ABOVE -> number(policy.activateAbove());
+      case DEACTIVATE_BELOW -> number(policy.quietBelow());
+      case ACTIVATION_WINDOW -> Durations.format(policy.activationWindow());
+      case COOL_DOWN -> Durations.format(policy.coolDown());
+      case CLOSED_LINE -> policy.closedLine().value();
+      case FAILURE_POLICY -> policy.failurePolicy().value();
+    };
+  }
+
+  /** A decimal without a trailing {@code .0}: 10, 2.5. */
+  static String number(double value) {
+    return BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
+  }
+}

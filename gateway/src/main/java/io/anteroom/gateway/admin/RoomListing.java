@@ -1,0 +1,167 @@
+package io.anteroom.gateway.admin;
+
+import io.anteroom.queue.Activation;
+import io.anteroom.queue.ActiveQueues;
+import io.anteroom.queue.QueueCounts;
+import io.anteroom.queue.QueueId;
+import io.anteroom.queue.QueueStore;
+import io.anteroom.queue.policy.Mode;
+import io.anteroom.queue.policy.RoomPolicies;
+import io.anteroom.queue.policy.RoomPolicy;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.springframework.web.reactive.function.server.ServerRequest;
+import org.springframework.web.reactive.function.server.ServerResponse;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * The read side of the admin API: rooms, and the queues of each that are on or have overrides of
+ * their own, with their counts. Reads Redis on every call (one read of the active queues, one of
+ * each room's overrides, one per queue for its counts), so it shows what is, not a mirror.
+ */
+final class RoomListing {
+
+  /** Most queues listed per room; a room with more says {@code "truncated": true}. */
+  static final int MAX_QUEUES = 500;
+
+  private static final int CONCURRENCY = 16;
+
+  private final RoomPolicies policies;
+  private final Rooms rooms;
+  private final ActiveQueues active;
+  private final QueueStore queues;
+
+  RoomListing(RoomPolicies policies, Rooms rooms, ActiveQueues active, QueueStore queues) {
+    this.policies = policies;
+    this.rooms = rooms;
+    this.active = active;
+    this.queues = queues;
+  }
+
+  /** {@code GET /admin/api/rooms}. */
+  Mono<ServerResponse> rooms(ServerRequest request) {
+    return active
+        .list()
+        .flatMap(
+            on ->
+                Flux.fromIterable(new TreeSet<>(policies.rooms()))
+                    .concatMap(room -> roomView(room, on))
+                    .collectList())
+        .flatMap(list -> AdminResponses.ok(Map.of("rooms", list)));
+  }
+
+  /** {@code GET /admin/api/rooms/{room}}. */
+  Mono<ServerResponse> room(ServerRequest request) {
+    String room = rooms.room(request);
+    return active.list().flatMap(on -> roomView(room, on)).flatMap(AdminResponses::ok);
+  }
+
+  /** {@code GET /admin/api/rooms/{room}/queues/{item}}. */
+  Mono<ServerResponse> queue(ServerRequest request) {
+    return queueView(rooms.queue(request)).flatMap(AdminResponses::ok);
+  }
+
+  /** One queue as listed, read now. */
+  Mono<Map<String, Object>> queueView(QueueId queue) {
+    return Mono.zip(active.list(), rooms.current(queue.room()))
+        .flatMap(
+            t ->
+                queueView(
+                    queue,
+                    t.getT1().get(queue),
+                    t.getT2().settings().forItem(queue.item()),
+                    t.getT2().overrides().queues().getOrDefault(queue.item(), Map.of())));
+  }
+
+  private Mono<Map<String, Object>> roomView(String room, Map<QueueId, Activation> on) {
+    return rooms
+        .current(room)
+        .flatMap(
+            current -> {
+              Set<String> items = new TreeSet<>(current.overrides().queues().keySet());
+              on.keySet().stream()
+                  .filter(q -> q.room().equals(room))
+                  .forEach(q -> items.add(q.item()));
+              List<String> listed = items.stream().limit(MAX_QUEUES).toList();
+              return Flux.fromIterable(listed)
+                  .flatMapSequential(
+                      item -> {
+                        QueueId queue = new QueueId(room, item);
+                        return queueView(
+                            queue,
+                            on.get(queue),
+                            current.settings().forItem(item),
+                            current.overrides().queues().getOrDefault(item, Map.of()));
+                      },
+                      CONCURRENCY)
+                  .collectList()
+                  .map(
+                      views -> {
+                        Map<String, Object> view = new LinkedHashMap<>();
+                        view.put("room", room);
+                        view.put("settings", PolicyView.of(current.settings().policy()));
+                        view.put("overrides", PolicyView.sorted(current.overrides().room()));
+                        view.put("queues", views);
+                        view.put("truncated", items.size() > listed.size());
+                        return view;
+                      });
+            });
+  }
+
+  private Mono<Map<String, Object>> queueView(
+      QueueId queue, Activation activation, RoomPolicy policy, Map<String, String> overrides) {
+    return queues
+        .counts(queue)
+        .map(
+            counts -> {
+              Map<String, Object> view = new LinkedHashMap<>();
+              view.put("item", queue.item());
+              view.put("queue", queue.toString());
+              view.put("active", activation == null ? null : activation.value());
+              view.put("mode", policy.mode().value());
+              view.put("state", state(policy.mode(), activation != null));
+              view.put("admit-per-second", PolicyView.number(policy.admitPerSecond()));
+              view.put("overrides", PolicyView.sorted(overrides));
+              putCounts(view, counts);
+              return view;
+            });
+  }
+
+  /**
+   * What visitors without a pass meet: {@code queueing} (they wait and are admitted at the rate),
+   * {@code off} (they pass), {@code paused}, {@code closed} or {@code passthrough}.
+   */
+  static String state(Mode mode, boolean on) {
+    return switch (mode) {
+      case QUEUE -> on ? "queueing" : "off";
+      case QUEUE_ALL -> "queueing";
+      case PAUSED -> "paused";
+      case CLOSED -> "closed";
+      case PASSTHROUGH -> "passthrough";
+    };
+  }
+
+  /** Whether an item of the overrides hash is a valid item id (the hash may be edited by hand). */
+  private static boolean isItem(String room, String item) {
+    try {
+      return new QueueId(room, item) != null;
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  private static void putCounts(Map<String, Object> view, QueueCounts counts) {
+    view.put("waiting", counts.waiting());
+    view.put("running", counts.running());
+    view.put("finished", counts.finished());
+    view.put("enqueued", counts.enqueued());
+    view.put("admitted", counts.admitted());
+    view.put("abandoned", counts.abandoned());
+    view.put("expired", counts.expired());
+    view.put("released", counts.released());
+  }
+}

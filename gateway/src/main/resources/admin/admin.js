@@ -1,0 +1,222 @@
+// The Anteroom admin page: talks only to the admin JSON API on this origin, with the token the
+// operator typed (kept in sessionStorage, so it lives as long as this tab). Every value from the
+// API reaches the page through textContent or an attribute, never as markup.
+(function () {
+  "use strict";
+
+  var TOKEN_KEY = "anteroom-admin-token";
+  var REFRESH_MS = 2000;
+  var API = "/admin/api";
+  var timer = null;
+  var sections = {};
+  var holdUntil = 0; // the status line keeps an action's message or an error this long
+
+  function $(id) { return document.getElementById(id); }
+
+  function el(tag, attributes, text) {
+    var node = document.createElement(tag);
+    Object.keys(attributes || {}).forEach(function (name) { node.setAttribute(name, attributes[name]); });
+    if (text !== undefined && text !== null) { node.textContent = String(text); }
+    return node;
+  }
+
+  function token() { return sessionStorage.getItem(TOKEN_KEY); }
+
+  function status(text, isError) {
+    holdUntil = Date.now() + 6000;
+    var line = $("status");
+    line.textContent = text;
+    line.className = isError ? "status error" : "status";
+  }
+
+  function signedOut(message) {
+    sessionStorage.removeItem(TOKEN_KEY);
+    clearTimeout(timer);
+    $("sign-in").hidden = false;
+    $("sign-out").hidden = true;
+    $("rooms").replaceChildren();
+    sections = {};
+    status(message || "Sign in with the admin token.", Boolean(message));
+  }
+
+  function describe(body, fallback) {
+    if (!body || !body.error) { return fallback; }
+    var text = body.error;
+    if (Array.isArray(body.problems) && body.problems.length) {
+      text += ": " + body.problems.map(function (p) { return p.field + " " + p.message; }).join("; ");
+    }
+    return text;
+  }
+
+  // Calls the API; resolves to the JSON body of a 2xx answer, rejects with a readable message.
+  function api(method, path, body) {
+    var headers = { "Authorization": "Bearer " + token(), "Accept": "application/json" };
+    var options = { method: method, headers: headers, cache: "no-store" };
+    if (body !== undefined) {
+      headers["Content-Type"] = "application/json";
+      options.body = JSON.stringify(body);
+    }
+    return fetch(API + path, options).then(function (response) {
+      return response.json().catch(function () { return null; }).then(function (json) {
+        if (response.status === 401) {
+          signedOut("The token was not accepted. Sign in again.");
+          throw new Error("not signed in");
+        }
+        if (!response.ok) { throw new Error(describe(json, "HTTP " + response.status)); }
+        return json;
+      });
+    });
+  }
+
+  function queuePath(queue, action) {
+    return "/rooms/" + encodeURIComponent(queue.room) + "/queues/" +
+      encodeURIComponent(queue.item) + "/" + action;
+  }
+
+  function act(queue, action) {
+    api("POST", queuePath(queue, action)).then(function () {
+      status("Queue " + queue.room + ":" + queue.item + ": " + action + " done.");
+      refresh();
+    }, function (error) { status(error.message, true); });
+  }
+
+  function button(text, className, onClick) {
+    var node = el("button", { type: "button", "class": className }, text);
+    node.addEventListener("click", onClick);
+    return node;
+  }
+
+  function section(room) {
+    if (sections[room]) { return sections[room]; }
+    var card = el("section", { "class": "card room", id: "room-" + room, "data-room": room });
+    card.appendChild(el("h2", {}, "Room " + room));
+    var settings = el("p", { "class": "settings" });
+    card.appendChild(settings);
+
+    var rate = el("form", { "class": "rate" });
+    var rateInput = el("input", { type: "number", name: "admit-per-second", min: "0", step: "any",
+      "aria-label": "Admit per second for room " + room });
+    rate.append(el("span", {}, "Admit per second"), rateInput,
+      el("button", { type: "submit", "class": "set-rate" }, "Set rate"));
+    rate.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var value = rateInput.value.trim();
+      if (!value) { return; }
+      api("PATCH", "/rooms/" + encodeURIComponent(room) + "/settings", { "admit-per-second": value })
+        .then(function () {
+          rateInput.value = "";
+          status("Room " + room + " now admits " + value + " per second.");
+          refresh();
+        }, function (error) { status(error.message, true); });
+    });
+    card.appendChild(rate);
+
+    var activate = el("form", { "class": "activate-form" });
+    var itemInput = el("input", { type: "text", name: "item", required: "", maxlength: "1024",
+      placeholder: "item id", "aria-label": "Item id to activate in room " + room });
+    activate.append(el("span", {}, "Activate a queue"), itemInput,
+      el("button", { type: "submit", "class": "activate-item" }, "Activate"));
+    activate.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var item = itemInput.value.trim();
+      if (!item) { return; }
+      act({ room: room, item: item }, "activate");
+      itemInput.value = "";
+    });
+    card.appendChild(activate);
+
+    var table = el("table", { "class": "queues" });
+    var head = el("tr");
+    [["Queue", ""], ["State", ""], ["Active", ""], ["Mode", ""], ["Rate/s", "number"],
+      ["Waiting", "number"], ["Running", "number"], ["Finished", "number"],
+      ["Admitted", "number"], ["", ""]].forEach(function (column) {
+      head.appendChild(el("th", column[1] ? { "class": column[1] } : {}, column[0]));
+    });
+    table.appendChild(el("thead")).appendChild(head);
+    var body = el("tbody");
+    table.appendChild(body);
+    card.appendChild(table);
+    $("rooms").appendChild(card);
+    sections[room] = { settings: settings, rate: rateInput, body: body };
+    return sections[room];
+  }
+
+  function renderRoom(room) {
+    var view = section(room.room);
+    var shown = ["mode", "admit-per-second", "max-active", "session-duration", "activate-above"];
+    view.settings.replaceChildren();
+    shown.forEach(function (name) {
+      var item = el("span", {}, name + ": ");
+      item.appendChild(el("strong", {}, room.settings[name]));
+      view.settings.appendChild(item);
+    });
+    view.rate.placeholder = room.settings["admit-per-second"];
+    var rows = room.queues.map(function (queue) {
+      var target = { room: room.room, item: queue.item };
+      var row = el("tr", { "data-queue": queue.queue, "data-item": queue.item });
+      row.appendChild(el("td", { "class": "item" }, queue.item));
+      row.appendChild(el("td", { "class": "state state-" + queue.state }, queue.state));
+      row.appendChild(el("td", { "class": "active" }, queue.active || "off"));
+      row.appendChild(el("td", { "class": "mode" }, queue.mode));
+      row.appendChild(el("td", { "class": "number rate" }, queue["admit-per-second"]));
+      ["waiting", "running", "finished", "admitted"].forEach(function (count) {
+        row.appendChild(el("td", { "class": "number " + count }, queue[count]));
+      });
+      var actions = el("td", { "class": "actions" });
+      actions.appendChild(queue.active
+        ? button("Deactivate", "secondary deactivate", function () { act(target, "deactivate"); })
+        : button("Activate", "activate", function () { act(target, "activate"); }));
+      actions.appendChild(queue.mode === "paused"
+        ? button("Resume", "resume", function () { act(target, "resume"); })
+        : button("Pause", "secondary pause", function () { act(target, "pause"); }));
+      row.appendChild(actions);
+      return row;
+    });
+    if (!rows.length) {
+      var empty = el("tr");
+      empty.appendChild(el("td", { colspan: "10", "class": "empty" }, "No queue is on."));
+      rows.push(empty);
+    }
+    view.body.replaceChildren.apply(view.body, rows);
+  }
+
+  function refresh() {
+    clearTimeout(timer);
+    if (!token()) { return; }
+    api("GET", "/rooms").then(function (body) {
+      body.rooms.forEach(renderRoom);
+      if (Date.now() > holdUntil) {
+        $("status").className = "status";
+        $("status").textContent = "Updated " + new Date().toLocaleTimeString() + ".";
+      }
+      timer = setTimeout(refresh, REFRESH_MS);
+    }, function (error) {
+      if (token()) {
+        status(error.message, true);
+        timer = setTimeout(refresh, REFRESH_MS);
+      }
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    $("sign-in").addEventListener("submit", function (event) {
+      event.preventDefault();
+      var value = $("token").value.trim();
+      if (!value) { return; }
+      sessionStorage.setItem(TOKEN_KEY, value);
+      $("token").value = "";
+      $("sign-in").hidden = true;
+      $("sign-out").hidden = false;
+      status("Loading ...");
+      refresh();
+    });
+    $("sign-out").addEventListener("click", function () { signedOut(); });
+    if (token()) {
+      $("sign-in").hidden = true;
+      $("sign-out").hidden = false;
+      refresh();
+    } else {
+      signedOut();
+    }
+  });
+})();

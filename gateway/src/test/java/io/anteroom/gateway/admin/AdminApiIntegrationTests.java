@@ -1,0 +1,361 @@
+package io.anteroom.gateway.admin;
+
+import static io.anteroom.gateway.admin.AdminClient.body;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import io.anteroom.gateway.GatewayTestSetup;
+import io.anteroom.gateway.token.VisitorIds;
+import io.anteroom.queue.Activation;
+import io.anteroom.queue.ActiveQueues;
+import io.anteroom.queue.QueueId;
+import io.anteroom.queue.QueueKeys;
+import io.anteroom.queue.QueueStore;
+import io.anteroom.queue.policy.PolicyParser;
+import io.anteroom.queue.policy.RoomPolicies;
+import io.anteroom.queue.policy.RoomPolicy;
+import io.anteroom.queue.policy.SettingsStore;
+import io.anteroom.queue.redis.RedisConnector;
+import io.anteroom.testing.redis.RedisServerExtension;
+import java.net.URLEncoder;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.test.web.server.LocalManagementPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The admin API on the management port against a real Redis: reading and changing settings, the
+ * queue actions, the listing with counts, and the audit line of each change.
+ */
+@SpringBootTest(
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = {
+      GatewayTestSetup.CONFIG,
+      GatewayTestSetup.KEYS,
+      "anteroom.gateway.cookie-secure=false",
+      "management.server.port=0",
+      "anteroom.admin.token=" + AdminApiIntegrationTests.TOKEN
+    })
+@ExtendWith(OutputCaptureExtension.class)
+class AdminApiIntegrationTests {
+
+  static final String TOKEN = "test-admin-token-0123456789abcdef";
+
+  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
+  static WireMockServer origin = GatewayTestSetup.origin();
+
+  @DynamicPropertySource
+  static void properties(DynamicPropertyRegistry registry) {
+    GatewayTestSetup.properties(registry, redis, origin);
+  }
+
+  @AfterAll
+  static void stopOrigin() {
+    origin.stop();
+  }
+
+  @LocalManagementPort int managementPort;
+  @Autowired QueueStore store;
+  @Autowired ActiveQueues active;
+  @Autowired SettingsStore settings;
+  @Autowired RoomPolicies policies;
+  @Autowired RedisConnector connector;
+  @Autowired QueueKeys keys;
+
+  final QueueId queue = QueueId.of("shop", "7");
+
+  AdminClient admin() {
+    return new AdminClient(managementPort, TOKEN);
+  }
+
+  @Test
+  void patchWhenValuesAreBadThenNamesEachFieldAndChangesNothing() {
+    settings.put("shop", null, Map.of("admit-per-second", "4")).block();
+    Map<String, String> before = settingsHash();
+
+    HttpResponse<String> response =
+        admin()
+            .patch(
+                "/admin/api/rooms/shop/settings",
+                """
+                {"admit-per-second": -1, "mode": "sleep", "colour": "red", "max-active": true,
+                 "session-duration": "5"}""");
+
+    assertThat(response.statusCode()).isEqualTo(400);
+    JsonNode body = body(response);
+    assertThat(body.get("error").stringValue()).isEqualTo("invalid settings");
+    assertThat(fields(body))
+        .containsExactlyInAnyOrder(
+            "admit-per-second", "mode", "colour", "max-active", "session-duration");
+    assertThat(body.toString()).contains("must be above 0", "was 'sleep'", "unknown property");
+    assertThat(settingsHash()).isEqualTo(before);
+  }
+
+  @Test
+  void patchWhenTheBodyIsNotASettingsObjectThenAnswers4xxAndChangesNothing() {
+    List<String> bodies =
+        List.of(
+            "{",
+            "",
+            "[1, 2]",
+            "\"admit-per-second\"",
+            "{\"admit-per-second\": 2, \"admit-per-second\": 3}",
+            "{\"admit-per-second\": {\"value\": 2}}",
+            "{\"admit-per-second\": [2]}",
+            "{\"admit-per-second\": 1e400}",
+            "{\"max-active\": 99999999999999999999999999}");
+    for (String json : bodies) {
+      HttpResponse<String> response = admin().patch("/admin/api/rooms/shop/settings", json);
+      assertThat(response.statusCode()).as(json).isEqualTo(400);
+      assertThat(body(response).get("error").stringValue()).as(json).isNotBlank();
+    }
+    String huge = "{\"mode\": \"" + "x".repeat(JsonBodies.MAX_BYTES) + "\"}";
+    assertThat(admin().patch("/admin/api/rooms/shop/settings", huge).statusCode()).isEqualTo(413);
+    assertThat(settingsHash()).isEmpty();
+  }
+
+  @Test
+  void patchRoomSettingsSetsOverridesNullRemovesThemAndEachChangeIsAudited(CapturedOutput log) {
+    HttpResponse<String> response =
+        admin()
+            .send(
+                AdminClient.json(
+                        admin().request("/admin/api/rooms/shop/settings"),
+                        "PATCH",
+                        "{\"admit-per-second\": 80, \"mode\": \"queue-all\"}")
+                    .header("X-Anteroom-Actor", "alice <ops>"));
+
+    assertThat(response.statusCode()).isEqualTo(200);
+    JsonNode body = body(response);
+    assertThat(body.at("/effective/admit-per-second").stringValue()).isEqualTo("80");
+    assertThat(body.at("/configured/admit-per-second").stringValue()).isEqualTo("1");
+    assertThat(body.at("/overrides/mode").stringValue()).isEqualTo("queue-all");
+    assertThat(settingsHash())
+        .containsEntry("admit-per-second", "80")
+        .containsEntry("mode", "queue-all");
+    assertThat(log.getAll())
+        .contains(
+            "who=alice__ops_ from=127.0.0.1 what=room-settings target=shop"
+                + " old={admit-per-second=1, mode=queue}"
+                + " new={admit-per-second=80, mode=queue-all}");
+
+    HttpResponse<String> removed =
+        admin().patch("/admin/api/rooms/shop/settings", "{\"mode\": null}");
+
+    assertThat(removed.statusCode()).isEqualTo(200);
+    assertThat(body(removed).at("/effective/mode").stringValue()).isEqualTo("queue");
+    assertThat(settingsHash()).containsOnlyKeys("admit-per-second");
+    assertThat(log.getAll())
+        .contains(
+            "who=admin from=127.0.0.1 what=room-settings target=shop"
+                + " old={mode=queue-all} new={mode=queue}");
+  }
+
+  @Test
+  void patchQueueSettingsOverridesTheRoomForThatQueueOnly() {
+    HttpResponse<String> response =
+        admin().patch("/admin/api/rooms/shop/queues/7/settings", "{\"admit-per-second\": \"7.5\"}");
+
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(body(response).at("/effective/admit-per-second").stringValue()).isEqualTo("7.5");
+    assertThat(body(response).at("/inherited/admit-per-second").stringValue()).isEqualTo("1");
+    assertThat(settingsHash()).containsExactlyEntriesOf(Map.of("7/admit-per-second", "7.5"));
+
+    HttpResponse<String> bad =
+        admin().patch("/admin/api/rooms/shop/queues/7/settings", "{\"deactivate-below\": 5}");
+    assertThat(bad.statusCode()).isEqualTo(400);
+    assertThat(fields(body(bad))).containsExactly("deactivate-below");
+    assertThat(settingsHash()).containsExactlyEntriesOf(Map.of("7/admit-per-second", "7.5"));
+  }
+
+  @Test
+  void patchRoomWhenItWouldBreakAQueuesOverridesThenRefusesIt() {
+    settings.put("shop", null, Map.of("activate-above", "10")).block();
+    settings.put("shop", "7", Map.of("deactivate-below", "8")).block();
+    Map<String, String> before = settingsHash();
+
+    HttpResponse<String> response =
+        admin().patch("/admin/api/rooms/shop/settings", "{\"activate-above\": 5}");
+
+    assertThat(response.statusCode()).isEqualTo(400);
+    assertThat(fields(body(response))).containsExactly("deactivate-below");
+    assertThat(response.body()).contains("queue 7");
+    assertThat(settingsHash()).isEqualTo(before);
+  }
+
+  @Test
+  void listingShowsAQueueActivatedThroughTheApiWithItsCountsAndDeactivateRemovesIt(
+      CapturedOutput log) {
+    lineUp(queue, 3);
+
+    HttpResponse<String> activated = admin().post("/admin/api/rooms/shop/queues/7/activate");
+
+    assertThat(activated.statusCode()).isEqualTo(200);
+    assertThat(body(activated).get("active").stringValue()).isEqualTo("manual");
+    assertThat(active.list().block()).containsEntry(queue, Activation.MANUAL);
+    JsonNode listed = listedQueue("7");
+    assertThat(listed.get("queue").stringValue()).isEqualTo("shop:7");
+    assertThat(listed.get("state").stringValue()).isEqualTo("queueing");
+    assertThat(listed.get("waiting").longValue()).isEqualTo(3);
+    assertThat(listed.get("running").longValue()).isZero();
+    assertThat(listed.get("finished").longValue()).isZero();
+    assertThat(log.getAll()).contains("what=activate target=shop:7 old=off new=manual");
+
+    HttpResponse<String> deactivated = admin().post("/admin/api/rooms/shop/queues/7/deactivate");
+
+    assertThat(deactivated.statusCode()).isEqualTo(200);
+    assertThat(body(deactivated).get("active").isNull()).isTrue();
+    assertThat(active.list().block()).doesNotContainKey(queue);
+    assertThat(listedQueue("7")).isNull();
+    assertThat(log.getAll()).contains("what=deactivate target=shop:7 old=manual new=off");
+  }
+
+  @Test
+  void pauseAndResumeSetAndRemoveTheQueuesModeOverride(CapturedOutput log) {
+    HttpResponse<String> paused = admin().post("/admin/api/rooms/shop/queues/7/pause");
+
+    assertThat(paused.statusCode()).isEqualTo(200);
+    assertThat(body(paused).get("mode").stringValue()).isEqualTo("paused");
+    assertThat(settingsHash()).containsExactlyEntriesOf(Map.of("7/mode", "paused"));
+    assertThat(listedQueue("7").get("state").stringValue())
+        .as("listed because it has an override")
+        .isEqualTo("paused");
+    assertThat(log.getAll()).contains("what=pause target=shop:7 old=mode=queue new=mode=paused");
+
+    assertThat(admin().post("/admin/api/rooms/shop/queues/7/resume").statusCode()).isEqualTo(200);
+    assertThat(settingsHash()).isEmpty();
+    assertThat(log.getAll()).contains("what=resume target=shop:7 old=mode=paused new=mode=queue");
+
+    // With the whole room paused, resuming one queue sets its own mode so that it admits.
+    settings.put("shop", null, Map.of("mode", "paused")).block();
+    HttpResponse<String> resumed = admin().post("/admin/api/rooms/shop/queues/7/resume");
+    assertThat(body(resumed).get("mode").stringValue()).isEqualTo("queue");
+    assertThat(settingsHash()).containsEntry("7/mode", "queue");
+  }
+
+  @Test
+  void releaseTakesAVisitorOutOfTheLine(CapturedOutput log) {
+    List<String> visitors = lineUp(queue, 2);
+
+    HttpResponse<String> released =
+        admin()
+            .post(
+                "/admin/api/rooms/shop/queues/7/release",
+                "{\"visitor\": \"" + visitors.get(0) + "\"}");
+
+    assertThat(released.statusCode()).isEqualTo(200);
+    assertThat(store.counts(queue).block().waiting()).isEqualTo(1);
+    assertThat(log.getAll())
+        .contains("what=release target=shop:7 old=visitor " + visitors.get(0) + " new=released");
+    assertThat(
+            admin()
+                .post(
+                    "/admin/api/rooms/shop/queues/7/release",
+                    "{\"visitor\": \"" + visitors.get(0) + "\"}")
+                .statusCode())
+        .as("no longer there")
+        .isEqualTo(404);
+    for (String bad : List.of("{\"visitor\": \"x\"}", "{\"visitor\": 5}", "{}", "[]")) {
+      HttpResponse<String> refused = admin().post("/admin/api/rooms/shop/queues/7/release", bad);
+      assertThat(refused.statusCode()).as(bad).isEqualTo(400);
+    }
+    assertThat(store.counts(queue).block().waiting()).isEqualTo(1);
+  }
+
+  @Test
+  void unknownRoomsAnswer404JsonAndOddItemIdsAreNormalised() {
+    for (String path :
+        List.of(
+            "/admin/api/rooms/nope", "/admin/api/rooms/nope/settings", "/admin/api/rooms/NO%21")) {
+      HttpResponse<String> response = admin().get(path);
+      assertThat(response.statusCode()).as(path).isEqualTo(404);
+      assertThat(body(response).get("error").stringValue()).isEqualTo("unknown room");
+    }
+    assertThat(admin().post("/admin/api/rooms/nope/queues/1/activate").statusCode()).isEqualTo(404);
+    assertThat(admin().get("/admin/api/rooms/shop/queues/1/nothing").statusCode()).isEqualTo(404);
+
+    String odd = URLEncoder.encode("a b/ç?<script>", StandardCharsets.UTF_8).replace("+", "%20");
+    HttpResponse<String> activated =
+        admin().post("/admin/api/rooms/shop/queues/" + odd + "/activate");
+    assertThat(activated.statusCode()).isEqualTo(200);
+    String item = body(activated).get("item").stringValue();
+    assertThat(item).matches("~[0-9a-f]{32}");
+    assertThat(admin().get("/admin/api/rooms/shop/queues/" + item).statusCode())
+        .as("the listed id names the same queue")
+        .isEqualTo(200);
+    assertThat(
+            body(admin().get("/admin/api/rooms/shop/queues/" + item)).get("active").stringValue())
+        .isEqualTo("manual");
+    assertThat(admin().get("/admin/api/rooms/shop/queues/" + "x".repeat(1100)).statusCode())
+        .isEqualTo(400);
+  }
+
+  @Test
+  void whenRedisDoesNotAnswerThenCallsGet503AndNothingHangs() {
+    redis.server().pause();
+    try {
+      for (HttpResponse<String> response :
+          List.of(
+              admin().get("/admin/api/rooms"),
+              admin().patch("/admin/api/rooms/shop/settings", "{\"admit-per-second\": 2}"),
+              admin().post("/admin/api/rooms/shop/queues/7/activate"))) {
+        assertThat(response.statusCode()).isEqualTo(503);
+        assertThat(body(response).get("error").stringValue()).contains("Redis");
+      }
+    } finally {
+      redis.server().resume();
+    }
+  }
+
+  /** Visitors put in line directly, none admitted (a paused policy admits nobody at once). */
+  private List<String> lineUp(QueueId queue, int count) {
+    RoomPolicy paused =
+        PolicyParser.apply("test", policies.configured("shop"), Map.of("mode", "paused"));
+    List<String> visitors = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      String visitor = VisitorIds.newVisitorId();
+      store.enqueue(queue, visitor, paused).block();
+      visitors.add(visitor);
+    }
+    return visitors;
+  }
+
+  /** The listed queue of room shop with {@code item}, or null when it is not listed. */
+  private JsonNode listedQueue(String item) {
+    HttpResponse<String> response = admin().get("/admin/api/rooms");
+    assertThat(response.statusCode()).isEqualTo(200);
+    for (JsonNode room : body(response).get("rooms")) {
+      if (room.get("room").stringValue().equals("shop")) {
+        for (JsonNode listed : room.get("queues")) {
+          if (listed.get("item").stringValue().equals(item)) {
+            return listed;
+          }
+        }
+      }
+    }
+    return null;
+  }
+
+  private static List<String> fields(JsonNode body) {
+    List<String> fields = new ArrayList<>();
+    body.get("problems").forEach(problem -> fields.add(problem.get("field").stringValue()));
+    return fields;
+  }
+
+  private Map<String, String> settingsHash() {
+    return connector.commands().hgetall(keys.settings("shop")).toCompletableFuture().join();
+  }
+}
