@@ -175,7 +175,7 @@ class AdminApiIntegrationTests {
     assertThat(settingsHash()).containsExactlyEntriesOf(Map.of("7/admit-per-second", "7.5"));
 
     HttpResponse<String> bad =
-        admin().patch("/admin/api/rooms/shop/queues/7/settings", "{\"deactivate-below\": 5}");
+        admin().patch("/admin/api/rooms/shop/queues/7/settings", "{\"deactivate-below\": 60}");
     assertThat(bad.statusCode()).isEqualTo(400);
     assertThat(fields(body(bad))).containsExactly("deactivate-below");
     assertThat(settingsHash()).containsExactlyEntriesOf(Map.of("7/admit-per-second", "7.5"));

@@ -1,0 +1,144 @@
+package io.anteroom.worker.admission;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.anteroom.queue.Activation;
+import io.anteroom.queue.QueueId;
+import io.anteroom.queue.QueueKeys;
+import io.anteroom.queue.QueueStore;
+import io.anteroom.queue.RedisActiveQueues;
+import io.anteroom.queue.RedisQueueStore;
+import io.anteroom.queue.RedisTrafficStore;
+import io.anteroom.queue.config.RedisProperties;
+import io.anteroom.queue.policy.PolicyParser;
+import io.anteroom.queue.policy.RedisSettingsStore;
+import io.anteroom.queue.policy.RoomPolicy;
+import io.anteroom.queue.redis.RedisConnector;
+import io.anteroom.testing.redis.RedisServerExtension;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** What the worker does by a queue's mode and cause, one tick at a time, on a real Redis. */
+class ModesIntegrationTests {
+
+  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
+
+  final QueueKeys keys = new QueueKeys("wr");
+  final QueueId queue = QueueId.of("drop", "sneaker");
+  final RoomPolicy policy =
+      PolicyParser.apply(
+          "test",
+          RoomPolicy.DEFAULTS,
+          Map.of(
+              "admit-per-second", "1000",
+              "activate-above", "10",
+              "activation-window", "1s",
+              "cool-down", "1s"));
+  RedisConnector redisConnector;
+  QueueStore store;
+  RedisActiveQueues active;
+  RedisSettingsStore settings;
+  WorkerFixture worker;
+
+  @BeforeEach
+  void setUp() {
+    redisConnector = RedisConnector.connect(new RedisProperties(redis.uri(), "2s", "1s", 10_000));
+    store = new RedisQueueStore(redisConnector.commands(), keys, Clock.systemUTC());
+    active = new RedisActiveQueues(redisConnector.commands(), keys);
+    settings = new RedisSettingsStore(redisConnector.commands(), keys);
+    worker = new WorkerFixture(redis.uri(), "drop", policy, "250ms");
+  }
+
+  @AfterEach
+  void tearDown() {
+    worker.close();
+    redisConnector.close();
+  }
+
+  /** Three visitors in line: the queue is paused while they join, so none goes straight in. */
+  void lineUpThree(Activation cause) {
+    settings.put("drop", queue.item(), Map.of("mode", "paused")).block();
+    RoomPolicy paused = PolicyParser.apply("t", policy, Map.of("mode", "paused"));
+    for (String visitor : new String[] {"a", "b", "c"}) {
+      store.enqueue(queue, visitor, paused).block();
+    }
+    active.activate(queue, cause).block();
+  }
+
+  long waiting() {
+    return store.counts(queue).block().waiting();
+  }
+
+  @Test
+  void pausedQueueKeepsItsLineAndResumingAdmitsIt() {
+    lineUpThree(Activation.MANUAL);
+
+    worker.loop.runOnce().block();
+    assertThat(waiting()).isEqualTo(3);
+
+    settings.remove("drop", queue.item(), java.util.List.of("mode")).block();
+    worker.loop.runOnce().block();
+    assertThat(waiting()).isZero();
+    assertThat(store.counts(queue).block().running()).isEqualTo(3);
+  }
+
+  @Test
+  void closedQueueWithItsLineClearedLosesThePlacesAndAdmitsNobody() {
+    lineUpThree(Activation.MANUAL);
+    settings.put("drop", queue.item(), Map.of("mode", "closed", "closed-line", "clear")).block();
+
+    worker.loop.runOnce().block();
+
+    assertThat(waiting()).isZero();
+    assertThat(store.counts(queue).block().running()).isZero();
+  }
+
+  @Test
+  void closedQueueKeepingItsLineAdmitsNobody() {
+    lineUpThree(Activation.MANUAL);
+    settings.put("drop", queue.item(), Map.of("mode", "closed")).block();
+
+    worker.loop.runOnce().block();
+
+    assertThat(waiting()).isEqualTo(3);
+  }
+
+  @Test
+  void queueTurnedOnByTrafficIsTurnedOffOnceEmptyAndQuietForTheCoolDown() {
+    active.activate(queue, Activation.AUTO).block();
+    new RedisTrafficStore(redisConnector.commands(), keys, Clock.systemUTC())
+        .record(queue, 5, policy)
+        .block();
+
+    worker.loop.runOnce().block();
+    assertThat(active.list().block()).containsKey(queue);
+
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () -> {
+              worker.loop.runOnce().block();
+              return !active.list().block().containsKey(queue);
+            });
+  }
+
+  @Test
+  void queueWithPeopleInLineOrTurnedOnByHandStaysOn() throws InterruptedException {
+    lineUpThree(Activation.AUTO);
+    QueueId manual = QueueId.of("drop", "manual");
+    active.activate(manual, Activation.MANUAL).block();
+
+    for (int i = 0; i < 8; i++) {
+      worker.loop.runOnce().block();
+      Thread.sleep(250);
+    }
+
+    assertThat(active.list().block()).containsKeys(queue, manual);
+  }
+}

@@ -1,0 +1,141 @@
+package io.anteroom.gateway;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import io.anteroom.gateway.activation.ActiveQueueMirror;
+import io.anteroom.gateway.room.RoomPolicyMirror;
+import io.anteroom.queue.Activation;
+import io.anteroom.queue.ActiveQueues;
+import io.anteroom.queue.QueueId;
+import io.anteroom.queue.policy.Mode;
+import io.anteroom.queue.policy.SettingsStore;
+import io.anteroom.testing.redis.RedisServerExtension;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/** What visitors without a pass meet in each mode, set live for a room or a single queue. */
+@SpringBootTest(
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = {
+      GatewayTestSetup.CONFIG,
+      GatewayTestSetup.KEYS,
+      "anteroom.gateway.cookie-secure=false",
+      "management.server.port=0"
+    })
+class QueueModesIntegrationTests {
+
+  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
+  static WireMockServer origin = GatewayTestSetup.origin();
+
+  @DynamicPropertySource
+  static void properties(DynamicPropertyRegistry registry) {
+    GatewayTestSetup.properties(registry, redis, origin);
+  }
+
+  @AfterAll
+  static void stopOrigin() {
+    origin.stop();
+  }
+
+  @LocalServerPort int port;
+  @Autowired ActiveQueues active;
+  @Autowired ActiveQueueMirror mirror;
+  @Autowired RoomPolicyMirror policies;
+  @Autowired SettingsStore settings;
+
+  @BeforeEach
+  void reset() {
+    origin.resetRequests();
+    mirror.refresh().block();
+    policies.refresh().block();
+  }
+
+  /**
+   * Sets {@code mode} for the room (item null) or one queue, and waits until the gateway has it.
+   */
+  void mode(String item, String mode) {
+    settings.put("shop", item, Map.of("mode", mode)).block();
+    QueueId queue = QueueId.of("shop", item == null ? "any" : item);
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> policies.policy(queue).mode().value().equals(mode));
+  }
+
+  @Test
+  void queueAllHoldsAQuietItemAndTurnsItsQueueOn() {
+    mode(null, "queue-all");
+    Visitor.lineUpSomeone(port, "/products/5");
+
+    HttpResponse<String> response = new Visitor(port).json("/products/5");
+
+    assertThat(Visitor.text(response.body(), "state")).isEqualTo("waiting");
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> active.list().block().get(QueueId.of("shop", "5")) == Activation.AUTO);
+  }
+
+  @Test
+  void pausedQueueKeepsNewcomersInLineEvenWithRoomAndSaysSo() {
+    mode("6", "paused");
+    Visitor visitor = new Visitor(port);
+
+    HttpResponse<String> response = visitor.json("/products/6");
+    HttpResponse<String> poll = visitor.json("/_anteroom/status?room=shop");
+    HttpResponse<String> page = new Visitor(port).page("/products/6");
+
+    assertThat(Visitor.text(response.body(), "state")).isEqualTo("paused");
+    assertThat(Visitor.field(response.body(), "position")).isEqualTo(1);
+    assertThat(Visitor.text(poll.body(), "state")).isEqualTo("paused");
+    assertThat(page.body()).contains("Admission is paused").doesNotContain("id=\"paused\" hidden");
+    origin.verify(0, getRequestedFor(urlPathEqualTo("/products/6")));
+    assertThat(new Visitor(port).json("/products/7").body()).contains("Product page");
+  }
+
+  @Test
+  void closedQueueTurnsNewcomersAwayButKeepsSessionsAndWaitersLearnIt() {
+    Visitor inside = new Visitor(port);
+    assertThat(inside.json("/products/8").body()).contains("Product page");
+    Visitor waiter = new Visitor(port);
+    mode("8", "paused");
+    assertThat(Visitor.text(waiter.json("/products/8").body(), "state")).isEqualTo("paused");
+
+    mode("8", "closed");
+
+    HttpResponse<String> page = new Visitor(port).page("/products/8");
+    assertThat(page.statusCode()).isEqualTo(503);
+    assertThat(page.body()).contains("This is closed");
+    assertThat(new Visitor(port).json("/products/8").body()).contains("\"state\":\"closed\"");
+    assertThat(waiter.json("/_anteroom/status?room=shop").body()).contains("\"state\":\"closed\"");
+    assertThat(inside.json("/products/8").body()).contains("Product page");
+  }
+
+  @Test
+  void passthroughLetsEveryoneIntoAQueueThatIsOn() {
+    QueueId queue = QueueId.of("shop", "9");
+    active.activate(queue, Activation.MANUAL).block();
+    await().atMost(Duration.ofSeconds(5)).until(() -> mirror.isActive(queue));
+    Visitor.lineUpSomeone(port, "/products/9");
+
+    mode("9", "passthrough");
+
+    for (Visitor visitor : List.of(new Visitor(port), new Visitor(port))) {
+      assertThat(visitor.json("/products/9").body()).contains("Product page");
+    }
+    assertThat(policies.policy(queue).mode()).isEqualTo(Mode.PASSTHROUGH);
+  }
+}
