@@ -1,16 +1,23 @@
 package io.anteroom.gateway;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
 import io.anteroom.gateway.activation.ActiveQueueMirror;
+import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.queue.Activation;
 import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueId;
+import io.anteroom.queue.policy.FailurePolicy;
+import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.testing.redis.RedisServerExtension;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -51,6 +58,8 @@ class RedisOutageIntegrationTests {
   @LocalServerPort int port;
   @Autowired ActiveQueues active;
   @Autowired ActiveQueueMirror mirror;
+  @Autowired RoomPolicyMirror policies;
+  @Autowired SettingsStore settings;
 
   @Test
   void redisKilledThenBack() {
@@ -81,5 +90,38 @@ class RedisOutageIntegrationTests {
             () ->
                 assertThat(Visitor.text(new Visitor(port).json("/products/1").body(), "state"))
                     .isEqualTo("waiting"));
+  }
+
+  @Test
+  void queueThatFailsOpenLetsNewcomersThroughMarkedWhileRedisIsDown() {
+    QueueId queue = QueueId.of("shop", "4");
+    settings.put("shop", "4", Map.of("failure-policy", "open")).block();
+    active.activate(queue, Activation.MANUAL).block();
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(
+            () ->
+                mirror.isActive(queue)
+                    && policies.policy(queue).failurePolicy() == FailurePolicy.OPEN);
+    origin.resetRequests();
+
+    redis.server().kill();
+    try {
+      HttpResponse<String> newcomer = new Visitor(port).page("/products/4");
+
+      assertThat(newcomer.statusCode()).isEqualTo(200);
+      assertThat(newcomer.body()).contains("Product page");
+      assertThat(newcomer.headers().allValues("Set-Cookie"))
+          .noneMatch(c -> c.startsWith("anteroom_pass_"));
+      origin.verify(
+          getRequestedFor(urlPathEqualTo("/products/4"))
+              .withHeader("Anteroom-Degraded", equalTo("line-unavailable")));
+    } finally {
+      redis.server().restart();
+      await()
+          .atMost(Duration.ofSeconds(15))
+          .ignoreExceptions()
+          .until(() -> active.list().block() != null);
+    }
   }
 }
