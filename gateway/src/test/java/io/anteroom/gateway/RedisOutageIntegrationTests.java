@@ -103,10 +103,16 @@ class RedisOutageIntegrationTests {
             () ->
                 mirror.isActive(queue)
                     && policies.policy(queue).failurePolicy() == FailurePolicy.OPEN);
+    Visitor.lineUpSomeone(port, "/products/4");
+    Visitor waiter = new Visitor(port);
+    assertThat(Visitor.text(waiter.json("/products/4").body(), "state")).isEqualTo("waiting");
     origin.resetRequests();
 
     redis.server().kill();
     try {
+      HttpResponse<String> poll = waiter.json("/_anteroom/status?room=shop");
+      assertThat(poll.statusCode()).as("the page loads its URL again").isEqualTo(404);
+      assertThat(Visitor.text(poll.body(), "state")).isEqualTo("unknown");
       HttpResponse<String> newcomer = new Visitor(port).page("/products/4");
 
       assertThat(newcomer.statusCode()).isEqualTo(200);

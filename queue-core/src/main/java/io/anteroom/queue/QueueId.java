@@ -47,6 +47,11 @@ public record QueueId(String room, String item) {
     return item != null && ITEM.matcher(item).matches() ? new QueueId(room, item) : of(room, item);
   }
 
+  /** Whether {@code item} is a normalised item id, as queue ids hold them. */
+  public static boolean isItem(String item) {
+    return item != null && ITEM.matcher(item).matches();
+  }
+
   /** The room-wide queue of {@code room}. */
   public static QueueId roomWide(String room) {
     return new QueueId(room, ROOM_WIDE);

@@ -6,6 +6,8 @@ import io.anteroom.queue.script.ScriptRunner;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import reactor.core.publisher.Mono;
 
@@ -37,17 +39,36 @@ public final class RedisTrafficStore implements TrafficStore {
         Integer.toString(policy.activationWindowSeconds()));
   }
 
+  /**
+   * How long the keys of a queue turned off stay: long enough for its sessions to end and its
+   * finished entries to serve status, as if the queue were still on.
+   */
+  static Duration idleTimeToLive(RoomPolicy policy) {
+    Duration sessions = policy.sessionDuration().multipliedBy(2);
+    return sessions.compareTo(policy.finishedRetention()) > 0
+        ? sessions
+        : policy.finishedRetention();
+  }
+
+  private String[] settleKeys(QueueId queue) {
+    String[] queueKeys = keys.scriptKeys(queue);
+    String[] all = Arrays.copyOf(queueKeys, queueKeys.length + 1);
+    all[queueKeys.length] = keys.hits(queue);
+    return all;
+  }
+
   @Override
   public Mono<Boolean> settled(QueueId queue, RoomPolicy policy) {
     return scripts
         .<List<Long>>run(
             QueueScripts.SETTLE,
             ScriptOutputType.MULTI,
-            new String[] {keys.waiting(queue), keys.state(queue), keys.hits(queue)},
+            settleKeys(queue),
             Long.toString(clock.millis()),
             Integer.toString(policy.activationWindowSeconds()),
             Double.toString(policy.activatesOnTraffic() ? policy.quietBelow() : UNCOUNTED),
-            Long.toString(policy.coolDown().toMillis()))
+            Long.toString(policy.coolDown().toMillis()),
+            Long.toString(idleTimeToLive(policy).toMillis()))
         .map(reply -> reply.get(0) == 1L);
   }
 }

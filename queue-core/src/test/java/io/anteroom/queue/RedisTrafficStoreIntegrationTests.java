@@ -113,6 +113,32 @@ class RedisTrafficStoreIntegrationTests {
   }
 
   @Test
+  void settledQueueKeysExpireUnlessTheQueueIsOnAgain() {
+    store.enqueue(queue, "v1", policy).block();
+    store.release(queue, "v1").block();
+    settled();
+    clock.advance(Duration.ofSeconds(10));
+
+    assertThat(settled()).isTrue();
+    long ttl = RedisTrafficStore.idleTimeToLive(policy).toMillis();
+    assertThat(sync.pttl(keys.state(queue))).isBetween(ttl - 5_000, ttl);
+    assertThat(sync.pttl(keys.finished(queue))).isBetween(ttl - 5_000, ttl);
+
+    store.expire(queue, policy).block();
+    assertThat(sync.pttl(keys.state(queue))).isEqualTo(-1);
+    assertThat(sync.pttl(keys.finished(queue))).isEqualTo(-1);
+  }
+
+  @Test
+  void noTrafficAtAllIsQuietEvenWithALowerThresholdOfZero() {
+    RoomPolicy zero = PolicyParser.apply("t", policy, Map.of("deactivate-below", "0"));
+    traffic.settled(queue, zero).block();
+    clock.advance(Duration.ofSeconds(10));
+
+    assertThat(traffic.settled(queue, zero).block()).isTrue();
+  }
+
+  @Test
   void trafficAtTheLowerThresholdBreaksTheQuietSpell() {
     settled();
     clock.advance(Duration.ofSeconds(5));

@@ -145,15 +145,6 @@ final class RoomListing {
     };
   }
 
-  /** Whether an item of the overrides hash is a valid item id (the hash may be edited by hand). */
-  private static boolean isItem(String room, String item) {
-    try {
-      return new QueueId(room, item) != null;
-    } catch (IllegalArgumentException e) {
-      return false;
-    }
-  }
-
   private static void putCounts(Map<String, Object> view, QueueCounts counts) {
     view.put("waiting", counts.waiting());
     view.put("running", counts.running());

@@ -61,24 +61,29 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
     }
     Ticket ticket = readTicket(request);
     String known = pass != null ? pass.visitor() : ticket != null ? ticket.visitor() : null;
-    switch (context.gate().verdict(queue, policy)) {
-      case ENTER -> {
-        String visitor = known != null ? known : VisitorIds.newVisitorId();
-        context.decisions().count(room, Decision.PASSED);
-        return context
-            .forwarder()
-            .forwardNewPass(
-                exchange, chain, queue, visitor, Line.itemsAfter(pass, queue), policy, false);
-      }
+    return switch (context.gate().verdict(queue, policy)) {
+      case ENTER -> enter(exchange, chain, queue, policy, pass, known);
       case CLOSED -> {
         context.decisions().count(room, Decision.CLOSED);
-        return context.responses().closed(exchange, room);
+        yield context.responses().closed(exchange, room);
       }
-      case WAIT -> {
-        return wait(exchange, chain, queue, policy, pass, ticket, known);
-      }
-    }
-    throw new IllegalStateException("unreachable");
+      case WAIT -> wait(exchange, chain, queue, policy, pass, ticket, known);
+    };
+  }
+
+  private Mono<Void> enter(
+      ServerWebExchange exchange,
+      GatewayFilterChain chain,
+      QueueId queue,
+      RoomPolicy policy,
+      Pass pass,
+      String known) {
+    String visitor = known != null ? known : VisitorIds.newVisitorId();
+    context.decisions().count(room, Decision.PASSED);
+    return context
+        .forwarder()
+        .forwardNewPass(
+            exchange, chain, queue, visitor, Line.itemsAfter(pass, queue), policy, false);
   }
 
   private Mono<Void> wait(

@@ -56,11 +56,6 @@ public final class RoomPolicyMirror implements SmartLifecycle {
     return settings == null ? null : settings.forItem(queue.item());
   }
 
-  /** The room's settings, or null for a room that is not configured. */
-  public RoomSettings settings(String room) {
-    return current.get(room);
-  }
-
   /** Re-reads every room's policy now. */
   public Mono<Void> refresh() {
     return Flux.fromIterable(policies.rooms())

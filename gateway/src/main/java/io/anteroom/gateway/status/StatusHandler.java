@@ -10,6 +10,7 @@ import io.anteroom.gateway.token.Ticket;
 import io.anteroom.gateway.token.TokenCodec;
 import io.anteroom.gateway.token.Verified;
 import io.anteroom.queue.QueueId;
+import io.anteroom.queue.policy.FailurePolicy;
 import io.anteroom.queue.policy.RoomPolicy;
 import java.util.List;
 import org.springframework.http.CacheControl;
@@ -66,19 +67,14 @@ public final class StatusHandler {
     String visitor = valid.value().visitor();
     Pass pass = currentPass(request, room);
     RoomPolicy policy = policies.policy(queue);
-    switch (gate.verdict(queue, policy)) {
+    return switch (gate.verdict(queue, policy)) {
       case ENTER -> {
         registrar.register(queue, visitor);
-        return admitted(room, queue, visitor, pass, policy);
+        yield admitted(room, queue, visitor, pass, policy);
       }
-      case CLOSED -> {
-        return json(HttpStatus.OK, WaitingView.CLOSED.toJson(), List.of());
-      }
-      case WAIT -> {
-        return inLine(room, queue, visitor, pass, policy);
-      }
-    }
-    throw new IllegalStateException("unreachable");
+      case CLOSED -> json(HttpStatus.OK, WaitingView.CLOSED.toJson(), List.of());
+      case WAIT -> inLine(room, queue, visitor, pass, policy);
+    };
   }
 
   private Mono<ServerResponse> inLine(
@@ -95,12 +91,21 @@ public final class StatusHandler {
                       : List.of();
               return json(HttpStatus.OK, WaitingView.of(outcome, policy).toJson(), set);
             })
-        .onErrorResume(
-            error ->
-                json(
-                    HttpStatus.SERVICE_UNAVAILABLE,
-                    new WaitingView(WaitingView.State.UNAVAILABLE, 0, 0, 0, 5, false).toJson(),
-                    List.of()));
+        .onErrorResume(error -> lineUnavailable(policy));
+  }
+
+  /**
+   * The line cannot be reached. A room that fails open lets newcomers through, so a waiting page is
+   * told to load its URL again (where the filter lets it through too); otherwise to ask again.
+   */
+  private static Mono<ServerResponse> lineUnavailable(RoomPolicy policy) {
+    if (policy.failurePolicy() == FailurePolicy.OPEN) {
+      return json(HttpStatus.NOT_FOUND, "{\"state\":\"unknown\"}", List.of());
+    }
+    return json(
+        HttpStatus.SERVICE_UNAVAILABLE,
+        new WaitingView(WaitingView.State.UNAVAILABLE, 0, 0, 0, 5, false).toJson(),
+        List.of());
   }
 
   private Mono<ServerResponse> admitted(

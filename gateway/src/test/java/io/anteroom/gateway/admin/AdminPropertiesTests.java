@@ -53,4 +53,13 @@ class AdminPropertiesTests {
         .bind("anteroom.admin", AdminProperties.class)
         .get();
   }
+
+  @Test
+  void aPlaceholderWithSpacesIsRefusedAtStart() {
+    assertThatThrownBy(
+            () -> new AdminProperties("REPLACE ME with the output of: openssl rand -hex 32"))
+        .hasMessageContaining("anteroom.admin.token")
+        .hasMessageContaining("no spaces");
+    assertThat(new AdminProperties("0123456789abcdef_-.~+/=").enabled()).isTrue();
+  }
 }

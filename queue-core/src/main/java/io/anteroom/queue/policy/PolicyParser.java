@@ -40,7 +40,11 @@ public final class PolicyParser {
         v.duration(PolicyProperty.FINISHED_RETENTION).orElse(base.finishedRetention());
     Mode mode = v.choice(PolicyProperty.MODE, Mode.class).orElse(base.mode());
     double above = v.decimal(PolicyProperty.ACTIVATE_ABOVE).orElse(base.activateAbove());
-    double below = v.decimal(PolicyProperty.DEACTIVATE_BELOW).orElse(base.deactivateBelow());
+    // Negative values are refused here: the record uses one as "half of activate-above".
+    double below =
+        v.decimal(PolicyProperty.DEACTIVATE_BELOW)
+            .map(value -> value < 0 ? Double.NaN : value)
+            .orElse(base.deactivateBelow());
     Duration window = v.duration(PolicyProperty.ACTIVATION_WINDOW).orElse(base.activationWindow());
     Duration coolDown = v.duration(PolicyProperty.COOL_DOWN).orElse(base.coolDown());
     ClosedLine closedLine =

@@ -12,7 +12,8 @@ import reactor.core.publisher.Mono;
 /**
  * {@link SettingsStore} in one hash per room, {@link QueueKeys#settings(String)}: a room override
  * is the field {@code <property>}, a queue override the field {@code <item>/<property>} (item ids
- * never contain {@code /}). One read gives a gateway or worker everything of a room.
+ * never contain {@code /}; a field whose item is not a valid item id, written by hand, is skipped).
+ * One read gives a gateway or worker everything of a room.
  */
 public final class RedisSettingsStore implements SettingsStore {
 
@@ -63,7 +64,7 @@ public final class RedisSettingsStore implements SettingsStore {
           int separator = field.indexOf(ITEM_SEPARATOR);
           if (separator < 0) {
             room.put(field, value);
-          } else {
+          } else if (QueueId.isItem(field.substring(0, separator))) {
             queues
                 .computeIfAbsent(field.substring(0, separator), item -> new HashMap<>())
                 .put(field.substring(separator + 1), value);

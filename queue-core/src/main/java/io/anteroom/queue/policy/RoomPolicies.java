@@ -1,20 +1,26 @@
 package io.anteroom.queue.policy;
 
+import io.anteroom.queue.log.ThrottledWarnings;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
-import org.slf4j.Logger;
+import java.util.TreeMap;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 
 /**
  * Each configured room's settings: the YAML policy with the room's live overrides on top, and each
- * overridden queue's on top of that. Overrides that do not parse (written to Redis by hand, or by
- * an older version) are ignored with a warning, so a bad value can never stop admissions.
+ * overridden queue's on top of that. An override that cannot be used (written to Redis by hand, by
+ * an older version, or no longer valid over a changed YAML value) is skipped with a warning while
+ * the others still apply, so a bad value can never stop admissions or undo a mode.
  */
 public final class RoomPolicies {
 
-  private static final Logger log = LoggerFactory.getLogger(RoomPolicies.class);
+  private static final ThrottledWarnings WARNINGS =
+      new ThrottledWarnings(
+          LoggerFactory.getLogger(RoomPolicies.class), Clock.systemUTC(), Duration.ofMinutes(1));
 
   private final Map<String, RoomPolicy> configured;
   private final SettingsStore settings;
@@ -67,8 +73,22 @@ public final class RoomPolicies {
     try {
       return PolicyParser.apply("overrides of " + source, base, values);
     } catch (InvalidPolicyException e) {
-      log.warn("Ignoring live overrides of {}: {}", source, e.getMessage());
-      return base;
+      return oneByOne(source, base, values);
     }
+  }
+
+  /** Applies the overrides that can be used, one at a time in name order, skipping the others. */
+  private static RoomPolicy oneByOne(String source, RoomPolicy base, Map<String, String> values) {
+    RoomPolicy policy = base;
+    for (Map.Entry<String, String> value : new TreeMap<>(values).entrySet()) {
+      try {
+        policy =
+            PolicyParser.apply(
+                "overrides of " + source, policy, Map.of(value.getKey(), value.getValue()));
+      } catch (InvalidPolicyException e) {
+        WARNINGS.warn(source + value.getKey(), "Ignoring live override: {}", e.getMessage());
+      }
+    }
+    return policy;
   }
 }

@@ -1,6 +1,6 @@
 -- Ends sessions idle longer than the session duration and trims old finished entries. Runs for
--- active queues only, so it also removes the time to live that passes registered while the queue
--- was off put on the running set.
+-- active queues only, so it also removes the times to live that passes registered while the queue
+-- was off, or turning it off, put on its keys.
 -- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state
 -- ARGV: 1 now (ms), 2 session duration (ms), 3 finished retention (ms), 4 limit per call
 -- Reply: {expired, trimmed}
@@ -20,5 +20,7 @@ if #idle > 0 then
   redis.call('HINCRBY', KEYS[5], 'expired', #idle)
 end
 redis.call('PERSIST', KEYS[2])
+redis.call('PERSIST', KEYS[3])
+redis.call('PERSIST', KEYS[5])
 local trimmed = redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', '(' .. (now - retention))
 return {#idle, trimmed}

@@ -1,15 +1,18 @@
 -- Decides whether a queue that traffic turned on may be turned off: it must have been empty and
--- below the lower threshold, without a break, for the cool-down. The start of the quiet spell is
+-- below the lower threshold (or without any traffic), without a break, for the cool-down. The start of the quiet spell is
 -- kept in the state hash, so any number of workers agree.
--- KEYS: 1 waiting, 2 state, 3 hits
--- ARGV: 1 now (ms), 2 window (s), 3 quiet below (requests per second), 4 cool-down (ms)
+-- When it is done, the queue's keys are given a time to live, so the keys of an item that was hot
+-- once do not stay forever; the worker's expiry removes it again while the queue is on.
+-- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 hits
+-- ARGV: 1 now (ms), 2 window (s), 3 quiet below (requests per second), 4 cool-down (ms),
+--       5 time to live of the keys once done (ms)
 -- Reply: {done, requests in the window}; done 1 when the queue may be turned off now
 -- Safe to repeat: the quiet spell only starts once and ends when the queue is busy again.
 
 local now, window = tonumber(ARGV[1]), tonumber(ARGV[2])
 local second = math.floor(now / 1000)
 local total = 0
-local counts = redis.call('HGETALL', KEYS[3])
+local counts = redis.call('HGETALL', KEYS[6])
 for i = 1, #counts, 2 do
   local s = tonumber(counts[i])
   if s and s > second - window and s <= second then
@@ -17,18 +20,21 @@ for i = 1, #counts, 2 do
   end
 end
 
-local quiet = total < tonumber(ARGV[3]) * window and redis.call('ZCARD', KEYS[1]) == 0
+local quiet = (total == 0 or total < tonumber(ARGV[3]) * window) and redis.call('ZCARD', KEYS[1]) == 0
 if not quiet then
-  redis.call('HDEL', KEYS[2], 'quiet-since')
+  redis.call('HDEL', KEYS[5], 'quiet-since')
   return {0, total}
 end
-local since = tonumber(redis.call('HGET', KEYS[2], 'quiet-since'))
+local since = tonumber(redis.call('HGET', KEYS[5], 'quiet-since'))
 if not since then
-  redis.call('HSET', KEYS[2], 'quiet-since', now)
+  redis.call('HSET', KEYS[5], 'quiet-since', now)
   return {0, total}
 end
 if now - since >= tonumber(ARGV[4]) then
-  redis.call('HDEL', KEYS[2], 'quiet-since')
+  redis.call('HDEL', KEYS[5], 'quiet-since')
+  for i = 2, 5 do
+    redis.call('PEXPIRE', KEYS[i], tonumber(ARGV[5]))
+  end
   return {1, total}
 end
 return {0, total}

@@ -42,6 +42,10 @@ class RedisSettingsStoreIntegrationTests {
     assertThat(overrides.queues().get("42")).isEqualTo(Map.of("mode", "paused"));
     assertThat(fixture.sync().hget(keys.settings("shop"), "42/mode")).isEqualTo("paused");
     assertThat(overrides.queues()).hasSize(2);
+    fixture
+        .sync()
+        .hset(keys.settings("shop"), Map.of("bad item/mode", "closed", "/mode", "closed"));
+    assertThat(store.overrides("shop").block().queues()).hasSize(2);
 
     store.remove("shop", null, List.of("mode")).block();
     store.remove("shop", "42", List.of("mode")).block();

@@ -28,6 +28,23 @@ class RoomPoliciesTests {
   }
 
   @Test
+  void oneBadOverrideIsSkippedAndTheOthersStillApply() {
+    RoomSettings settings =
+        RoomPolicies.apply(
+            "shop",
+            yaml,
+            new Overrides(
+                Map.of("admit-per-second", "fast", "mode", "closed", "deactivate-below", "-1"),
+                Map.of("42", Map.of("max-active", "0", "failure-policy", "open"))));
+
+    assertThat(settings.policy().mode()).isEqualTo(Mode.CLOSED);
+    assertThat(settings.policy().admitPerSecond()).isEqualTo(yaml.admitPerSecond());
+    assertThat(settings.policy().quietBelow()).isEqualTo(yaml.quietBelow());
+    assertThat(settings.forItem("42").failurePolicy()).isEqualTo(FailurePolicy.OPEN);
+    assertThat(settings.forItem("42").maxActive()).isEqualTo(50);
+  }
+
+  @Test
   void overridesThatDoNotParseAreIgnoredWithoutTouchingTheOthers() {
     RoomSettings settings =
         RoomPolicies.apply(
