@@ -1,6 +1,7 @@
 package io.anteroom.gateway;
 
 import io.anteroom.gateway.activation.ActiveQueueMirror;
+import io.anteroom.gateway.activation.AutoActivator;
 import io.anteroom.gateway.activation.HitCounter;
 import io.anteroom.gateway.activation.HitFlusher;
 import io.anteroom.gateway.activation.QueueGate;
@@ -60,14 +61,23 @@ class GatewayConfiguration {
   }
 
   @Bean
-  QueueGate queueGate(ActiveQueueMirror mirror, ActiveQueues active) {
-    return new QueueGate(mirror, active);
+  AutoActivator autoActivator(
+      ActiveQueues active,
+      ActiveQueueMirror mirror,
+      GatewayProperties gateway,
+      MeterRegistry meters) {
+    return new AutoActivator(active, mirror, gateway.maxQueuesPerRoom(), meters);
+  }
+
+  @Bean
+  QueueGate queueGate(ActiveQueueMirror mirror, AutoActivator activator) {
+    return new QueueGate(mirror, activator);
   }
 
   @Bean
   HitFlusher hitFlusher(
       TrafficStore traffic,
-      ActiveQueues active,
+      AutoActivator activator,
       ActiveQueueMirror mirror,
       RoomPolicyMirror policies,
       GatewayProperties gateway,
@@ -75,7 +85,7 @@ class GatewayConfiguration {
     return new HitFlusher(
         new HitCounter(gateway.hitCapacity()),
         traffic,
-        active,
+        activator,
         mirror,
         policies,
         gateway.hitFlushInterval(),

@@ -26,6 +26,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param hitFlush how often request counts for activation by traffic are sent to Redis; default 1s
  * @param hitCapacity most queues whose requests one gateway counts between two flushes (a flood of
  *     random items churns through the smallest counts); default 10000
+ * @param maxQueuesPerRoom most queues of one room that may be on when a gateway turns one on
+ *     automatically (operators are not limited), so made-up item ids cannot grow the set of active
+ *     queues without limit; default 1000
  */
 @ConfigurationProperties("anteroom.gateway")
 public record GatewayProperties(
@@ -41,7 +44,8 @@ public record GatewayProperties(
     @DefaultValue("250ms") String mirrorRefresh,
     @DefaultValue("200ms") String registerFlush,
     @DefaultValue("1s") String hitFlush,
-    @DefaultValue("10000") int hitCapacity) {
+    @DefaultValue("10000") int hitCapacity,
+    @DefaultValue("1000") int maxQueuesPerRoom) {
 
   private static final Set<Integer> WAITING_STATUSES = Set.of(200, 202, 429, 503);
 
@@ -65,6 +69,10 @@ public record GatewayProperties(
     duration("anteroom.gateway.mirror-refresh", mirrorRefresh);
     duration("anteroom.gateway.register-flush", registerFlush);
     duration("anteroom.gateway.hit-flush", hitFlush);
+    if (maxQueuesPerRoom < 1) {
+      throw new IllegalArgumentException(
+          "anteroom.gateway.max-queues-per-room: must be at least 1, was " + maxQueuesPerRoom);
+    }
     if (hitCapacity < 1) {
       throw new IllegalArgumentException(
           "anteroom.gateway.hit-capacity: must be at least 1, was " + hitCapacity);

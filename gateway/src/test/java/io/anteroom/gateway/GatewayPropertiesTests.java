@@ -11,7 +11,7 @@ class GatewayPropertiesTests {
 
   static GatewayProperties with(int status, List<String> activate, String refresh) {
     return new GatewayProperties(
-        true, status, "", List.of("CSS", "js"), activate, refresh, "200ms", "1s", 10_000);
+        true, status, "", List.of("CSS", "js"), activate, refresh, "200ms", "1s", 10_000, 1000);
   }
 
   @Test

@@ -14,6 +14,7 @@ import io.anteroom.queue.QueueId;
 import io.anteroom.queue.policy.Mode;
 import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.testing.redis.RedisServerExtension;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
@@ -35,6 +36,7 @@ import org.springframework.test.context.DynamicPropertySource;
       GatewayTestSetup.CONFIG,
       GatewayTestSetup.KEYS,
       "anteroom.gateway.cookie-secure=false",
+      "anteroom.gateway.max-queues-per-room=3",
       "management.server.port=0"
     })
 class QueueModesIntegrationTests {
@@ -57,6 +59,7 @@ class QueueModesIntegrationTests {
   @Autowired ActiveQueueMirror mirror;
   @Autowired RoomPolicyMirror policies;
   @Autowired SettingsStore settings;
+  @Autowired MeterRegistry meters;
 
   @BeforeEach
   void reset() {
@@ -87,6 +90,20 @@ class QueueModesIntegrationTests {
     await()
         .atMost(Duration.ofSeconds(5))
         .until(() -> active.list().block().get(QueueId.of("shop", "5")) == Activation.AUTO);
+  }
+
+  @Test
+  void madeUpItemsInQueueAllTurnOnNoMoreQueuesThanAllowed() {
+    mode(null, "queue-all");
+    for (int i = 1; i <= 6; i++) {
+      new Visitor(port).json("/products/made-up-" + i);
+      long expected = Math.min(i, 3);
+      await().atMost(Duration.ofSeconds(5)).until(() -> mirror.activeIn("shop") == expected);
+    }
+
+    assertThat(active.list().block()).hasSize(3);
+    assertThat(meters.counter("anteroom.gateway.activations.refused", "room", "shop").count())
+        .isGreaterThanOrEqualTo(3);
   }
 
   @Test

@@ -6,8 +6,10 @@ import io.anteroom.queue.log.ThrottledWarnings;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -33,6 +35,7 @@ public final class ActiveQueueMirror implements SmartLifecycle {
   private final ThrottledWarnings warnings =
       new ThrottledWarnings(log, Clock.systemUTC(), Duration.ofSeconds(10));
   private volatile Set<QueueId> queues = Set.of();
+  private volatile Map<String, Long> perRoom = Map.of();
   private volatile Disposable running;
 
   /**
@@ -54,11 +57,22 @@ public final class ActiveQueueMirror implements SmartLifecycle {
     return queues.contains(queue);
   }
 
+  /** How many queues of {@code room} were on at the last read. */
+  public long activeIn(String room) {
+    return perRoom.getOrDefault(room, 0L);
+  }
+
   /** Re-reads the set now; returns when done (or failed, keeping the old set). */
   public Mono<Void> refresh() {
     return active
         .list()
-        .doOnNext(map -> queues = Set.copyOf(map.keySet()))
+        .doOnNext(
+            map -> {
+              queues = Set.copyOf(map.keySet());
+              perRoom =
+                  map.keySet().stream()
+                      .collect(Collectors.groupingBy(QueueId::room, Collectors.counting()));
+            })
         .then()
         .onErrorResume(
             error -> {

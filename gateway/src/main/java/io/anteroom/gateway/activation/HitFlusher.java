@@ -1,8 +1,6 @@
 package io.anteroom.gateway.activation;
 
 import io.anteroom.gateway.room.RoomPolicyMirror;
-import io.anteroom.queue.Activation;
-import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.TrafficStore;
 import io.anteroom.queue.log.ThrottledWarnings;
@@ -29,7 +27,7 @@ public final class HitFlusher implements SmartLifecycle {
 
   private final HitCounter counter;
   private final TrafficStore traffic;
-  private final ActiveQueues active;
+  private final AutoActivator activator;
   private final ActiveQueueMirror mirror;
   private final RoomPolicyMirror policies;
   private final Duration every;
@@ -42,14 +40,14 @@ public final class HitFlusher implements SmartLifecycle {
   public HitFlusher(
       HitCounter counter,
       TrafficStore traffic,
-      ActiveQueues active,
+      AutoActivator activator,
       ActiveQueueMirror mirror,
       RoomPolicyMirror policies,
       Duration every,
       MeterRegistry meters) {
     this.counter = counter;
     this.traffic = traffic;
-    this.active = active;
+    this.activator = activator;
     this.mirror = mirror;
     this.policies = policies;
     this.every = every;
@@ -96,13 +94,11 @@ public final class HitFlusher implements SmartLifecycle {
   }
 
   private Mono<Void> activate(QueueId queue, RoomPolicy policy, long total) {
-    return active
-        .activate(queue, Activation.AUTO)
-        .flatMap(
+    return activator
+        .activate(queue)
+        .filter(changed -> changed)
+        .doOnNext(
             changed -> {
-              if (!changed) {
-                return Mono.empty();
-              }
               meters.counter("anteroom.gateway.activated", "room", queue.room()).increment();
               log.info(
                   "room={} queue={} turned on by traffic: {} requests in {}s, threshold {}/s",
@@ -111,8 +107,8 @@ public final class HitFlusher implements SmartLifecycle {
                   total,
                   policy.activationWindowSeconds(),
                   policy.activateAbove());
-              return mirror.refresh();
-            });
+            })
+        .then();
   }
 
   @Override

@@ -1,7 +1,5 @@
 package io.anteroom.gateway.activation;
 
-import io.anteroom.queue.Activation;
-import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.log.ThrottledWarnings;
 import io.anteroom.queue.policy.RoomPolicy;
@@ -35,14 +33,14 @@ public final class QueueGate {
   static final int MAX_PENDING_ACTIVATIONS = 1000;
 
   private final ActiveQueueMirror mirror;
-  private final ActiveQueues active;
+  private final AutoActivator activator;
   private final Set<QueueId> activating = ConcurrentHashMap.newKeySet();
   private final ThrottledWarnings warnings =
       new ThrottledWarnings(log, Clock.systemUTC(), Duration.ofSeconds(10));
 
-  public QueueGate(ActiveQueueMirror mirror, ActiveQueues active) {
+  public QueueGate(ActiveQueueMirror mirror, AutoActivator activator) {
     this.mirror = mirror;
-    this.active = active;
+    this.activator = activator;
   }
 
   /** The verdict for {@code queue} under {@code policy}; never calls Redis on the caller's path. */
@@ -64,9 +62,8 @@ public final class QueueGate {
         || !activating.add(queue)) {
       return;
     }
-    active
-        .activate(queue, Activation.AUTO)
-        .then(mirror.refresh())
+    activator
+        .activate(queue)
         .doFinally(signal -> activating.remove(queue))
         .subscribe(
             null,
