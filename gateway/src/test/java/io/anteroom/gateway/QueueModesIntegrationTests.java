@@ -124,7 +124,8 @@ class QueueModesIntegrationTests {
   }
 
   @Test
-  void closedQueueTurnsNewcomersAwayButKeepsSessionsAndWaitersLearnIt() {
+  void closedQueueTurnsNewcomersAwayButKeepsSessionsAndItsLine() {
+    QueueId queue = QueueId.of("shop", "8");
     Visitor inside = new Visitor(port);
     assertThat(inside.json("/products/8").body()).contains("Product page");
     Visitor waiter = new Visitor(port);
@@ -137,8 +138,20 @@ class QueueModesIntegrationTests {
     assertThat(page.statusCode()).isEqualTo(503);
     assertThat(page.body()).contains("This is closed");
     assertThat(new Visitor(port).json("/products/8").body()).contains("\"state\":\"closed\"");
-    assertThat(waiter.json("/_anteroom/status?room=shop").body()).contains("\"state\":\"closed\"");
     assertThat(inside.json("/products/8").body()).contains("Product page");
+    // The line is kept (closed-line: keep): the waiter still has a place, and polls keep it.
+    HttpResponse<String> poll = waiter.json("/_anteroom/status?room=shop");
+    assertThat(Visitor.text(poll.body(), "state")).isEqualTo("closed");
+    assertThat(Visitor.field(poll.body(), "position")).isEqualTo(1);
+    assertThat(waiter.page("/products/8").body())
+        .contains("Entry is closed for now")
+        .doesNotContain("id=\"closed\" hidden");
+
+    settings.remove("shop", "8", List.of("mode")).block();
+    await().atMost(Duration.ofSeconds(5)).until(() -> policies.policy(queue).mode() == Mode.QUEUE);
+    HttpResponse<String> reopened = waiter.json("/_anteroom/status?room=shop");
+    assertThat(Visitor.text(reopened.body(), "state")).isIn("waiting", "admitted");
+    assertThat(reopened.body()).doesNotContain("\"requeued\":true");
   }
 
   @Test

@@ -4,9 +4,11 @@ import io.anteroom.gateway.RedisReplies;
 import io.anteroom.gateway.token.Pass;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueStore;
+import io.anteroom.queue.VisitorStatus;
 import io.anteroom.queue.policy.RoomPolicy;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import reactor.core.publisher.Mono;
 
 /**
@@ -73,6 +75,23 @@ public final class Line {
                               false));
                   case FINISHED, UNKNOWN -> join(queue, ticketVisitor, policy);
                 });
+  }
+
+  /**
+   * Where a visitor with a ticket for this queue stands, without joining anyone: present while they
+   * wait in line (and counted as a poll), empty otherwise. For a closed queue that keeps its line.
+   */
+  public Mono<Optional<Outcome>> standing(QueueId queue, String visitor) {
+    return RedisReplies.handOff(
+        store
+            .status(queue, visitor)
+            .map(
+                status ->
+                    status.state() == VisitorStatus.State.WAITING
+                        ? Optional.of(
+                            new Outcome(
+                                visitor, false, status.position(), status.waiting(), false, false))
+                        : Optional.empty()));
   }
 
   /**

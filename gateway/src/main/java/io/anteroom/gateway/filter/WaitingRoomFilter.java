@@ -9,6 +9,7 @@ import io.anteroom.gateway.token.Ticket;
 import io.anteroom.gateway.token.Verified;
 import io.anteroom.gateway.token.VisitorIds;
 import io.anteroom.queue.QueueId;
+import io.anteroom.queue.policy.ClosedLine;
 import io.anteroom.queue.policy.FailurePolicy;
 import io.anteroom.queue.policy.RoomPolicy;
 import java.util.Optional;
@@ -63,12 +64,35 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
     String known = pass != null ? pass.visitor() : ticket != null ? ticket.visitor() : null;
     return switch (context.gate().verdict(queue, policy)) {
       case ENTER -> enter(exchange, chain, queue, policy, pass, known);
-      case CLOSED -> {
-        context.decisions().count(room, Decision.CLOSED);
-        yield context.responses().closed(exchange, room);
-      }
+      case CLOSED -> closed(exchange, queue, policy, ticket);
       case WAIT -> wait(exchange, chain, queue, policy, pass, ticket, known);
     };
+  }
+
+  /**
+   * The closed page; or, for someone in the line a closed queue keeps, the waiting page saying it
+   * is closed for now, which keeps polling so the place is not given up as abandoned.
+   */
+  private Mono<Void> closed(
+      ServerWebExchange exchange, QueueId queue, RoomPolicy policy, Ticket ticket) {
+    context.decisions().count(room, Decision.CLOSED);
+    if (policy.closedLine() != ClosedLine.KEEP
+        || ticket == null
+        || !ticket.queue().equals(queue)
+        || !isRead(exchange.getRequest().getMethod())) {
+      return context.responses().closed(exchange, room);
+    }
+    return context
+        .line()
+        .standing(queue, ticket.visitor())
+        .onErrorReturn(Optional.empty())
+        .flatMap(
+            standing ->
+                standing.isPresent()
+                    ? context
+                        .responses()
+                        .waiting(exchange, room, WaitingView.of(standing.get(), policy))
+                    : context.responses().closed(exchange, room));
   }
 
   private Mono<Void> enter(

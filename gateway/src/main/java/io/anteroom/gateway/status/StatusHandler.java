@@ -10,9 +10,11 @@ import io.anteroom.gateway.token.Ticket;
 import io.anteroom.gateway.token.TokenCodec;
 import io.anteroom.gateway.token.Verified;
 import io.anteroom.queue.QueueId;
+import io.anteroom.queue.policy.ClosedLine;
 import io.anteroom.queue.policy.FailurePolicy;
 import io.anteroom.queue.policy.RoomPolicy;
 import java.util.List;
+import java.util.Optional;
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -72,9 +74,27 @@ public final class StatusHandler {
         registrar.register(queue, visitor);
         yield admitted(room, queue, visitor, pass, policy);
       }
-      case CLOSED -> json(HttpStatus.OK, WaitingView.CLOSED.toJson(), List.of());
+      case CLOSED -> closed(queue, visitor, policy);
       case WAIT -> inLine(room, queue, visitor, pass, policy);
     };
+  }
+
+  /** Closed; with the place of a visitor in a line that is kept, whose poll counts. */
+  private Mono<ServerResponse> closed(QueueId queue, String visitor, RoomPolicy policy) {
+    if (policy.closedLine() != ClosedLine.KEEP) {
+      return json(HttpStatus.OK, WaitingView.CLOSED.toJson(), List.of());
+    }
+    return line.standing(queue, visitor)
+        .onErrorReturn(Optional.empty())
+        .flatMap(
+            standing ->
+                json(
+                    HttpStatus.OK,
+                    standing
+                        .map(o -> WaitingView.of(o, policy))
+                        .orElse(WaitingView.CLOSED)
+                        .toJson(),
+                    List.of()));
   }
 
   private Mono<ServerResponse> inLine(

@@ -43,10 +43,14 @@ public final class WaitingPage {
             "eta", describe(view.etaSeconds()),
             "etaSeconds", Long.toString(view.etaSeconds()),
             "pollAfterSeconds", Long.toString(view.pollAfterSeconds()),
-            "requeued", Boolean.toString(view.requeued()),
             "requeuedHidden", view.requeued() ? "" : "hidden",
-            "pausedHidden", view.state() == WaitingView.State.PAUSED ? "" : "hidden");
+            "pausedHidden", hiddenUnless(view, WaitingView.State.PAUSED),
+            "closedHidden", hiddenUnless(view, WaitingView.State.CLOSED));
     return fill(template, values);
+  }
+
+  private static String hiddenUnless(WaitingView view, WaitingView.State state) {
+    return view.state() == state ? "" : "hidden";
   }
 
   private static String fill(String template, Map<String, String> values) {

@@ -1,7 +1,6 @@
 package io.anteroom.gateway.status;
 
 import io.anteroom.gateway.filter.Line;
-import io.anteroom.queue.policy.Mode;
 import io.anteroom.queue.policy.RoomPolicy;
 import java.util.Locale;
 
@@ -23,10 +22,19 @@ public record WaitingView(
     long pollAfterSeconds,
     boolean requeued) {
 
-  /** The view of a visitor the line says is waiting (in a paused line: paused). */
+  /**
+   * The view of a visitor the line says is waiting: paused in a paused line, closed in the kept
+   * line of a closed one.
+   */
   public static WaitingView of(Line.Outcome outcome, RoomPolicy policy) {
+    State state =
+        switch (policy.mode()) {
+          case PAUSED -> State.PAUSED;
+          case CLOSED -> State.CLOSED;
+          default -> State.WAITING;
+        };
     return new WaitingView(
-        policy.mode() == Mode.PAUSED ? State.PAUSED : State.WAITING,
+        state,
         outcome.position(),
         outcome.waiting(),
         PollSchedule.etaSeconds(outcome.position(), policy),
