@@ -143,8 +143,7 @@ final class SettingsHandler {
 
   private Mono<Void> write(String room, String item, SettingsPatch patch) {
     return store
-        .remove(room, item, patch.remove())
-        .then(store.put(room, item, patch.set()))
+        .change(room, item, patch.set(), patch.remove())
         .then(mirror.refresh().onErrorResume(e -> Mono.empty()));
   }
 

@@ -2,10 +2,15 @@ package io.anteroom.queue.policy;
 
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueKeys;
+import io.anteroom.queue.script.QueueScripts;
+import io.anteroom.queue.script.ScriptRunner;
+import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import reactor.core.publisher.Mono;
 
@@ -20,10 +25,12 @@ public final class RedisSettingsStore implements SettingsStore {
   private static final char ITEM_SEPARATOR = '/';
 
   private final RedisClusterAsyncCommands<String, String> commands;
+  private final ScriptRunner scripts;
   private final QueueKeys keys;
 
   public RedisSettingsStore(RedisClusterAsyncCommands<String, String> commands, QueueKeys keys) {
     this.commands = commands;
+    this.scripts = new ScriptRunner(commands);
     this.keys = keys;
   }
 
@@ -50,6 +57,26 @@ public final class RedisSettingsStore implements SettingsStore {
     }
     String[] fields = properties.stream().map(p -> field(room, item, p)).toArray(String[]::new);
     return Mono.fromCompletionStage(() -> commands.hdel(keys.settings(room), fields)).then();
+  }
+
+  @Override
+  public Mono<Void> change(
+      String room, String item, Map<String, String> set, Collection<String> remove) {
+    List<String> args = new ArrayList<>();
+    args.add(Integer.toString(remove.size()));
+    remove.forEach(property -> args.add(field(room, item, property)));
+    set.forEach(
+        (property, value) -> {
+          args.add(field(room, item, property));
+          args.add(value);
+        });
+    return scripts
+        .run(
+            QueueScripts.SETTINGS,
+            ScriptOutputType.INTEGER,
+            new String[] {keys.settings(room)},
+            args.toArray(String[]::new))
+        .then();
   }
 
   private static String field(String room, String item, String property) {

@@ -22,4 +22,10 @@ public interface SettingsStore {
 
   /** Removes overrides of the room ({@code item} null) or of one queue, back to what is below. */
   Mono<Void> remove(String room, String item, Collection<String> properties);
+
+  /**
+   * Removes and sets overrides of the room ({@code item} null) or of one queue in one atomic step:
+   * a failed call changes nothing.
+   */
+  Mono<Void> change(String room, String item, Map<String, String> set, Collection<String> remove);
 }

@@ -53,4 +53,19 @@ class RedisSettingsStoreIntegrationTests {
     assertThat(store.overrides("shop").block().room()).isEqualTo(Map.of("admit-per-second", "5"));
     assertThat(store.overrides("shop").block().queues()).doesNotContainKey("42");
   }
+
+  @Test
+  void changeRemovesAndSetsInOneStep() {
+    SettingsStore store = new RedisSettingsStore(fixture.connector().commands(), keys);
+    store.put("shop", "42", Map.of("mode", "paused", "max-active", "3")).block();
+
+    store.change("shop", "42", Map.of("admit-per-second", "5"), List.of("mode")).block();
+    store.change("shop", null, Map.of("mode", "closed"), List.of()).block();
+    store.change("shop", null, Map.of(), List.of("absent")).block();
+
+    Overrides overrides = store.overrides("shop").block();
+    assertThat(overrides.queues().get("42"))
+        .isEqualTo(Map.of("max-active", "3", "admit-per-second", "5"));
+    assertThat(overrides.room()).isEqualTo(Map.of("mode", "closed"));
+  }
 }
