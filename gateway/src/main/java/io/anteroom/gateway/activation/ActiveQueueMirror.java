@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,6 +37,8 @@ public final class ActiveQueueMirror implements SmartLifecycle {
       new ThrottledWarnings(log, Clock.systemUTC(), Duration.ofSeconds(10));
   private volatile Set<QueueId> queues = Set.of();
   private volatile Map<String, Long> perRoom = Map.of();
+  private final AtomicLong reads = new AtomicLong();
+  private long applied;
   private volatile Disposable running;
 
   /**
@@ -62,16 +65,16 @@ public final class ActiveQueueMirror implements SmartLifecycle {
     return perRoom.getOrDefault(room, 0L);
   }
 
-  /** Re-reads the set now; returns when done (or failed, keeping the old set). */
+  /**
+   * Re-reads the set now; returns when done (or failed, keeping the old set). Of reads that
+   * overlap, a read that was sent earlier never replaces the result of a later one (one connection:
+   * Redis answers in order, so a later read sees a newer set).
+   */
   public Mono<Void> refresh() {
-    return active
-        .list()
-        .doOnNext(
-            map -> {
-              queues = Set.copyOf(map.keySet());
-              perRoom =
-                  map.keySet().stream()
-                      .collect(Collectors.groupingBy(QueueId::room, Collectors.counting()));
+    return Mono.defer(
+            () -> {
+              long read = reads.incrementAndGet();
+              return active.list().doOnNext(map -> apply(read, map)).then();
             })
         .then()
         .onErrorResume(
@@ -82,6 +85,16 @@ public final class ActiveQueueMirror implements SmartLifecycle {
                   error.toString());
               return Mono.empty();
             });
+  }
+
+  private synchronized void apply(long read, Map<QueueId, ?> map) {
+    if (read < applied) {
+      return;
+    }
+    applied = read;
+    queues = Set.copyOf(map.keySet());
+    perRoom =
+        map.keySet().stream().collect(Collectors.groupingBy(QueueId::room, Collectors.counting()));
   }
 
   private void refreshUnlessReading() {

@@ -108,7 +108,8 @@ final class QueueActions {
 
   /**
    * Removes the queue's {@code mode} override; when the room itself is paused, sets the queue's
-   * mode to {@code queue} instead, so this queue admits again either way.
+   * mode to {@code queue} instead, so the queue is no longer paused either way (it then follows the
+   * room's mode, or {@code queue}).
    */
   Mono<ServerResponse> resume(ServerRequest request) {
     QueueId queue = rooms.queue(request);
