@@ -40,6 +40,12 @@ public interface QueueStore {
   /** Ends a session or gives up a place in line; false when the visitor was neither. */
   Mono<Boolean> release(QueueId queue, String visitor);
 
+  /**
+   * Finishes as abandoned the waiting visitors who stopped polling, wherever they stand; for lines
+   * nobody is admitted from. How many there were (at most {@value RedisQueueStore#EXPIRE_LIMIT}).
+   */
+  Mono<Long> sweep(QueueId queue, RoomPolicy policy);
+
   /** Gives up every place in line (a closed queue that clears its line); how many there were. */
   Mono<Long> clear(QueueId queue);
 

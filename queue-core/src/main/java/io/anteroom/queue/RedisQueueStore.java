@@ -15,8 +15,11 @@ import reactor.core.publisher.Mono;
 /** {@link QueueStore} on Redis: one Lua script per operation over the keys of {@link QueueKeys}. */
 public final class RedisQueueStore implements QueueStore {
 
-  /** Most idle sessions one expiry call ends; the next tick takes the rest. */
-  static final int EXPIRE_LIMIT = 1000;
+  /**
+   * Most idle sessions (or gone visitors) one expiry (or sweep) call ends; the next tick takes the
+   * rest.
+   */
+  public static final int EXPIRE_LIMIT = 1000;
 
   private static final VisitorStatus.State[] STATES = {
     VisitorStatus.State.UNKNOWN,
@@ -108,6 +111,17 @@ public final class RedisQueueStore implements QueueStore {
   @Override
   public Mono<Boolean> release(QueueId queue, String visitor) {
     return flag(QueueScripts.RELEASE, queue, visitor, now());
+  }
+
+  @Override
+  public Mono<Long> sweep(QueueId queue, RoomPolicy policy) {
+    return scripts.run(
+        QueueScripts.SWEEP,
+        ScriptOutputType.INTEGER,
+        keys.scriptKeys(queue),
+        now(),
+        Long.toString(policy.abandonAfter().toMillis()),
+        Integer.toString(EXPIRE_LIMIT));
   }
 
   @Override

@@ -527,4 +527,21 @@ class RedisQueueStoreIntegrationTests {
     assertThat(store.clear(queue).block()).isZero();
     assertThat(enqueue("c").position()).isEqualTo(1);
   }
+
+  @Test
+  void sweepFinishesThoseWhoStoppedPollingWhereverTheyStand() {
+    drainBucket();
+    enqueue("a");
+    enqueue("b");
+    enqueue("c");
+    clock.advance(Duration.ofSeconds(20));
+    status("b");
+    clock.advance(Duration.ofSeconds(11));
+
+    assertThat(store.sweep(queue, POLICY).block()).isEqualTo(2);
+    assertThat(waiting()).containsExactly("b");
+    assertThat(finished()).containsExactlyInAnyOrder("a", "c");
+    assertThat(store.counts(queue).block().abandoned()).isEqualTo(2);
+    assertThat(store.sweep(queue, POLICY).block()).isZero();
+  }
 }

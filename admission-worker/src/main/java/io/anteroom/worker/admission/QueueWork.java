@@ -39,11 +39,12 @@ public final class QueueWork {
   }
 
   /**
-   * Admits (unless the policy's mode admits nobody), clears the line of a queue closed with {@code
-   * closed-line: clear}, and expires; completes empty even when Redis fails.
+   * Admits; or, in a mode that admits nobody, finishes the visitors who stopped polling, and clears
+   * the line of a queue closed with {@code closed-line: clear}; then expires. Completes empty even
+   * when Redis fails.
    */
   public Mono<Void> run(QueueId queue, RoomPolicy policy) {
-    Mono<Void> entry = policy.mode().admits() ? admit(queue, policy) : Mono.empty();
+    Mono<Void> entry = policy.mode().admits() ? admit(queue, policy) : sweep(queue, policy);
     if (policy.mode() == Mode.CLOSED && policy.closedLine() == ClosedLine.CLEAR) {
       entry = clear(queue);
     }
@@ -69,6 +70,13 @@ public final class QueueWork {
                     : Mono.empty())
         .take(MAX_CALLS_PER_TICK)
         .doOnNext(result -> record(queue, result))
+        .then();
+  }
+
+  private Mono<Void> sweep(QueueId queue, RoomPolicy policy) {
+    return store
+        .sweep(queue, policy)
+        .doOnNext(gone -> count("anteroom.worker.abandoned", queue, gone))
         .then();
   }
 

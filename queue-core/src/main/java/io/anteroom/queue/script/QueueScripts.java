@@ -14,6 +14,7 @@ public final class QueueScripts {
   public static final LuaScript HITS = LuaScript.load("hits.lua");
   public static final LuaScript SETTLE = LuaScript.load("settle.lua");
   public static final LuaScript CLEAR = LuaScript.load("clear.lua");
+  public static final LuaScript SWEEP = LuaScript.load("sweep.lua");
   public static final LuaScript SETTINGS = LuaScript.load("settings.lua");
 
   private QueueScripts() {}
