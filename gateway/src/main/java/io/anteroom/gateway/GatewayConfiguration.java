@@ -49,8 +49,25 @@ class GatewayConfiguration {
   private static final Logger log = LoggerFactory.getLogger(GatewayConfiguration.class);
 
   @Bean
-  RoomPolicyMirror roomPolicyMirror(RoomPolicies policies, GatewayProperties gateway) {
-    return new RoomPolicyMirror(policies, gateway.mirrorRefreshInterval());
+  RoomPolicyMirror roomPolicyMirror(RoomPolicies policies) {
+    return new RoomPolicyMirror(policies);
+  }
+
+  @Bean
+  Periodic roomPolicyRefresh(RoomPolicyMirror mirror, GatewayProperties gateway) {
+    return new Periodic(
+        "Reading live settings", gateway.mirrorRefreshInterval(), mirror::refresh, false);
+  }
+
+  @Bean
+  Periodic hitFlush(HitFlusher flusher, GatewayProperties gateway) {
+    return new Periodic("Counting traffic", gateway.hitFlushInterval(), flusher::flush, false);
+  }
+
+  @Bean
+  Periodic passRegistration(PassRegistrar registrar, GatewayProperties gateway) {
+    return new Periodic(
+        "Registering passes", gateway.registerFlushInterval(), registrar::flush, true);
   }
 
   @Bean
@@ -83,13 +100,7 @@ class GatewayConfiguration {
       GatewayProperties gateway,
       MeterRegistry meters) {
     return new HitFlusher(
-        new HitCounter(gateway.hitCapacity()),
-        traffic,
-        activator,
-        mirror,
-        policies,
-        gateway.hitFlushInterval(),
-        meters);
+        new HitCounter(gateway.hitCapacity()), traffic, activator, mirror, policies, meters);
   }
 
   @Bean
@@ -98,7 +109,7 @@ class GatewayConfiguration {
       RoomPolicyMirror policies,
       GatewayProperties gateway,
       MeterRegistry meters) {
-    return new PassRegistrar(store, policies, gateway.registerFlushInterval(), meters);
+    return new PassRegistrar(store, policies, meters);
   }
 
   @Bean

@@ -11,17 +11,16 @@ import java.time.Clock;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
-import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Sends this gateway's request counts to Redis about once a second, one script call per counted
- * queue, and turns a queue on when the requests of all gateways in its activation window cross the
- * policy's threshold. Only queues whose policy activates on traffic are counted at all.
+ * Sends this gateway's request counts to Redis about once a second ({@link #flush()}, run
+ * periodically), one script call per counted queue, and turns a queue on when the requests of all
+ * gateways in its activation window cross the policy's threshold. Only queues whose policy
+ * activates on traffic are counted at all.
  */
-public final class HitFlusher implements SmartLifecycle {
+public final class HitFlusher {
 
   private static final Logger log = LoggerFactory.getLogger(HitFlusher.class);
 
@@ -30,12 +29,10 @@ public final class HitFlusher implements SmartLifecycle {
   private final AutoActivator activator;
   private final ActiveQueueMirror mirror;
   private final RoomPolicyMirror policies;
-  private final Duration every;
   private final Counter evicted;
   private final ThrottledWarnings warnings =
       new ThrottledWarnings(log, Clock.systemUTC(), Duration.ofSeconds(10));
   private final MeterRegistry meters;
-  private volatile Disposable running;
 
   public HitFlusher(
       HitCounter counter,
@@ -43,14 +40,12 @@ public final class HitFlusher implements SmartLifecycle {
       AutoActivator activator,
       ActiveQueueMirror mirror,
       RoomPolicyMirror policies,
-      Duration every,
       MeterRegistry meters) {
     this.counter = counter;
     this.traffic = traffic;
     this.activator = activator;
     this.mirror = mirror;
     this.policies = policies;
-    this.every = every;
     this.meters = meters;
     this.evicted = meters.counter("anteroom.gateway.hits.evicted");
   }
@@ -109,25 +104,5 @@ public final class HitFlusher implements SmartLifecycle {
                   policy.activateAbove());
             })
         .then();
-  }
-
-  @Override
-  public synchronized void start() {
-    if (running == null) {
-      running = Flux.interval(every).onBackpressureDrop().concatMap(n -> flush(), 1).subscribe();
-    }
-  }
-
-  @Override
-  public synchronized void stop() {
-    if (running != null) {
-      running.dispose();
-      running = null;
-    }
-  }
-
-  @Override
-  public boolean isRunning() {
-    return running != null;
   }
 }

@@ -16,38 +16,33 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
-import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
  * Records in Redis, in batches, the passes this gateway gives out while queues are off, so a queue
  * that turns on knows who is already inside. The request path only adds to a bounded in-memory
- * buffer; a flush sends one script call per queue. When the buffer is full, registrations are
- * dropped and counted: the visitors keep their passes, only the cap's count misses them.
+ * buffer; a flush ({@link #flush()}, run periodically) sends one script call per queue. When the
+ * buffer is full, registrations are dropped and counted: the visitors keep their passes, only the
+ * cap's count misses them.
  */
-public final class PassRegistrar implements SmartLifecycle {
+public final class PassRegistrar {
 
   private static final Logger log = LoggerFactory.getLogger(PassRegistrar.class);
   static final int MAX_PENDING = 100_000;
 
   private final QueueStore store;
   private final RoomPolicyMirror policies;
-  private final Duration flushEvery;
   private final Counter dropped;
   private final AtomicReference<Map<QueueId, Set<String>>> pending =
       new AtomicReference<>(new ConcurrentHashMap<>());
   private final AtomicInteger size = new AtomicInteger();
   private final ThrottledWarnings warnings =
       new ThrottledWarnings(log, Clock.systemUTC(), Duration.ofSeconds(10));
-  private volatile Disposable running;
 
-  public PassRegistrar(
-      QueueStore store, RoomPolicyMirror policies, Duration flushEvery, MeterRegistry meters) {
+  public PassRegistrar(QueueStore store, RoomPolicyMirror policies, MeterRegistry meters) {
     this.store = store;
     this.policies = policies;
-    this.flushEvery = flushEvery;
     this.dropped = meters.counter("anteroom.gateway.registrations.dropped");
   }
 
@@ -88,27 +83,5 @@ public final class PassRegistrar implements SmartLifecycle {
                   error.toString());
               return Mono.empty();
             });
-  }
-
-  @Override
-  public synchronized void start() {
-    if (running == null) {
-      running =
-          Flux.interval(flushEvery).onBackpressureDrop().concatMap(n -> flush(), 1).subscribe();
-    }
-  }
-
-  @Override
-  public synchronized void stop() {
-    if (running != null) {
-      running.dispose();
-      running = null;
-      flush().subscribe();
-    }
-  }
-
-  @Override
-  public boolean isRunning() {
-    return running != null;
   }
 }

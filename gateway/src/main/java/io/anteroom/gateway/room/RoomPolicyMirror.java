@@ -9,34 +9,28 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
-import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
  * Each room's current settings (YAML plus live overrides of the room and of single queues), re-read
- * periodically, so the request path reads policies from memory. Until the first read, and while
- * Redis cannot be read, rooms keep the last known settings (at first the YAML ones).
+ * periodically ({@link #refresh()}, run by a {@link io.anteroom.gateway.Periodic}), so the request
+ * path reads policies from memory. Until the first read, and while Redis cannot be read, rooms keep
+ * the last known settings (at first the YAML ones).
  */
-public final class RoomPolicyMirror implements SmartLifecycle {
+public final class RoomPolicyMirror {
 
   private static final Logger log = LoggerFactory.getLogger(RoomPolicyMirror.class);
 
   private final RoomPolicies policies;
-  private final Duration refresh;
   private final Map<String, RoomSettings> current = new ConcurrentHashMap<>();
-  private final AtomicBoolean reading = new AtomicBoolean();
   private final ThrottledWarnings warnings =
       new ThrottledWarnings(log, Clock.systemUTC(), Duration.ofSeconds(10));
-  private volatile Disposable running;
 
-  public RoomPolicyMirror(RoomPolicies policies, Duration refresh) {
+  public RoomPolicyMirror(RoomPolicies policies) {
     this.policies = policies;
-    this.refresh = refresh;
     for (String room : policies.rooms()) {
       current.put(room, RoomSettings.of(policies.configured(room)));
     }
@@ -74,32 +68,5 @@ public final class RoomPolicyMirror implements SmartLifecycle {
                           return Mono.empty();
                         }))
         .then();
-  }
-
-  @Override
-  public synchronized void start() {
-    if (running == null) {
-      running =
-          Flux.interval(refresh)
-              .subscribe(
-                  n -> {
-                    if (reading.compareAndSet(false, true)) {
-                      refresh().doFinally(s -> reading.set(false)).subscribe();
-                    }
-                  });
-    }
-  }
-
-  @Override
-  public synchronized void stop() {
-    if (running != null) {
-      running.dispose();
-      running = null;
-    }
-  }
-
-  @Override
-  public boolean isRunning() {
-    return running != null;
   }
 }
