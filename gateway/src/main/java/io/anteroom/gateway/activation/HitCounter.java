@@ -14,9 +14,10 @@ import java.util.concurrent.ThreadLocalRandom;
  * while a busy item, whose count is far above theirs, keeps its entry.
  *
  * <p>Thread-safe: a request costs a map lookup and an increment under one lock that the gateway's
- * event-loop threads share. Measured ad hoc on two cores: about 20 ns a request on one thread, about
- * 85 ns when two threads do nothing but count (a {@code ConcurrentHashMap} of {@code LongAdder}s,
- * which could not evict, takes 15 and 35 ns), next to the roughly 250 µs a request costs.
+ * event-loop threads share. Measured ad hoc on two cores: about 20 ns a request on one thread,
+ * about 85 ns when two threads do nothing but count (a {@code ConcurrentHashMap} of {@code
+ * LongAdder}s, which could not evict, takes 15 and 35 ns), next to the roughly 250 µs a request
+ * costs.
  */
 public final class HitCounter {
 

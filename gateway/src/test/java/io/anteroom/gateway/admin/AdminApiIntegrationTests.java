@@ -5,15 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
 import io.anteroom.gateway.GatewayTestSetup;
-import io.anteroom.gateway.token.VisitorIds;
+import io.anteroom.gateway.QueueFixtures;
 import io.anteroom.queue.Activation;
 import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.QueueStore;
-import io.anteroom.queue.policy.PolicyParser;
 import io.anteroom.queue.policy.RoomPolicies;
-import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.queue.redis.RedisConnector;
 import io.anteroom.testing.redis.RedisServerExtension;
@@ -322,15 +320,7 @@ class AdminApiIntegrationTests {
 
   /** Visitors put in line directly, none admitted (a paused policy admits nobody at once). */
   private List<String> lineUp(QueueId queue, int count) {
-    RoomPolicy paused =
-        PolicyParser.apply("test", policies.configured("shop"), Map.of("mode", "paused"));
-    List<String> visitors = new ArrayList<>();
-    for (int i = 0; i < count; i++) {
-      String visitor = VisitorIds.newVisitorId();
-      store.enqueue(queue, visitor, paused).block();
-      visitors.add(visitor);
-    }
-    return visitors;
+    return QueueFixtures.lineUp(store, policies, queue, count);
   }
 
   /** The listed queue of room shop with {@code item}, or null when it is not listed. */
@@ -356,6 +346,6 @@ class AdminApiIntegrationTests {
   }
 
   private Map<String, String> settingsHash() {
-    return connector.commands().hgetall(keys.settings("shop")).toCompletableFuture().join();
+    return QueueFixtures.settingsHash(connector, keys, "shop");
   }
 }

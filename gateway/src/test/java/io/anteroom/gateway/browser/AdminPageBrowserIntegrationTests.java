@@ -5,15 +5,13 @@ import static org.awaitility.Awaitility.await;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
 import io.anteroom.gateway.GatewayTestSetup;
-import io.anteroom.gateway.token.VisitorIds;
+import io.anteroom.gateway.QueueFixtures;
 import io.anteroom.queue.Activation;
 import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.QueueStore;
-import io.anteroom.queue.policy.PolicyParser;
 import io.anteroom.queue.policy.RoomPolicies;
-import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.redis.RedisConnector;
 import io.anteroom.testing.redis.RedisServerExtension;
 import java.time.Duration;
@@ -145,16 +143,11 @@ class AdminPageBrowserIntegrationTests {
     return found.isEmpty() ? "" : found.get(0).getText();
   }
 
-  /** Visitors put in line directly, none admitted (a paused policy admits nobody at once). */
   private void lineUp(int count) {
-    RoomPolicy paused =
-        PolicyParser.apply("test", policies.configured("shop"), Map.of("mode", "paused"));
-    for (int i = 0; i < count; i++) {
-      store.enqueue(queue, VisitorIds.newVisitorId(), paused).block();
-    }
+    QueueFixtures.lineUp(store, policies, queue, count);
   }
 
   private Map<String, String> settingsHash() {
-    return connector.commands().hgetall(keys.settings("shop")).toCompletableFuture().join();
+    return QueueFixtures.settingsHash(connector, keys, "shop");
   }
 }
