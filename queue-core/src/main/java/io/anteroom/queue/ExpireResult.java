@@ -1,9 +1,14 @@
 package io.anteroom.queue;
 
 /**
- * What one expiry call did.
+ * What one expiry call did, and the queue's sizes after it.
  *
  * @param expired idle sessions moved from running to finished
  * @param trimmed finished entries removed after the retention time
+ * @param waiting people in line
+ * @param running admitted sessions
+ * @param finished finished entries within the retention time
+ * @param admittedTotal visitors admitted over the queue's lifetime, at once or from the line
  */
-public record ExpireResult(long expired, long trimmed) {}
+public record ExpireResult(
+    long expired, long trimmed, long waiting, long running, long finished, long admittedTotal) {}

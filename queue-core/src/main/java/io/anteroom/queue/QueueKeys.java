@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
  * HSET wr:active             shop:42 manual|auto                active queues and why
  * PUBLISH wr:active:changed  shop:42                            after each change of wr:active
  * HSET wr:settings:shop      admit-per-second 250 42/mode paused  live overrides: room, queue
+ * ZADD wr:history:shop       &lt;interval-ms&gt; &lt;ms:waiting:running:finished:admitted&gt;  last 15 min
  * </pre>
  */
 public final class QueueKeys {
@@ -79,6 +80,11 @@ public final class QueueKeys {
   /** Hash of a room's live policy overrides, property name to value. */
   public String settings(String room) {
     return prefix + ":settings:" + QueueId.requireRoom(room);
+  }
+
+  /** Sorted set of a room's recent line samples, by time, for the admin page's chart. */
+  public String history(String room) {
+    return prefix + ":history:" + QueueId.requireRoom(room);
   }
 
   private String queueKey(QueueId queue, String part) {

@@ -58,7 +58,7 @@ public final class RedisQueueStore implements QueueStore {
   @Override
   public Mono<VisitorStatus> status(QueueId queue, String visitor) {
     return list(QueueScripts.STATUS, queue, visitor, now())
-        .map(r -> new VisitorStatus(STATES[r.get(0).intValue()], r.get(1), r.get(2)));
+        .map(r -> new VisitorStatus(STATES[r.get(0).intValue()], r.get(1), r.get(2), r.get(3)));
   }
 
   @Override
@@ -84,7 +84,7 @@ public final class RedisQueueStore implements QueueStore {
             Long.toString(policy.sessionDuration().toMillis()),
             Long.toString(policy.finishedRetention().toMillis()),
             Integer.toString(EXPIRE_LIMIT))
-        .map(r -> new ExpireResult(r.get(0), r.get(1)));
+        .map(r -> new ExpireResult(r.get(0), r.get(1), r.get(2), r.get(3), r.get(4), r.get(5)));
   }
 
   @Override

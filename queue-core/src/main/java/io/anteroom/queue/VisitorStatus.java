@@ -6,8 +6,10 @@ package io.anteroom.queue;
  * @param state the visitor's state
  * @param position 1-based place in line when waiting, otherwise 0
  * @param waiting people in line
+ * @param admittedAt when {@link State#ADMITTED}: the session's last activity (epoch ms), which is
+ *     the admission time until the visitor's first request with a pass; otherwise 0
  */
-public record VisitorStatus(State state, long position, long waiting) {
+public record VisitorStatus(State state, long position, long waiting, long admittedAt) {
 
   /** A visitor's state in one queue. */
   public enum State {

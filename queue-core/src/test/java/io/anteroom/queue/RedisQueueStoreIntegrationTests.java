@@ -199,7 +199,7 @@ class RedisQueueStoreIntegrationTests {
       enqueue("v2");
       clock.advance(Duration.ofSeconds(7));
 
-      assertThat(status("v2")).isEqualTo(new VisitorStatus(State.WAITING, 2, 2));
+      assertThat(status("v2")).isEqualTo(new VisitorStatus(State.WAITING, 2, 2, 0));
       assertThat(sync.zscore(keys.seen(queue), "v2")).isEqualTo((double) clock.millis());
     }
 
@@ -224,8 +224,20 @@ class RedisQueueStoreIntegrationTests {
 
       assertThat(status("in").state()).isEqualTo(State.ADMITTED);
       assertThat(status("gone").state()).isEqualTo(State.FINISHED);
-      assertThat(status("stranger")).isEqualTo(new VisitorStatus(State.UNKNOWN, 0, 0));
+      assertThat(status("stranger")).isEqualTo(new VisitorStatus(State.UNKNOWN, 0, 0, 0));
       assertThat(sync.zcard(keys.seen(queue))).isZero();
+    }
+
+    @Test
+    void statusOfAnAdmittedVisitorTellsWhenTheyWereAdmitted() {
+      drainBucket();
+      enqueue("v1");
+      clock.advance(Duration.ofSeconds(3));
+      long admittedAt = clock.millis();
+      admit(POLICY);
+      clock.advance(Duration.ofSeconds(2));
+
+      assertThat(status("v1")).isEqualTo(new VisitorStatus(State.ADMITTED, 0, 0, admittedAt));
     }
   }
 
@@ -386,7 +398,7 @@ class RedisQueueStoreIntegrationTests {
 
       ExpireResult result = store.expire(queue, POLICY).block();
 
-      assertThat(result).isEqualTo(new ExpireResult(1, 0));
+      assertThat(result).isEqualTo(new ExpireResult(1, 0, 0, 1, 1, 2));
       assertThat(running()).containsExactly("busy");
       assertThat(finished()).containsExactly("idle");
       assertThat(store.counts(queue).block().expired()).isEqualTo(1);
@@ -398,7 +410,7 @@ class RedisQueueStoreIntegrationTests {
       store.release(queue, "v1").block();
       clock.advance(Duration.ofMinutes(10).plusMillis(1));
 
-      assertThat(store.expire(queue, POLICY).block()).isEqualTo(new ExpireResult(0, 1));
+      assertThat(store.expire(queue, POLICY).block()).isEqualTo(new ExpireResult(0, 1, 0, 0, 0, 1));
       assertThat(finished()).isEmpty();
     }
 
@@ -408,7 +420,7 @@ class RedisQueueStoreIntegrationTests {
       clock.advance(Duration.ofMinutes(2));
       store.expire(queue, POLICY).block();
 
-      assertThat(store.expire(queue, POLICY).block()).isEqualTo(new ExpireResult(0, 0));
+      assertThat(store.expire(queue, POLICY).block()).isEqualTo(new ExpireResult(0, 0, 0, 0, 1, 1));
     }
   }
 

@@ -16,6 +16,7 @@ public final class QueueScripts {
   public static final LuaScript CLEAR = LuaScript.load("clear.lua");
   public static final LuaScript SWEEP = LuaScript.load("sweep.lua");
   public static final LuaScript SETTINGS = LuaScript.load("settings.lua");
+  public static final LuaScript HISTORY = LuaScript.load("history.lua");
 
   private QueueScripts() {}
 }

@@ -3,7 +3,8 @@
 -- was off, or turning it off, put on its keys.
 -- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state
 -- ARGV: 1 now (ms), 2 session duration (ms), 3 finished retention (ms), 4 limit per call
--- Reply: {expired, trimmed}
+-- Reply: {expired, trimmed, waiting, running, finished, admitted}: the set sizes after the call and
+--   the lifetime count of admissions, for the worker's gauges (one call per queue per tick already)
 -- Safe to repeat: a second call finds nothing more to expire.
 
 local now, session, retention = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
@@ -23,4 +24,5 @@ redis.call('PERSIST', KEYS[2])
 redis.call('PERSIST', KEYS[3])
 redis.call('PERSIST', KEYS[5])
 local trimmed = redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', '(' .. (now - retention))
-return {#idle, trimmed}
+return {#idle, trimmed, redis.call('ZCARD', KEYS[1]), redis.call('ZCARD', KEYS[2]),
+  redis.call('ZCARD', KEYS[3]), tonumber(redis.call('HGET', KEYS[5], 'admitted') or 0)}
