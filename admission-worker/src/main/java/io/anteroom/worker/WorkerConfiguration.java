@@ -4,9 +4,11 @@ import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.TrafficStore;
 import io.anteroom.queue.config.QueueCoreConfiguration;
+import io.anteroom.queue.history.RoomHistory;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.worker.admission.AdmissionLoop;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
@@ -22,8 +24,10 @@ class WorkerConfiguration {
       RoomPolicies policies,
       QueueStore store,
       TrafficStore traffic,
+      RoomHistory history,
       WorkerProperties worker,
+      Clock clock,
       MeterRegistry meters) {
-    return AdmissionLoop.create(active, policies, store, traffic, worker, meters);
+    return AdmissionLoop.create(active, policies, store, traffic, history, worker, clock, meters);
   }
 }

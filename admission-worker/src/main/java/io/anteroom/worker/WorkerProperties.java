@@ -10,10 +10,14 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * @param tick how often the worker admits and expires for every active queue; default 250ms
  * @param queueConcurrency most queues worked on at once within one tick; default 32
+ * @param metricQueuesPerRoom most queues of a room with gauge series of their own (the longest
+ *     lines); the others are summed as {@code queue="_other"}; default 20
  */
 @ConfigurationProperties("anteroom.worker")
 public record WorkerProperties(
-    @DefaultValue("250ms") String tick, @DefaultValue("32") int queueConcurrency) {
+    @DefaultValue("250ms") String tick,
+    @DefaultValue("32") int queueConcurrency,
+    @DefaultValue("20") int metricQueuesPerRoom) {
 
   public WorkerProperties {
     try {
@@ -26,6 +30,11 @@ public record WorkerProperties(
     if (queueConcurrency < 1) {
       throw new IllegalArgumentException(
           "anteroom.worker.queue-concurrency: must be at least 1, was " + queueConcurrency);
+    }
+    if (metricQueuesPerRoom < 0) {
+      throw new IllegalArgumentException(
+          "anteroom.worker.metric-queues-per-room: must not be negative, was "
+              + metricQueuesPerRoom);
     }
   }
 

@@ -5,6 +5,7 @@ import io.anteroom.queue.RedisActiveQueues;
 import io.anteroom.queue.RedisQueueStore;
 import io.anteroom.queue.RedisTrafficStore;
 import io.anteroom.queue.config.RedisProperties;
+import io.anteroom.queue.history.RedisRoomHistory;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.redis.RedisConnector;
 import io.anteroom.worker.WorkerProperties;
@@ -29,7 +30,9 @@ public final class InProcessWorker implements AutoCloseable {
             policies,
             store,
             new RedisTrafficStore(connector.commands(), keys, Clock.systemUTC()),
-            new WorkerProperties(tick, 8),
+            new RedisRoomHistory(connector.commands(), keys, Clock.systemUTC()),
+            new WorkerProperties(tick, 8, 20),
+            Clock.systemUTC(),
             meters);
     loop.start();
   }

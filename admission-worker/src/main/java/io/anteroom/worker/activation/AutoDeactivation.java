@@ -9,6 +9,7 @@ import io.anteroom.queue.policy.RoomPolicy;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
@@ -23,16 +24,21 @@ public final class AutoDeactivation {
 
   private static final Logger log = LoggerFactory.getLogger(AutoDeactivation.class);
 
+  private static final String DEACTIVATED = "anteroom.worker.deactivated";
+
   private final TrafficStore traffic;
   private final ActiveQueues active;
   private final MeterRegistry meters;
   private final ThrottledWarnings warnings =
       new ThrottledWarnings(log, Clock.systemUTC(), Duration.ofSeconds(10));
 
-  public AutoDeactivation(TrafficStore traffic, ActiveQueues active, MeterRegistry meters) {
+  /** Registers its counter for each of {@code rooms} at zero. */
+  public AutoDeactivation(
+      TrafficStore traffic, ActiveQueues active, Set<String> rooms, MeterRegistry meters) {
     this.traffic = traffic;
     this.active = active;
     this.meters = meters;
+    rooms.forEach(room -> meters.counter(DEACTIVATED, "room", room));
   }
 
   /** Checks {@code queue}, turned on for {@code cause}; completes empty even when Redis fails. */
@@ -60,7 +66,7 @@ public final class AutoDeactivation {
 
   private void turnedOff(QueueId queue, RoomPolicy policy, boolean off) {
     if (off) {
-      meters.counter("anteroom.worker.deactivated", "room", queue.room()).increment();
+      meters.counter(DEACTIVATED, "room", queue.room()).increment();
       log.info(
           "room={} queue={} turned off: empty and below {}/s for {}",
           queue.room(),

@@ -5,16 +5,20 @@ import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.TrafficStore;
+import io.anteroom.queue.history.RoomHistory;
 import io.anteroom.queue.log.ThrottledWarnings;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.worker.WorkerProperties;
 import io.anteroom.worker.activation.AutoDeactivation;
+import io.anteroom.worker.metrics.HistoryWriter;
+import io.anteroom.worker.metrics.LineMeters;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
@@ -41,6 +45,8 @@ public final class AdmissionLoop implements SmartLifecycle {
   private final RoomPolicies policies;
   private final QueueWork work;
   private final AutoDeactivation deactivation;
+  private final LineMeters lines;
+  private final HistoryWriter history;
   private final Duration tick;
   private final int concurrency;
   private final Counter dropped;
@@ -55,31 +61,44 @@ public final class AdmissionLoop implements SmartLifecycle {
       RoomPolicies policies,
       QueueWork work,
       AutoDeactivation deactivation,
+      LineMeters lines,
+      HistoryWriter history,
       WorkerProperties properties,
       MeterRegistry meters) {
     this.active = active;
     this.policies = policies;
     this.work = work;
     this.deactivation = deactivation;
+    this.lines = lines;
+    this.history = history;
     this.tick = properties.tickInterval();
     this.concurrency = properties.queueConcurrency();
     this.dropped = meters.counter("anteroom.worker.ticks.dropped");
     this.failedTicks = meters.counter("anteroom.worker.ticks.failed");
   }
 
-  /** A loop over the given stores, with its queue work and automatic deactivation. */
+  /**
+   * A loop over the given stores, with its queue work, automatic deactivation, the lines' gauges
+   * and the rooms' history.
+   */
   public static AdmissionLoop create(
       ActiveQueues active,
       RoomPolicies policies,
       QueueStore store,
       TrafficStore traffic,
+      RoomHistory history,
       WorkerProperties properties,
+      Clock clock,
       MeterRegistry meters) {
+    LineMeters lines =
+        new LineMeters(policies.rooms(), properties.metricQueuesPerRoom(), clock, meters);
     return new AdmissionLoop(
         active,
         policies,
-        new QueueWork(store, meters),
-        new AutoDeactivation(traffic, active, meters),
+        new QueueWork(store, lines, policies.rooms(), meters),
+        new AutoDeactivation(traffic, active, policies.rooms(), meters),
+        lines,
+        new HistoryWriter(history, clock),
         properties,
         meters);
   }
@@ -120,25 +139,34 @@ public final class AdmissionLoop implements SmartLifecycle {
 
   /**
    * One tick over every active queue: admit, expire, and turn off a queue traffic turned on once it
-   * is quiet. Completes when all are done, never with an error.
+   * is quiet; then update the gauges and the rooms' history. Completes when all are done, never
+   * with an error.
    */
   public Mono<Void> runOnce() {
     return active
         .list()
-        .flatMapMany(queues -> Flux.fromIterable(byRoom(queues).entrySet()))
-        .flatMap(room -> withPolicy(room.getKey(), room.getValue()))
-        .flatMap(
-            job ->
-                work.run(job.queue(), job.policy())
-                    .then(deactivation.check(job.queue(), job.cause(), job.policy())),
-            concurrency)
-        .then()
+        .flatMap(queues -> work(queues).then(Mono.defer(() -> report(queues.keySet()))))
         .onErrorResume(
             error -> {
               failedTicks.increment();
               warnings.warn("tick", "Admission tick failed: {}", error.toString());
               return Mono.empty();
             });
+  }
+
+  private Mono<Void> work(Map<QueueId, Activation> queues) {
+    return Flux.fromIterable(byRoom(queues).entrySet())
+        .flatMap(room -> withPolicy(room.getKey(), room.getValue()))
+        .flatMap(
+            job ->
+                work.run(job.queue(), job.policy())
+                    .then(deactivation.check(job.queue(), job.cause(), job.policy())),
+            concurrency)
+        .then();
+  }
+
+  private Mono<Void> report(Set<QueueId> queues) {
+    return history.write(lines.publish(queues));
   }
 
   /** One active queue, why it is on, and its policy for this tick. */

@@ -8,18 +8,21 @@ import io.anteroom.queue.log.ThrottledWarnings;
 import io.anteroom.queue.policy.ClosedLine;
 import io.anteroom.queue.policy.Mode;
 import io.anteroom.queue.policy.RoomPolicy;
+import io.anteroom.worker.metrics.LineMeters;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 
 /**
- * One tick's work on one queue: admit at the room's rate, then end idle sessions. A failure is
- * logged with {@code room=} and {@code queue=}, counted, and swallowed, so one queue can never stop
- * the others or the next tick.
+ * One tick's work on one queue: admit at the room's rate, then end idle sessions, whose call also
+ * reads the sizes for the gauges. A failure is logged with {@code room=} and {@code queue=},
+ * counted, and swallowed, so one queue can never stop the others or the next tick.
  */
 public final class QueueWork {
 
@@ -28,14 +31,32 @@ public final class QueueWork {
   /** Most admission calls for one queue in one tick. */
   static final int MAX_CALLS_PER_TICK = 20;
 
+  private static final List<String> COUNTERS =
+      List.of(
+          "anteroom.worker.admitted",
+          "anteroom.worker.abandoned",
+          "anteroom.worker.expired",
+          "anteroom.worker.cleared",
+          "anteroom.worker.errors");
+
   private final QueueStore store;
+  private final LineMeters lines;
   private final MeterRegistry meters;
   private final ThrottledWarnings warnings =
       new ThrottledWarnings(log, Clock.systemUTC(), Duration.ofSeconds(10));
 
-  public QueueWork(QueueStore store, MeterRegistry meters) {
+  /**
+   * Registers its counters for each of {@code rooms} at zero, so rates start from the first tick.
+   */
+  public QueueWork(QueueStore store, LineMeters lines, Set<String> rooms, MeterRegistry meters) {
     this.store = store;
+    this.lines = lines;
     this.meters = meters;
+    for (String room : rooms) {
+      for (String name : COUNTERS) {
+        meters.counter(name, "room", room);
+      }
+    }
   }
 
   /**
@@ -50,7 +71,7 @@ public final class QueueWork {
     }
     return entry
         .then(store.expire(queue, policy))
-        .doOnNext(result -> record(queue, result))
+        .doOnNext(result -> record(queue, policy, result))
         .then()
         .onErrorResume(error -> failed(queue, error));
   }
@@ -102,8 +123,9 @@ public final class QueueWork {
     count("anteroom.worker.abandoned", queue, result.abandoned());
   }
 
-  private void record(QueueId queue, ExpireResult result) {
+  private void record(QueueId queue, RoomPolicy policy, ExpireResult result) {
     count("anteroom.worker.expired", queue, result.expired());
+    lines.observe(queue, policy, result);
   }
 
   private void count(String name, QueueId queue, long amount) {

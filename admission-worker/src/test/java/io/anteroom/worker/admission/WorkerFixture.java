@@ -5,6 +5,7 @@ import io.anteroom.queue.RedisActiveQueues;
 import io.anteroom.queue.RedisQueueStore;
 import io.anteroom.queue.RedisTrafficStore;
 import io.anteroom.queue.config.RedisProperties;
+import io.anteroom.queue.history.RedisRoomHistory;
 import io.anteroom.queue.policy.RedisSettingsStore;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.RoomPolicy;
@@ -33,7 +34,9 @@ final class WorkerFixture implements AutoCloseable {
             policies,
             store,
             new RedisTrafficStore(redis.commands(), keys, Clock.systemUTC()),
-            new WorkerProperties(tick, 32),
+            new RedisRoomHistory(redis.commands(), keys, Clock.systemUTC()),
+            new WorkerProperties(tick, 32, 20),
+            Clock.systemUTC(),
             meters);
   }
 

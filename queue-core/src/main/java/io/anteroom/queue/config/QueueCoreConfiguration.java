@@ -7,10 +7,13 @@ import io.anteroom.queue.RedisActiveQueues;
 import io.anteroom.queue.RedisQueueStore;
 import io.anteroom.queue.RedisTrafficStore;
 import io.anteroom.queue.TrafficStore;
+import io.anteroom.queue.history.RedisRoomHistory;
+import io.anteroom.queue.history.RoomHistory;
 import io.anteroom.queue.policy.RedisSettingsStore;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.queue.redis.RedisConnector;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -27,8 +30,8 @@ public class QueueCoreConfiguration {
   }
 
   @Bean(destroyMethod = "close")
-  RedisConnector redisConnector(AnteroomProperties properties) {
-    return RedisConnector.connect(properties.redis());
+  RedisConnector redisConnector(AnteroomProperties properties, MeterRegistry meters) {
+    return RedisConnector.connect(properties.redis(), meters);
   }
 
   @Bean
@@ -49,6 +52,11 @@ public class QueueCoreConfiguration {
   @Bean
   ActiveQueues activeQueues(RedisConnector redis, QueueKeys keys) {
     return new RedisActiveQueues(redis.commands(), keys);
+  }
+
+  @Bean
+  RoomHistory roomHistory(RedisConnector redis, QueueKeys keys, Clock clock) {
+    return new RedisRoomHistory(redis.commands(), keys, clock);
   }
 
   @Bean

@@ -9,10 +9,13 @@ import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.metrics.MicrometerCommandLatencyRecorder;
+import io.lettuce.core.metrics.MicrometerOptions;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
@@ -47,8 +50,32 @@ public final class RedisConnector implements AutoCloseable {
    *     must start without Redis retry later
    */
   public static RedisConnector connect(RedisProperties properties) {
-    ClientResources resources =
-        DefaultClientResources.builder().reconnectDelay(RECONNECT_DELAY).build();
+    return connect(properties, DefaultClientResources.builder());
+  }
+
+  /**
+   * Connects to Redis and records each command's latency in {@code meters}: timers {@code
+   * lettuce.command.completion} and {@code lettuce.command.firstresponse}, tagged by command type
+   * and server address (a handful of series), with histogram buckets from 100 µs to 5 s.
+   */
+  public static RedisConnector connect(RedisProperties properties, MeterRegistry meters) {
+    MicrometerOptions options =
+        MicrometerOptions.builder()
+            .enable()
+            .histogram(true)
+            .localDistinction(false)
+            .minLatency(Duration.ofNanos(100_000))
+            .maxLatency(Duration.ofSeconds(5))
+            .build();
+    return connect(
+        properties,
+        DefaultClientResources.builder()
+            .commandLatencyRecorder(new MicrometerCommandLatencyRecorder(meters, options)));
+  }
+
+  private static RedisConnector connect(
+      RedisProperties properties, DefaultClientResources.Builder builder) {
+    ClientResources resources = builder.reconnectDelay(RECONNECT_DELAY).build();
     RedisClient client = RedisClient.create(resources, RedisURI.create(properties.uri()));
     client.setOptions(options(properties));
     try {
