@@ -7,6 +7,7 @@ import io.anteroom.gateway.activation.HitFlusher;
 import io.anteroom.gateway.activation.QueueGate;
 import io.anteroom.gateway.filter.Decisions;
 import io.anteroom.gateway.filter.Line;
+import io.anteroom.gateway.filter.LineEvents;
 import io.anteroom.gateway.filter.WaitingRoomGatewayFilterFactory;
 import io.anteroom.gateway.pass.AnteroomCookies;
 import io.anteroom.gateway.pass.PassRegistrar;
@@ -123,8 +124,18 @@ class GatewayConfiguration {
   }
 
   @Bean
-  Decisions decisions(MeterRegistry meters) {
-    return new Decisions(meters);
+  Decisions decisions(AnteroomProperties anteroom, MeterRegistry meters) {
+    return new Decisions(anteroom.rooms().keySet(), meters);
+  }
+
+  @Bean
+  LineEvents lineEvents(AnteroomProperties anteroom, MeterRegistry meters) {
+    return new LineEvents(anteroom.rooms().keySet(), meters);
+  }
+
+  @Bean
+  Line line(QueueStore store, LineEvents events) {
+    return new Line(store, events);
   }
 
   @Bean
@@ -139,10 +150,12 @@ class GatewayConfiguration {
       PassRegistrar registrar,
       WaitingResponses responses,
       Decisions decisions,
+      Line line,
+      LineEvents events,
       Clock clock) {
     return new WaitingRoomGatewayFilterFactory(
         anteroom, gateway, policies, gate, hits, tokens, store, registrar, responses, decisions,
-        clock);
+        line, events, clock);
   }
 
   @Bean
@@ -151,9 +164,9 @@ class GatewayConfiguration {
       QueueGate gate,
       TokenCodec tokens,
       AnteroomCookies cookies,
-      QueueStore store,
+      Line line,
       PassRegistrar registrar) {
-    return new StatusHandler(policies, gate, tokens, cookies, new Line(store), registrar);
+    return new StatusHandler(policies, gate, tokens, cookies, line, registrar);
   }
 
   @Bean

@@ -8,5 +8,8 @@ package io.anteroom.queue;
  * @param waiting people in line after the call
  * @param requeued true when the visitor had finished (ended, released or abandoned) and joined
  *     again at the back
+ * @param added true when this call put the visitor in line or in running; false when they were
+ *     there already (a repeated call)
  */
-public record EnqueueResult(boolean admitted, long position, long waiting, boolean requeued) {}
+public record EnqueueResult(
+    boolean admitted, long position, long waiting, boolean requeued, boolean added) {}

@@ -52,7 +52,9 @@ public final class RedisQueueStore implements QueueStore {
             Double.toString(policy.burstTokens()),
             Integer.toString(policy.maxActive()),
             policy.mode().admits() ? "1" : "0")
-        .map(r -> new EnqueueResult(r.get(0) == 2, r.get(1), r.get(2), r.get(3) == 1));
+        .map(
+            r ->
+                new EnqueueResult(r.get(0) == 2, r.get(1), r.get(2), r.get(3) == 1, r.get(4) == 1));
   }
 
   @Override

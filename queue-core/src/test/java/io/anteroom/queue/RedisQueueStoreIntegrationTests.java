@@ -109,7 +109,7 @@ class RedisQueueStoreIntegrationTests {
     void enqueueWhenLineIsEmptyAndBucketAllowsThenAdmitsAtOnce() {
       EnqueueResult result = enqueue("v1");
 
-      assertThat(result).isEqualTo(new EnqueueResult(true, 0, 0, false));
+      assertThat(result).isEqualTo(new EnqueueResult(true, 0, 0, false, true));
       assertThat(running()).containsExactly("v1");
       assertThat(waiting()).isEmpty();
     }
@@ -120,17 +120,17 @@ class RedisQueueStoreIntegrationTests {
           io.anteroom.queue.policy.PolicyParser.apply(
               "test", POLICY, java.util.Map.of("mode", "paused"));
 
-      assertThat(enqueue("v1", paused)).isEqualTo(new EnqueueResult(false, 1, 1, false));
+      assertThat(enqueue("v1", paused)).isEqualTo(new EnqueueResult(false, 1, 1, false, true));
       assertThat(running()).isEmpty();
-      assertThat(enqueue("v2")).isEqualTo(new EnqueueResult(false, 2, 2, false));
+      assertThat(enqueue("v2")).isEqualTo(new EnqueueResult(false, 2, 2, false, true));
     }
 
     @Test
     void enqueueWhenBucketIsEmptyThenWaits() {
       drainBucket();
 
-      assertThat(enqueue("v1")).isEqualTo(new EnqueueResult(false, 1, 1, false));
-      assertThat(enqueue("v2")).isEqualTo(new EnqueueResult(false, 2, 2, false));
+      assertThat(enqueue("v1")).isEqualTo(new EnqueueResult(false, 1, 1, false, true));
+      assertThat(enqueue("v2")).isEqualTo(new EnqueueResult(false, 2, 2, false, true));
       assertThat(waiting()).containsExactly("v1", "v2");
       assertThat(sync.zscore(keys.seen(queue), "v1")).isEqualTo((double) clock.millis());
     }
@@ -142,7 +142,7 @@ class RedisQueueStoreIntegrationTests {
 
       EnqueueResult second = enqueue("v2", capOfOne);
 
-      assertThat(second).isEqualTo(new EnqueueResult(false, 1, 1, false));
+      assertThat(second).isEqualTo(new EnqueueResult(false, 1, 1, false, true));
     }
 
     @Test
@@ -151,7 +151,7 @@ class RedisQueueStoreIntegrationTests {
       enqueue("v1");
       clock.advance(Duration.ofSeconds(5));
 
-      assertThat(enqueue("v2")).isEqualTo(new EnqueueResult(false, 2, 2, false));
+      assertThat(enqueue("v2")).isEqualTo(new EnqueueResult(false, 2, 2, false, true));
     }
 
     @Test
@@ -161,7 +161,7 @@ class RedisQueueStoreIntegrationTests {
       enqueue("v2");
       clock.advance(Duration.ofSeconds(3));
 
-      assertThat(enqueue("v1")).isEqualTo(new EnqueueResult(false, 1, 2, false));
+      assertThat(enqueue("v1")).isEqualTo(new EnqueueResult(false, 1, 2, false, false));
       assertThat(waiting()).containsExactly("v1", "v2");
       assertThat(sync.zscore(keys.seen(queue), "v1")).isEqualTo((double) clock.millis());
       assertThat(store.counts(queue).block().enqueued()).isEqualTo(2);
@@ -171,7 +171,7 @@ class RedisQueueStoreIntegrationTests {
     void enqueueOfAnAdmittedVisitorReportsAdmittedAndChangesNothing() {
       enqueue("v1");
 
-      assertThat(enqueue("v1")).isEqualTo(new EnqueueResult(true, 0, 0, false));
+      assertThat(enqueue("v1")).isEqualTo(new EnqueueResult(true, 0, 0, false, false));
       assertThat(running()).containsExactly("v1");
       assertThat(store.counts(queue).block().admitted()).isEqualTo(1);
     }
@@ -184,7 +184,7 @@ class RedisQueueStoreIntegrationTests {
 
       EnqueueResult again = enqueue("v1");
 
-      assertThat(again).isEqualTo(new EnqueueResult(false, 1, 1, true));
+      assertThat(again).isEqualTo(new EnqueueResult(false, 1, 1, true, true));
       assertThat(finished()).isEmpty();
     }
   }

@@ -1,6 +1,7 @@
 package io.anteroom.gateway.admin;
 
 import io.anteroom.gateway.activation.ActiveQueueMirror;
+import io.anteroom.gateway.filter.LineEvents;
 import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueStore;
@@ -55,7 +56,8 @@ class AdminManagementContextConfiguration {
       ActiveQueues active,
       QueueStore queues,
       ActiveQueueMirror activeMirror,
-      RoomPolicyMirror policyMirror) {
+      RoomPolicyMirror policyMirror,
+      LineEvents events) {
     Rooms rooms = new Rooms(policies, settings);
     Audit audit = new Audit();
     RoomListing listing = new RoomListing(policies, rooms, active, queues);
@@ -65,7 +67,7 @@ class AdminManagementContextConfiguration {
         listing,
         new SettingsHandler(rooms, settings, policyMirror, audit),
         new QueueActions(
-            rooms, listing, active, queues, settings, activeMirror, policyMirror, audit));
+            rooms, listing, active, queues, settings, activeMirror, policyMirror, audit, events));
   }
 
   /** Keeps the main context's visitor endpoints off this port; see {@link ManagementPortGuard}. */

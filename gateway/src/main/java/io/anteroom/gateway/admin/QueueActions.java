@@ -2,6 +2,7 @@ package io.anteroom.gateway.admin;
 
 import io.anteroom.gateway.activation.ActiveQueueMirror;
 import io.anteroom.gateway.admin.AdminResponses.Problem;
+import io.anteroom.gateway.filter.LineEvents;
 import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.gateway.token.VisitorIds;
 import io.anteroom.queue.Activation;
@@ -36,6 +37,7 @@ final class QueueActions {
   private final ActiveQueueMirror activeMirror;
   private final RoomPolicyMirror policyMirror;
   private final Audit audit;
+  private final LineEvents events;
 
   QueueActions(
       Rooms rooms,
@@ -45,7 +47,8 @@ final class QueueActions {
       SettingsStore settings,
       ActiveQueueMirror activeMirror,
       RoomPolicyMirror policyMirror,
-      Audit audit) {
+      Audit audit,
+      LineEvents events) {
     this.rooms = rooms;
     this.listing = listing;
     this.active = active;
@@ -54,6 +57,7 @@ final class QueueActions {
     this.activeMirror = activeMirror;
     this.policyMirror = policyMirror;
     this.audit = audit;
+    this.events = events;
   }
 
   /** Turns the queue on as manual, which traffic never turns off. */
@@ -162,6 +166,7 @@ final class QueueActions {
       return AdminResponses.error(
           HttpStatus.NOT_FOUND, "the visitor is neither waiting nor admitted in this queue");
     }
+    events.released(queue.room(), LineEvents.Releaser.ADMIN);
     audit.record(Actor.of(request), "release", queue.toString(), "visitor " + visitor, "released");
     return AdminResponses.ok(
         Map.of("queue", queue.toString(), "visitor", visitor, "released", true));

@@ -31,6 +31,7 @@ final class Forwarder {
   private final TokenCodec tokens;
   private final QueueStore store;
   private final PassRegistrar registrar;
+  private final LineEvents events;
   private final Clock clock;
   private final ThrottledWarnings warnings;
 
@@ -40,6 +41,7 @@ final class Forwarder {
       TokenCodec tokens,
       QueueStore store,
       PassRegistrar registrar,
+      LineEvents events,
       Clock clock,
       ThrottledWarnings warnings) {
     this.scrubber = scrubber;
@@ -47,6 +49,7 @@ final class Forwarder {
     this.tokens = tokens;
     this.store = store;
     this.registrar = registrar;
+    this.events = events;
     this.clock = clock;
     this.warnings = warnings;
   }
@@ -150,6 +153,12 @@ final class Forwarder {
           }
           response.addCookie(cookies.clearPass(queue.room()));
           return RedisReplies.handOff(store.release(queue, visitor))
+              .doOnNext(
+                  released -> {
+                    if (released) {
+                      events.released(queue.room(), LineEvents.Releaser.ORIGIN);
+                    }
+                  })
               .onErrorResume(
                   error -> {
                     warnings.warn(

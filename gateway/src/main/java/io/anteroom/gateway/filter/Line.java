@@ -2,6 +2,7 @@ package io.anteroom.gateway.filter;
 
 import io.anteroom.gateway.RedisReplies;
 import io.anteroom.gateway.token.Pass;
+import io.anteroom.gateway.token.Ticket;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.VisitorStatus;
@@ -37,33 +38,37 @@ public final class Line {
       boolean requeued) {}
 
   private final QueueStore store;
+  private final LineEvents events;
 
-  public Line(QueueStore store) {
+  public Line(QueueStore store, LineEvents events) {
     this.store = store;
+    this.events = events;
   }
 
   /**
-   * @param ticketVisitor the visitor of a valid ticket for this very queue, or null
+   * @param ticket a valid ticket for this very queue, or null
    * @param newcomer the id to join with when there is no such ticket
    */
-  public Mono<Outcome> meet(
-      QueueId queue, String ticketVisitor, String newcomer, RoomPolicy policy) {
-    return RedisReplies.handOff(lookUp(queue, ticketVisitor, newcomer, policy));
+  public Mono<Outcome> meet(QueueId queue, Ticket ticket, String newcomer, RoomPolicy policy) {
+    return RedisReplies.handOff(lookUp(queue, ticket, newcomer, policy));
   }
 
-  private Mono<Outcome> lookUp(
-      QueueId queue, String ticketVisitor, String newcomer, RoomPolicy policy) {
-    if (ticketVisitor == null) {
+  private Mono<Outcome> lookUp(QueueId queue, Ticket ticket, String newcomer, RoomPolicy policy) {
+    if (ticket == null) {
       return join(queue, newcomer, policy);
     }
+    String ticketVisitor = ticket.visitor();
     return store
         .status(queue, ticketVisitor)
         .flatMap(
             status ->
                 switch (status.state()) {
-                  case ADMITTED ->
-                      Mono.just(
-                          new Outcome(ticketVisitor, true, 0, status.waiting(), false, false));
+                  case ADMITTED -> {
+                    events.waited(
+                        queue.room(), ticket.issuedAt().toEpochMilli(), status.admittedAt());
+                    yield Mono.just(
+                        new Outcome(ticketVisitor, true, 0, status.waiting(), false, false));
+                  }
                   case WAITING ->
                       Mono.just(
                           new Outcome(
@@ -110,6 +115,12 @@ public final class Line {
   private Mono<Outcome> join(QueueId queue, String visitor, RoomPolicy policy) {
     return store
         .enqueue(queue, visitor, policy)
+        .doOnNext(
+            result -> {
+              if (result.added()) {
+                events.joined(queue.room(), result.admitted());
+              }
+            })
         .map(
             result ->
                 new Outcome(

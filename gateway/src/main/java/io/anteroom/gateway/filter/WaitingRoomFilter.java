@@ -120,26 +120,26 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
       String known) {
     ServerHttpRequest request = exchange.getRequest();
     if (!isRead(request.getMethod())) {
-      context.decisions().count(room, Decision.QUEUED);
+      context.decisions().count(room, Decision.REJECTED);
       return context
           .responses()
           .unavailable(
               exchange, PollSchedule.pollAfterSeconds(1, policy), "queue-active-body-cannot-wait");
     }
     if (pass != null) {
-      context.decisions().rejectedToken(room, Rejection.WRONG_QUEUE.tag());
+      context.decisions().rejectedToken(room, Rejection.WRONG_QUEUE);
     }
-    String ticketVisitor = null;
+    Ticket forThisQueue = null;
     if (ticket != null && ticket.queue().equals(queue)) {
-      ticketVisitor = ticket.visitor();
+      forThisQueue = ticket;
     } else if (ticket != null) {
-      context.decisions().rejectedToken(room, Rejection.WRONG_QUEUE.tag());
+      context.decisions().rejectedToken(room, Rejection.WRONG_QUEUE);
     }
     String newcomer = known != null ? known : VisitorIds.newVisitorId();
     // Only a failure to reach the line means "unavailable"; errors after it belong to the origin.
     return context
         .line()
-        .meet(queue, ticketVisitor, newcomer, policy)
+        .meet(queue, forThisQueue, newcomer, policy)
         .map(Optional::of)
         .onErrorResume(error -> lineUnavailable(queue, error))
         .flatMap(
@@ -163,7 +163,7 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
       context.decisions().count(room, Decision.FAILED_OPEN);
       return context.forwarder().forwardDegraded(exchange, chain);
     }
-    context.decisions().count(room, Decision.UNAVAILABLE);
+    context.decisions().count(room, Decision.FAILED_CLOSED);
     return context.responses().unavailable(exchange, 5, "queue-unavailable");
   }
 
@@ -214,7 +214,7 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
     if (token instanceof Verified.Valid<T> valid) {
       return valid.value();
     }
-    context.decisions().rejectedToken(room, ((Verified.Rejected<T>) token).reason().tag());
+    context.decisions().rejectedToken(room, ((Verified.Rejected<T>) token).reason());
     return null;
   }
 

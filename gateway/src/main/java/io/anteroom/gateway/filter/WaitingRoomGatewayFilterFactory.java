@@ -41,6 +41,8 @@ public class WaitingRoomGatewayFilterFactory
       PassRegistrar registrar,
       WaitingResponses responses,
       Decisions decisions,
+      Line line,
+      LineEvents events,
       Clock clock) {
     super(Config.class);
     ThrottledWarnings warnings =
@@ -54,6 +56,7 @@ public class WaitingRoomGatewayFilterFactory
             tokens,
             store,
             registrar,
+            events,
             clock,
             warnings);
     this.context =
@@ -64,7 +67,7 @@ public class WaitingRoomGatewayFilterFactory
             hits,
             tokens,
             cookies,
-            new Line(store),
+            line,
             forwarder,
             new Bypass(gateway.staticExtensions()),
             responses,

@@ -65,8 +65,9 @@ public final class StatusHandler {
     if (!(ticket instanceof Verified.Valid<Ticket> valid)) {
       return json(HttpStatus.NOT_FOUND, "{\"state\":\"unknown\"}", List.of());
     }
-    QueueId queue = valid.value().queue();
-    String visitor = valid.value().visitor();
+    Ticket held = valid.value();
+    QueueId queue = held.queue();
+    String visitor = held.visitor();
     Pass pass = currentPass(request, room);
     RoomPolicy policy = policies.policy(queue);
     return switch (gate.verdict(queue, policy)) {
@@ -75,7 +76,7 @@ public final class StatusHandler {
         yield admitted(room, queue, visitor, pass, policy);
       }
       case CLOSED -> closed(queue, visitor, policy);
-      case WAIT -> inLine(room, queue, visitor, pass, policy);
+      case WAIT -> inLine(room, held, pass, policy);
     };
   }
 
@@ -97,9 +98,10 @@ public final class StatusHandler {
                     List.of()));
   }
 
-  private Mono<ServerResponse> inLine(
-      String room, QueueId queue, String visitor, Pass pass, RoomPolicy policy) {
-    return line.meet(queue, visitor, visitor, policy)
+  private Mono<ServerResponse> inLine(String room, Ticket ticket, Pass pass, RoomPolicy policy) {
+    QueueId queue = ticket.queue();
+    String visitor = ticket.visitor();
+    return line.meet(queue, ticket, visitor, policy)
         .flatMap(
             outcome -> {
               if (outcome.admitted()) {

@@ -3,10 +3,11 @@
 -- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state
 -- ARGV: 1 visitor, 2 now (ms), 3 admit per second, 4 burst (tokens), 5 max active,
 --       6 admit at once allowed (1) or not (0)
--- Reply: {outcome, position, waiting, requeued}
+-- Reply: {outcome, position, waiting, requeued, added}
 --   outcome 1 = waiting at 1-based position, 2 = admitted (position 0)
 --   waiting: people in line after this call
 --   requeued 1 when the visitor had finished (session ended, released, abandoned) and joins again
+--   added 1 when this call put the visitor in line or in running, 0 when they were there already
 -- Safe to repeat: a second call finds the visitor in waiting or running and changes nothing but seen.
 
 --@include bucket.lua
@@ -14,13 +15,13 @@
 local visitor, now = ARGV[1], tonumber(ARGV[2])
 
 if redis.call('ZSCORE', KEYS[2], visitor) then
-  return {2, 0, redis.call('ZCARD', KEYS[1]), 0}
+  return {2, 0, redis.call('ZCARD', KEYS[1]), 0, 0}
 end
 
 local rank = redis.call('ZRANK', KEYS[1], visitor)
 if rank then
   redis.call('ZADD', KEYS[4], now, visitor)
-  return {1, rank + 1, redis.call('ZCARD', KEYS[1]), 0}
+  return {1, rank + 1, redis.call('ZCARD', KEYS[1]), 0, 0}
 end
 
 local requeued = redis.call('ZREM', KEYS[3], visitor)
@@ -32,11 +33,11 @@ if length == 0 and ARGV[6] == '1' then
     bucket_store(KEYS[5], tokens - 1, refill)
     redis.call('ZADD', KEYS[2], now, visitor)
     redis.call('HINCRBY', KEYS[5], 'admitted', 1)
-    return {2, 0, 0, requeued}
+    return {2, 0, 0, requeued, 1}
   end
 end
 
 local seq = redis.call('HINCRBY', KEYS[5], 'seq', 1)
 redis.call('ZADD', KEYS[1], seq, visitor)
 redis.call('ZADD', KEYS[4], now, visitor)
-return {1, length + 1, length + 1, requeued}
+return {1, length + 1, length + 1, requeued, 1}
