@@ -83,8 +83,10 @@ class GatewayConfiguration {
       ActiveQueues active,
       ActiveQueueMirror mirror,
       GatewayProperties gateway,
+      AnteroomProperties anteroom,
       MeterRegistry meters) {
-    return new AutoActivator(active, mirror, gateway.maxQueuesPerRoom(), meters);
+    return new AutoActivator(
+        active, mirror, gateway.maxQueuesPerRoom(), anteroom.rooms().keySet(), meters);
   }
 
   @Bean

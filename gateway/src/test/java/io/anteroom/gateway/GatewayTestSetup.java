@@ -7,6 +7,10 @@ import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options
 
 import com.github.tomakehurst.wiremock.WireMockServer;
 import io.anteroom.testing.redis.RedisServerExtension;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
@@ -42,6 +46,19 @@ public final class GatewayTestSetup {
       DynamicPropertyRegistry registry, RedisServerExtension redis, WireMockServer origin) {
     registry.add("anteroom.redis.uri", redis::uri);
     registry.add("ANTEROOM_ORIGIN", () -> "http://127.0.0.1:" + origin.port());
+  }
+
+  /**
+   * A free loopback port. The management port is fixed this way, as in production: Spring Cloud
+   * Gateway keeps its routes off the management port by comparing with the configured number, which
+   * {@code 0} would defeat.
+   */
+  public static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** Properties every gateway test uses. */

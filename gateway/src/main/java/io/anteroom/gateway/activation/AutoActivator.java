@@ -7,6 +7,7 @@ import io.anteroom.queue.log.ThrottledWarnings;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
@@ -22,18 +23,34 @@ public final class AutoActivator {
   private static final Logger log = LoggerFactory.getLogger(AutoActivator.class);
 
   private final ActiveQueues active;
+
+  /** Queues this gateway turned on automatically (by traffic, or for a mode that holds all). */
+  private static final String ACTIVATED = "anteroom.gateway.activated";
+
+  /** Automatic activations refused because the room has as many queues on as allowed. */
+  private static final String REFUSED = "anteroom.gateway.activations.refused";
+
   private final ActiveQueueMirror mirror;
   private final long maxPerRoom;
   private final MeterRegistry meters;
   private final ThrottledWarnings warnings =
       new ThrottledWarnings(log, Clock.systemUTC(), Duration.ofSeconds(10));
 
+  /** Registers its counters for each of {@code rooms} at zero. */
   public AutoActivator(
-      ActiveQueues active, ActiveQueueMirror mirror, long maxPerRoom, MeterRegistry meters) {
+      ActiveQueues active,
+      ActiveQueueMirror mirror,
+      long maxPerRoom,
+      Set<String> rooms,
+      MeterRegistry meters) {
     this.active = active;
     this.mirror = mirror;
     this.maxPerRoom = maxPerRoom;
     this.meters = meters;
+    for (String room : rooms) {
+      meters.counter(ACTIVATED, "room", room);
+      meters.counter(REFUSED, "room", room);
+    }
   }
 
   /**
@@ -42,7 +59,7 @@ public final class AutoActivator {
    */
   public Mono<Boolean> activate(QueueId queue) {
     if (mirror.activeIn(queue.room()) >= maxPerRoom) {
-      meters.counter("anteroom.gateway.activations.refused", "room", queue.room()).increment();
+      meters.counter(REFUSED, "room", queue.room()).increment();
       warnings.warn(
           queue.room(),
           "room={} has {} queues on, the most allowed (anteroom.gateway.max-queues-per-room);"
@@ -54,6 +71,11 @@ public final class AutoActivator {
     }
     return active
         .activate(queue, Activation.AUTO)
-        .flatMap(changed -> changed ? mirror.refresh().thenReturn(true) : Mono.just(false));
+        .flatMap(changed -> changed ? turnedOn(queue) : Mono.just(false));
+  }
+
+  private Mono<Boolean> turnedOn(QueueId queue) {
+    meters.counter(ACTIVATED, "room", queue.room()).increment();
+    return mirror.refresh().thenReturn(true);
   }
 }

@@ -32,7 +32,6 @@ public final class HitFlusher {
   private final Counter evicted;
   private final ThrottledWarnings warnings =
       new ThrottledWarnings(log, Clock.systemUTC(), Duration.ofSeconds(10));
-  private final MeterRegistry meters;
 
   public HitFlusher(
       HitCounter counter,
@@ -46,7 +45,6 @@ public final class HitFlusher {
     this.activator = activator;
     this.mirror = mirror;
     this.policies = policies;
-    this.meters = meters;
     this.evicted = meters.counter("anteroom.gateway.hits.evicted");
   }
 
@@ -94,7 +92,6 @@ public final class HitFlusher {
         .filter(changed -> changed)
         .doOnNext(
             changed -> {
-              meters.counter("anteroom.gateway.activated", "room", queue.room()).increment();
               log.info(
                   "room={} queue={} turned on by traffic: {} requests in {}s, threshold {}/s",
                   queue.room(),

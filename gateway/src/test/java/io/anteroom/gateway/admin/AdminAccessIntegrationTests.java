@@ -7,10 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.github.tomakehurst.wiremock.WireMockServer;
 import io.anteroom.gateway.GatewayTestSetup;
 import io.anteroom.testing.redis.RedisServerExtension;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -48,7 +44,7 @@ class AdminAccessIntegrationTests {
    * A fixed management port, as in production: Spring Cloud Gateway keeps its routes off the
    * management port by comparing with the configured number, which {@code 0} would defeat.
    */
-  static final int MANAGEMENT_PORT = freePort();
+  static final int MANAGEMENT_PORT = GatewayTestSetup.freePort();
 
   @DynamicPropertySource
   static void properties(DynamicPropertyRegistry registry) {
@@ -163,14 +159,6 @@ class AdminAccessIntegrationTests {
     assertThat(style.statusCode()).isEqualTo(200);
     for (HttpResponse<String> file : List.of(page, script, style)) {
       assertThat(file.body()).doesNotContain("http://", "https://", "//cdn", "innerHTML");
-    }
-  }
-
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
   }
 

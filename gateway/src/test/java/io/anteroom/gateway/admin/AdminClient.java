@@ -13,7 +13,7 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Plain HTTP calls to a port of the gateway under test, as an operator's script would make them.
  */
-final class AdminClient {
+public final class AdminClient {
 
   static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -23,12 +23,12 @@ final class AdminClient {
   private final String token;
 
   /** Calls to {@code port} with {@code token} as bearer token (none when null). */
-  AdminClient(int port, String token) {
+  public AdminClient(int port, String token) {
     this.base = "http://127.0.0.1:" + port;
     this.token = token;
   }
 
-  HttpResponse<String> get(String path) {
+  public HttpResponse<String> get(String path) {
     return send(request(path).GET());
   }
 
@@ -36,7 +36,7 @@ final class AdminClient {
     return send(request(path).POST(HttpRequest.BodyPublishers.noBody()));
   }
 
-  HttpResponse<String> post(String path, String json) {
+  public HttpResponse<String> post(String path, String json) {
     return send(json(request(path), "POST", json));
   }
 

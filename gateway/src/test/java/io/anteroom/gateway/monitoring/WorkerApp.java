@@ -1,0 +1,39 @@
+package io.anteroom.gateway.monitoring;
+
+import io.anteroom.worker.AdmissionWorkerApplication;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * The admission worker application as it ships, started in this JVM beside a gateway under test:
+ * its own application.yml and the shared config/anteroom.yml, its own Redis connection and its
+ * actuator on a free port. The gateway's classes share the class path, so its application.yml is
+ * kept out by naming the worker's file, and Spring Cloud Gateway's auto-configuration is off.
+ * Settings are given as command-line arguments, which rank above the configuration files.
+ */
+final class WorkerApp implements AutoCloseable {
+
+  private final ConfigurableApplicationContext context;
+
+  WorkerApp(String redisUri, String tick) {
+    this.context =
+        new SpringApplicationBuilder(AdmissionWorkerApplication.class)
+            .run(
+                "--spring.config.location=file:../admission-worker/src/main/resources/application.yml",
+                "--spring.cloud.gateway.server.webflux.enabled=false",
+                "--ANTEROOM_CONFIG=../config/anteroom.yml",
+                "--anteroom.redis.uri=" + redisUri,
+                "--anteroom.worker.tick=" + tick,
+                "--server.port=0");
+  }
+
+  /** The port of the worker's actuator. */
+  int port() {
+    return Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
+  }
+
+  @Override
+  public void close() {
+    context.close();
+  }
+}
