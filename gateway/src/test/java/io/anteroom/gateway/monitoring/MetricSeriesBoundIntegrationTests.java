@@ -1,0 +1,180 @@
+package io.anteroom.gateway.monitoring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import io.anteroom.gateway.GatewayTestSetup;
+import io.anteroom.gateway.room.RoomPolicyMirror;
+import io.anteroom.queue.QueueId;
+import io.anteroom.queue.policy.Mode;
+import io.anteroom.queue.policy.SettingsStore;
+import io.anteroom.testing.redis.RedisServerExtension;
+import io.anteroom.worker.metrics.LineMeters;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.sync.RedisCommands;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.micrometer.metrics.test.autoconfigure.AutoConfigureMetrics;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * 10,000 made-up item ids through a room that holds everyone ({@code queue-all}): each is a queue
+ * of its own (up to the per-room cap of automatic activations), yet neither app grows a series per
+ * item. The scrape after 10,000 ids has as many series as the one after 1,000.
+ */
+@SpringBootTest(
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = {
+      GatewayTestSetup.CONFIG,
+      GatewayTestSetup.KEYS,
+      "anteroom.gateway.cookie-secure=false",
+      "anteroom.gateway.max-queues-per-room=500"
+    })
+@AutoConfigureMetrics
+class MetricSeriesBoundIntegrationTests {
+
+  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
+  static WireMockServer origin = GatewayTestSetup.origin();
+  static final int MANAGEMENT_PORT = GatewayTestSetup.freePort();
+  static WorkerApp worker;
+  static RedisClient client;
+  static RedisCommands<String, String> direct;
+
+  @DynamicPropertySource
+  static void properties(DynamicPropertyRegistry registry) {
+    GatewayTestSetup.properties(registry, redis, origin);
+    registry.add("management.server.port", () -> MANAGEMENT_PORT);
+  }
+
+  @BeforeAll
+  static void start() {
+    worker = new WorkerApp(redis.uri(), "250ms");
+    client = RedisClient.create(redis.uri());
+    direct = client.connect().sync();
+  }
+
+  @AfterAll
+  static void stop() {
+    worker.close();
+    client.shutdown();
+    origin.stop();
+  }
+
+  @LocalServerPort int port;
+  @Autowired SettingsStore settings;
+  @Autowired RoomPolicyMirror policyMirror;
+
+  final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  @Test
+  void tenThousandItemIdsLeaveTheNumberOfSeriesBounded() throws Exception {
+    settings.put("shop", null, Map.of("mode", "queue-all")).block();
+    policyMirror.refresh().block();
+    assertThat(policyMirror.policy("shop").mode()).isEqualTo(Mode.QUEUE_ALL);
+
+    visitItems(0, 1_000);
+    awaitWorkerSawAllActiveQueues();
+    Scrape gatewayAfter1k = Scrape.of(MANAGEMENT_PORT);
+    Scrape workerAfter1k = Scrape.of(worker.port());
+
+    visitItems(1_000, 10_000);
+    awaitWorkerSawAllActiveQueues();
+    Scrape gatewayAfter10k = Scrape.of(MANAGEMENT_PORT);
+    Scrape workerAfter10k = Scrape.of(worker.port());
+
+    assertThat(direct.hlen("wr:active")).isEqualTo(500);
+    assertThat(anteroomSeries(gatewayAfter10k)).isEqualTo(anteroomSeries(gatewayAfter1k));
+    assertThat(anteroomSeries(workerAfter10k)).isEqualTo(anteroomSeries(workerAfter1k));
+    assertThat(gatewayAfter10k.samples()).hasSizeLessThan(2_000);
+    assertThat(workerAfter10k.samples()).hasSizeLessThan(2_000);
+    assertThat(labelValues(gatewayAfter10k)).noneMatch(value -> value.startsWith("id-"));
+    assertThat(labelValues(workerAfter10k).stream().filter(v -> v.startsWith("id-")))
+        .as("items with series of their own")
+        .hasSize(20);
+    assertThat(labelValues(workerAfter10k)).contains(LineMeters.OTHER);
+  }
+
+  /** Sends one fresh visitor to each of the items {@code id-from} up to {@code id-(to - 1)}. */
+  void visitItems(int from, int to) throws Exception {
+    Semaphore inFlight = new Semaphore(8);
+    List<CompletableFuture<HttpResponse<Void>>> answers = new ArrayList<>();
+    for (int i = from; i < to; i++) {
+      inFlight.acquire();
+      answers.add(
+          http.sendAsync(
+                  HttpRequest.newBuilder(
+                          URI.create("http://127.0.0.1:" + port + "/products/id-" + i))
+                      .header("Accept", "application/json")
+                      .timeout(Duration.ofSeconds(10))
+                      .build(),
+                  HttpResponse.BodyHandlers.discarding())
+              .whenComplete((response, error) -> inFlight.release()));
+    }
+    for (CompletableFuture<HttpResponse<Void>> answer : answers) {
+      assertThat(answer.get().statusCode()).isLessThan(500);
+    }
+  }
+
+  /**
+   * Waits until the worker's gauges count everyone in every active queue of the room: each item has
+   * one visitor, admitted at once (the line was empty), or waiting.
+   */
+  void awaitWorkerSawAllActiveQueues() {
+    await()
+        .atMost(30, TimeUnit.SECONDS)
+        .untilAsserted(
+            () -> {
+              long waiting = 0;
+              long running = 0;
+              for (String field : direct.hkeys("wr:active")) {
+                QueueId queue = QueueId.parse(field);
+                waiting += direct.zcard("wr:{" + queue + "}:waiting");
+                running += direct.zcard("wr:{" + queue + "}:running");
+              }
+              assertThat(waiting + running).isEqualTo(500);
+              Scrape scrape = Scrape.of(worker.port());
+              assertThat(scrape.sum("anteroom_queue_waiting", "room", "shop"))
+                  .isEqualTo((double) waiting);
+              assertThat(scrape.sum("anteroom_queue_running", "room", "shop"))
+                  .isEqualTo((double) running);
+            });
+  }
+
+  /** The series of Anteroom's own metrics. */
+  static Set<Scrape.Series> anteroomSeries(Scrape scrape) {
+    Set<Scrape.Series> series = new HashSet<>();
+    for (Scrape.Series s : scrape.samples().keySet()) {
+      if (s.name().startsWith("anteroom_")) {
+        series.add(s);
+      }
+    }
+    return series;
+  }
+
+  static Set<String> labelValues(Scrape scrape) {
+    Set<String> values = new TreeSet<>();
+    scrape.samples().keySet().forEach(s -> values.addAll(s.labels().values()));
+    return values;
+  }
+}
