@@ -24,6 +24,7 @@ import io.anteroom.queue.config.AnteroomProperties;
 import io.anteroom.queue.config.QueueCoreConfiguration;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.redis.RedisConnector;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import org.slf4j.Logger;
@@ -112,6 +113,12 @@ class GatewayConfiguration {
     return new PassRegistrar(store, policies, meters);
   }
 
+  /** The breaker comes from resilience4j's registry, configured by {@code resilience4j.*}. */
+  @Bean
+  RedisGuard redisGuard(CircuitBreakerRegistry breakers) {
+    return new RedisGuard(breakers.circuitBreaker(RedisGuard.BREAKER));
+  }
+
   @Bean
   AnteroomCookies anteroomCookies(GatewayProperties gateway) {
     return new AnteroomCookies(gateway.cookieSecure());
@@ -136,13 +143,14 @@ class GatewayConfiguration {
       HitFlusher hits,
       TokenCodec tokens,
       QueueStore store,
+      RedisGuard redis,
       PassRegistrar registrar,
       WaitingResponses responses,
       Decisions decisions,
       Clock clock) {
     return new WaitingRoomGatewayFilterFactory(
-        anteroom, gateway, policies, gate, hits, tokens, store, registrar, responses, decisions,
-        clock);
+        anteroom, gateway, policies, gate, hits, tokens, store, redis, registrar, responses,
+        decisions, clock);
   }
 
   @Bean
@@ -152,8 +160,9 @@ class GatewayConfiguration {
       TokenCodec tokens,
       AnteroomCookies cookies,
       QueueStore store,
+      RedisGuard redis,
       PassRegistrar registrar) {
-    return new StatusHandler(policies, gate, tokens, cookies, new Line(store), registrar);
+    return new StatusHandler(policies, gate, tokens, cookies, new Line(store, redis), registrar);
   }
 
   @Bean

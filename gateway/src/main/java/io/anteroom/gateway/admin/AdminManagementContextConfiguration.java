@@ -1,5 +1,6 @@
 package io.anteroom.gateway.admin;
 
+import io.anteroom.gateway.RedisGuard;
 import io.anteroom.gateway.activation.ActiveQueueMirror;
 import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.queue.ActiveQueues;
@@ -55,11 +56,13 @@ class AdminManagementContextConfiguration {
       ActiveQueues active,
       QueueStore queues,
       ActiveQueueMirror activeMirror,
-      RoomPolicyMirror policyMirror) {
+      RoomPolicyMirror policyMirror,
+      RedisGuard redis) {
     Rooms rooms = new Rooms(policies, settings);
     Audit audit = new Audit();
     RoomListing listing = new RoomListing(policies, rooms, active, queues);
     return AdminRoutes.routes(
+        redis,
         new AdminPage(),
         authentication,
         listing,

@@ -1,6 +1,6 @@
 package io.anteroom.gateway.filter;
 
-import io.anteroom.gateway.RedisReplies;
+import io.anteroom.gateway.RedisGuard;
 import io.anteroom.gateway.pass.AnteroomCookies;
 import io.anteroom.gateway.pass.PassRegistrar;
 import io.anteroom.gateway.token.Pass;
@@ -30,6 +30,7 @@ final class Forwarder {
   private final AnteroomCookies cookies;
   private final TokenCodec tokens;
   private final QueueStore store;
+  private final RedisGuard redis;
   private final PassRegistrar registrar;
   private final Clock clock;
   private final ThrottledWarnings warnings;
@@ -39,6 +40,7 @@ final class Forwarder {
       AnteroomCookies cookies,
       TokenCodec tokens,
       QueueStore store,
+      RedisGuard redis,
       PassRegistrar registrar,
       Clock clock,
       ThrottledWarnings warnings) {
@@ -46,6 +48,7 @@ final class Forwarder {
     this.cookies = cookies;
     this.tokens = tokens;
     this.store = store;
+    this.redis = redis;
     this.registrar = registrar;
     this.clock = clock;
     this.warnings = warnings;
@@ -88,7 +91,8 @@ final class Forwarder {
     if (!pass.pastHalfLife(clock.instant())) {
       return forward(exchange, chain, current);
     }
-    return RedisReplies.handOff(store.touch(queue, pass.visitor()))
+    return redis
+        .call(store.touch(queue, pass.visitor()))
         .onErrorResume(error -> Mono.just(false))
         .flatMap(
             running -> {
@@ -149,7 +153,8 @@ final class Forwarder {
             return Mono.empty();
           }
           response.addCookie(cookies.clearPass(queue.room()));
-          return RedisReplies.handOff(store.release(queue, visitor))
+          return redis
+              .call(store.release(queue, visitor))
               .onErrorResume(
                   error -> {
                     warnings.warn(

@@ -1,6 +1,6 @@
 package io.anteroom.gateway.filter;
 
-import io.anteroom.gateway.RedisReplies;
+import io.anteroom.gateway.RedisGuard;
 import io.anteroom.gateway.token.Pass;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueStore;
@@ -37,18 +37,21 @@ public final class Line {
       boolean requeued) {}
 
   private final QueueStore store;
+  private final RedisGuard redis;
 
-  public Line(QueueStore store) {
+  public Line(QueueStore store, RedisGuard redis) {
     this.store = store;
+    this.redis = redis;
   }
 
   /**
    * @param ticketVisitor the visitor of a valid ticket for this very queue, or null
    * @param newcomer the id to join with when there is no such ticket
+   * @return the outcome; an error when Redis failed or the breaker in front of it is open
    */
   public Mono<Outcome> meet(
       QueueId queue, String ticketVisitor, String newcomer, RoomPolicy policy) {
-    return RedisReplies.handOff(lookUp(queue, ticketVisitor, newcomer, policy));
+    return redis.call(lookUp(queue, ticketVisitor, newcomer, policy));
   }
 
   private Mono<Outcome> lookUp(
@@ -82,7 +85,7 @@ public final class Line {
    * wait in line (and counted as a poll), empty otherwise. For a closed queue that keeps its line.
    */
   public Mono<Optional<Outcome>> standing(QueueId queue, String visitor) {
-    return RedisReplies.handOff(
+    return redis.call(
         store
             .status(queue, visitor)
             .map(
