@@ -25,6 +25,7 @@ import io.anteroom.queue.config.AnteroomProperties;
 import io.anteroom.queue.config.QueueCoreConfiguration;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.redis.RedisConnector;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import org.slf4j.Logger;
@@ -115,6 +116,12 @@ class GatewayConfiguration {
     return new PassRegistrar(store, policies, meters);
   }
 
+  /** The breaker comes from resilience4j's registry, configured by {@code resilience4j.*}. */
+  @Bean
+  RedisGuard redisGuard(CircuitBreakerRegistry breakers) {
+    return new RedisGuard(breakers.circuitBreaker(RedisGuard.BREAKER));
+  }
+
   @Bean
   AnteroomCookies anteroomCookies(GatewayProperties gateway) {
     return new AnteroomCookies(gateway.cookieSecure());
@@ -136,8 +143,8 @@ class GatewayConfiguration {
   }
 
   @Bean
-  Line line(QueueStore store, LineEvents events) {
-    return new Line(store, events);
+  Line line(QueueStore store, RedisGuard redis, LineEvents events) {
+    return new Line(store, redis, events);
   }
 
   @Bean
@@ -149,6 +156,7 @@ class GatewayConfiguration {
       HitFlusher hits,
       TokenCodec tokens,
       QueueStore store,
+      RedisGuard redis,
       PassRegistrar registrar,
       WaitingResponses responses,
       Decisions decisions,
@@ -156,8 +164,8 @@ class GatewayConfiguration {
       LineEvents events,
       Clock clock) {
     return new WaitingRoomGatewayFilterFactory(
-        anteroom, gateway, policies, gate, hits, tokens, store, registrar, responses, decisions,
-        line, events, clock);
+        anteroom, gateway, policies, gate, hits, tokens, store, redis, registrar, responses,
+        decisions, line, events, clock);
   }
 
   @Bean

@@ -1,5 +1,6 @@
 package io.anteroom.gateway.admin;
 
+import io.anteroom.gateway.RedisGuard;
 import io.anteroom.gateway.activation.ActiveQueueMirror;
 import io.anteroom.gateway.filter.LineEvents;
 import io.anteroom.gateway.room.RoomPolicyMirror;
@@ -57,11 +58,13 @@ class AdminManagementContextConfiguration {
       QueueStore queues,
       ActiveQueueMirror activeMirror,
       RoomPolicyMirror policyMirror,
+      RedisGuard redis,
       LineEvents events) {
     Rooms rooms = new Rooms(policies, settings);
     Audit audit = new Audit();
     RoomListing listing = new RoomListing(policies, rooms, active, queues);
     return AdminRoutes.routes(
+        redis,
         new AdminPage(),
         authentication,
         listing,

@@ -3,7 +3,7 @@ package io.anteroom.gateway.admin;
 import static org.springframework.web.reactive.function.server.RequestPredicates.all;
 import static org.springframework.web.reactive.function.server.RequestPredicates.path;
 
-import io.anteroom.gateway.RedisReplies;
+import io.anteroom.gateway.RedisGuard;
 import io.lettuce.core.RedisException;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
@@ -59,6 +59,7 @@ final class AdminRoutes {
   private AdminRoutes() {}
 
   static RouterFunction<ServerResponse> routes(
+      RedisGuard redis,
       AdminPage page,
       AdminAuthentication authentication,
       RoomListing listing,
@@ -81,7 +82,7 @@ final class AdminRoutes {
             .POST(queue + "/release", actions::release)
             .route(all(), request -> AdminResponses.error(HttpStatus.NOT_FOUND, "no such call"))
             .build()
-            .filter(AdminRoutes::errors)
+            .filter((request, next) -> errors(redis, request, next))
             .filter(authentication);
     return RouterFunctions.route()
         .GET(AdminPage.PATH, page::page)
@@ -94,8 +95,9 @@ final class AdminRoutes {
 
   /** Turns refusals into their JSON errors, and failures into a 503 or 500 that says no more. */
   private static Mono<ServerResponse> errors(
-      ServerRequest request, HandlerFunction<ServerResponse> next) {
-    return RedisReplies.handOff(Mono.defer(() -> next.handle(request)))
+      RedisGuard redis, ServerRequest request, HandlerFunction<ServerResponse> next) {
+    return redis
+        .handOff(Mono.defer(() -> next.handle(request)))
         .onErrorResume(
             error -> {
               if (error instanceof AdminException refused) {

@@ -1,6 +1,6 @@
 package io.anteroom.gateway.filter;
 
-import io.anteroom.gateway.RedisReplies;
+import io.anteroom.gateway.RedisGuard;
 import io.anteroom.gateway.pass.AnteroomCookies;
 import io.anteroom.gateway.pass.PassRegistrar;
 import io.anteroom.gateway.token.Pass;
@@ -30,6 +30,7 @@ final class Forwarder {
   private final AnteroomCookies cookies;
   private final TokenCodec tokens;
   private final QueueStore store;
+  private final RedisGuard redis;
   private final PassRegistrar registrar;
   private final LineEvents events;
   private final Clock clock;
@@ -40,6 +41,7 @@ final class Forwarder {
       AnteroomCookies cookies,
       TokenCodec tokens,
       QueueStore store,
+      RedisGuard redis,
       PassRegistrar registrar,
       LineEvents events,
       Clock clock,
@@ -48,6 +50,7 @@ final class Forwarder {
     this.cookies = cookies;
     this.tokens = tokens;
     this.store = store;
+    this.redis = redis;
     this.registrar = registrar;
     this.events = events;
     this.clock = clock;
@@ -91,7 +94,8 @@ final class Forwarder {
     if (!pass.pastHalfLife(clock.instant())) {
       return forward(exchange, chain, current);
     }
-    return RedisReplies.handOff(store.touch(queue, pass.visitor()))
+    return redis
+        .call(store.touch(queue, pass.visitor()))
         .onErrorResume(error -> Mono.just(false))
         .flatMap(
             running -> {
@@ -152,7 +156,8 @@ final class Forwarder {
             return Mono.empty();
           }
           response.addCookie(cookies.clearPass(queue.room()));
-          return RedisReplies.handOff(store.release(queue, visitor))
+          return redis
+              .call(store.release(queue, visitor))
               .doOnNext(
                   released -> {
                     if (released) {

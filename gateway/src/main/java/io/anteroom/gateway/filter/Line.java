@@ -1,6 +1,6 @@
 package io.anteroom.gateway.filter;
 
-import io.anteroom.gateway.RedisReplies;
+import io.anteroom.gateway.RedisGuard;
 import io.anteroom.gateway.token.Pass;
 import io.anteroom.gateway.token.Ticket;
 import io.anteroom.queue.QueueId;
@@ -38,19 +38,22 @@ public final class Line {
       boolean requeued) {}
 
   private final QueueStore store;
+  private final RedisGuard redis;
   private final LineEvents events;
 
-  public Line(QueueStore store, LineEvents events) {
+  public Line(QueueStore store, RedisGuard redis, LineEvents events) {
     this.store = store;
+    this.redis = redis;
     this.events = events;
   }
 
   /**
    * @param ticket a valid ticket for this very queue, or null
    * @param newcomer the id to join with when there is no such ticket
+   * @return the outcome; an error when Redis failed or the breaker in front of it is open
    */
   public Mono<Outcome> meet(QueueId queue, Ticket ticket, String newcomer, RoomPolicy policy) {
-    return RedisReplies.handOff(lookUp(queue, ticket, newcomer, policy));
+    return redis.call(lookUp(queue, ticket, newcomer, policy));
   }
 
   private Mono<Outcome> lookUp(QueueId queue, Ticket ticket, String newcomer, RoomPolicy policy) {
@@ -87,7 +90,7 @@ public final class Line {
    * wait in line (and counted as a poll), empty otherwise. For a closed queue that keeps its line.
    */
   public Mono<Optional<Outcome>> standing(QueueId queue, String visitor) {
-    return RedisReplies.handOff(
+    return redis.call(
         store
             .status(queue, visitor)
             .map(

@@ -136,7 +136,8 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
       context.decisions().rejectedToken(room, Rejection.WRONG_QUEUE);
     }
     String newcomer = known != null ? known : VisitorIds.newVisitorId();
-    // Only a failure to reach the line means "unavailable"; errors after it belong to the origin.
+    // Only a failure to reach the line (a Redis error, or the breaker in front of Redis refusing)
+    // means "unavailable"; errors after it belong to the origin.
     return context
         .line()
         .meet(queue, forThisQueue, newcomer, policy)

@@ -1,6 +1,7 @@
 package io.anteroom.gateway.filter;
 
 import io.anteroom.gateway.GatewayProperties;
+import io.anteroom.gateway.RedisGuard;
 import io.anteroom.gateway.activation.HitFlusher;
 import io.anteroom.gateway.activation.QueueGate;
 import io.anteroom.gateway.pass.AnteroomCookies;
@@ -38,6 +39,7 @@ public class WaitingRoomGatewayFilterFactory
       HitFlusher hits,
       TokenCodec tokens,
       QueueStore store,
+      RedisGuard redis,
       PassRegistrar registrar,
       WaitingResponses responses,
       Decisions decisions,
@@ -55,6 +57,7 @@ public class WaitingRoomGatewayFilterFactory
             cookies,
             tokens,
             store,
+            redis,
             registrar,
             events,
             clock,

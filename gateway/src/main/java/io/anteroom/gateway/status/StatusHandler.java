@@ -117,8 +117,9 @@ public final class StatusHandler {
   }
 
   /**
-   * The line cannot be reached. A room that fails open lets newcomers through, so a waiting page is
-   * told to load its URL again (where the filter lets it through too); otherwise to ask again.
+   * The line cannot be reached (Redis failed, or the breaker in front of it is open). A room that
+   * fails open lets newcomers through, so a waiting page is told to load its URL again (where the
+   * filter lets it through too); otherwise to ask again.
    */
   private static Mono<ServerResponse> lineUnavailable(RoomPolicy policy) {
     if (policy.failurePolicy() == FailurePolicy.OPEN) {
