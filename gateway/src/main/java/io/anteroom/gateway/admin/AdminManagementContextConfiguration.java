@@ -5,6 +5,7 @@ import io.anteroom.gateway.filter.LineEvents;
 import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueStore;
+import io.anteroom.queue.history.RoomHistory;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
 import java.util.List;
@@ -57,6 +58,7 @@ class AdminManagementContextConfiguration {
       QueueStore queues,
       ActiveQueueMirror activeMirror,
       RoomPolicyMirror policyMirror,
+      RoomHistory history,
       LineEvents events) {
     Rooms rooms = new Rooms(policies, settings);
     Audit audit = new Audit();
@@ -66,6 +68,7 @@ class AdminManagementContextConfiguration {
         authentication,
         listing,
         new SettingsHandler(rooms, settings, policyMirror, audit),
+        new HistoryHandler(rooms, history),
         new QueueActions(
             rooms, listing, active, queues, settings, activeMirror, policyMirror, audit, events));
   }
