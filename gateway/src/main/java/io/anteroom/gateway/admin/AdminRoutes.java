@@ -94,6 +94,7 @@ final class AdminRoutes {
         .GET(AdminPage.PATH, page::page)
         .GET(AdminPage.PATH + "/", page::page)
         .GET(AdminPage.SCRIPT, page::script)
+        .GET(AdminPage.CHART_SCRIPT, page::chartScript)
         .GET(AdminPage.STYLE, page::style)
         .nest(path("/admin/api"), () -> api)
         .build();
