@@ -10,6 +10,14 @@
   var timer = null;
   var sections = {};
   var holdUntil = 0; // the status line keeps an action's message or an error this long
+  // Charts are drawn for the width they have, so their text keeps its size; they are redrawn when
+  // that changes (window resized, scroll bar shown).
+  var resized = new ResizeObserver(function (entries) {
+    entries.forEach(function (entry) {
+      var view = sections[entry.target.getAttribute("data-room")];
+      if (view && view.charts === entry.target) { drawCharts(view); }
+    });
+  });
 
   function $(id) { return document.getElementById(id); }
 
@@ -35,6 +43,7 @@
     $("sign-in").hidden = false;
     $("sign-out").hidden = true;
     $("rooms").replaceChildren();
+    resized.disconnect();
     sections = {};
     status(message || "Sign in with the admin token.", Boolean(message));
   }
@@ -92,6 +101,9 @@
     card.appendChild(el("h2", {}, "Room " + room));
     var settings = el("p", { "class": "settings" });
     card.appendChild(settings);
+    var charts = el("div", { "class": "charts", "data-room": room });
+    card.appendChild(charts);
+    resized.observe(charts);
 
     var rate = el("form", { "class": "rate" });
     var rateInput = el("input", { type: "number", name: "admit-per-second", min: "0", step: "any",
@@ -135,9 +147,10 @@
     table.appendChild(el("thead")).appendChild(head);
     var body = el("tbody");
     table.appendChild(body);
-    card.appendChild(table);
+    card.appendChild(el("div", { "class": "table-scroll" })).appendChild(table);
     $("rooms").appendChild(card);
-    sections[room] = { settings: settings, rate: rateInput, body: body };
+    sections[room] = { settings: settings, rate: rateInput, body: body, charts: charts,
+      history: null, asked: 0, drawnWidth: 0 };
     return sections[room];
   }
 
@@ -180,11 +193,40 @@
     view.body.replaceChildren.apply(view.body, rows);
   }
 
+  // Fetches the room's last 15 minutes and redraws its charts; an answer overtaken by a later one,
+  // or arriving after sign-out, is dropped. On failure the last charts stay (the status line shows
+  // why the listing failed too).
+  function loadHistory(room) {
+    var view = sections[room];
+    var asked = ++view.asked;
+    api("GET", "/rooms/" + encodeURIComponent(room) + "/history").then(function (history) {
+      if (sections[room] !== view || view.asked !== asked) { return; }
+      view.history = history;
+      view.drawnWidth = 0;
+      drawCharts(view);
+    }, function (error) {
+      if (sections[room] === view && !view.history && token()) {
+        view.charts.replaceChildren(el("p", { "class": "empty" }, "History: " + error.message));
+      }
+    });
+  }
+
+  function drawCharts(view) {
+    var width = view.charts.clientWidth;
+    if (view.history && width && width !== view.drawnWidth) {
+      view.drawnWidth = width;
+      AnteroomCharts.render(view.charts, view.history);
+    }
+  }
+
   function refresh() {
     clearTimeout(timer);
     if (!token()) { return; }
     api("GET", "/rooms").then(function (body) {
-      body.rooms.forEach(renderRoom);
+      body.rooms.forEach(function (room) {
+        renderRoom(room);
+        loadHistory(room.room);
+      });
       if (Date.now() > holdUntil) {
         $("status").className = "status";
         $("status").textContent = "Updated " + new Date().toLocaleTimeString() + ".";

@@ -6,6 +6,7 @@ import io.anteroom.gateway.filter.LineEvents;
 import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueStore;
+import io.anteroom.queue.history.RoomHistory;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
 import java.util.List;
@@ -59,6 +60,7 @@ class AdminManagementContextConfiguration {
       ActiveQueueMirror activeMirror,
       RoomPolicyMirror policyMirror,
       RedisGuard redis,
+      RoomHistory history,
       LineEvents events) {
     Rooms rooms = new Rooms(policies, settings);
     Audit audit = new Audit();
@@ -69,6 +71,7 @@ class AdminManagementContextConfiguration {
         authentication,
         listing,
         new SettingsHandler(rooms, settings, policyMirror, audit),
+        new HistoryHandler(rooms, history),
         new QueueActions(
             rooms, listing, active, queues, settings, activeMirror, policyMirror, audit, events));
   }

@@ -11,15 +11,17 @@ import org.springframework.web.reactive.function.server.ServerResponse;
 import reactor.core.publisher.Mono;
 
 /**
- * The admin page: one HTML file with its script and style, all from {@code admin/} on the
- * classpath, loaded once. They hold no data, so they are served without the token; the page asks
- * the operator for it and sends it with every API call. The Content-Security-Policy lets the page
- * load only its own script and style and talk only to this origin.
+ * The admin page: one HTML file with its scripts (the page's, and the charts' drawing, kept apart)
+ * and style, all from {@code admin/} on the classpath, loaded once. They hold no data, so they are
+ * served without the token; the page asks the operator for it and sends it with every API call. The
+ * Content-Security-Policy lets the page load only its own script and style and talk only to this
+ * origin.
  */
 final class AdminPage {
 
   static final String PATH = "/admin";
   static final String SCRIPT = "/admin/admin.js";
+  static final String CHART_SCRIPT = "/admin/chart.js";
   static final String STYLE = "/admin/admin.css";
 
   static final String CONTENT_SECURITY_POLICY =
@@ -28,6 +30,7 @@ final class AdminPage {
 
   private final byte[] html = read("admin/index.html");
   private final byte[] script = read("admin/admin.js");
+  private final byte[] chartScript = read("admin/chart.js");
   private final byte[] style = read("admin/admin.css");
 
   Mono<ServerResponse> page(ServerRequest request) {
@@ -36,6 +39,10 @@ final class AdminPage {
 
   Mono<ServerResponse> script(ServerRequest request) {
     return serve(script, MediaType.parseMediaType("text/javascript;charset=UTF-8"));
+  }
+
+  Mono<ServerResponse> chartScript(ServerRequest request) {
+    return serve(chartScript, MediaType.parseMediaType("text/javascript;charset=UTF-8"));
   }
 
   Mono<ServerResponse> style(ServerRequest request) {

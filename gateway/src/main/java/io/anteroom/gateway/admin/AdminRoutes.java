@@ -30,6 +30,11 @@ import reactor.core.publisher.Mono;
  * GET   /admin/api/rooms/R/settings    {"room", "configured", "overrides", "effective"}
  * PATCH /admin/api/rooms/R/settings    {"admit-per-second": 80, "mode": null, …} (null removes
  *                                      an override) → 200 as GET
+ * GET   /admin/api/rooms/R/history     the last 15 minutes: {"room", "interval": "5s",
+ *                                      "span": "15m", "admitPerSecond" (the room's rate now),
+ *                                      "samples": [{"at" (ISO-8601), "waiting", "running",
+ *                                      "finished", "admittedPerSecond" (since the sample before;
+ *                                      null on the first)}, …] oldest first}
  * GET   /admin/api/rooms/R/queues/I    queue: {"item", "queue", "active" (manual|auto|null),
  *                                      "mode", "state", "admit-per-second", "overrides",
  *                                      "waiting", "running", "finished", "enqueued", "admitted",
@@ -64,6 +69,7 @@ final class AdminRoutes {
       AdminAuthentication authentication,
       RoomListing listing,
       SettingsHandler settings,
+      HistoryHandler history,
       QueueActions actions) {
     String queue = "/rooms/{room}/queues/{item}";
     RouterFunction<ServerResponse> api =
@@ -72,6 +78,7 @@ final class AdminRoutes {
             .GET("/rooms/{room}", listing::room)
             .GET("/rooms/{room}/settings", settings::room)
             .PATCH("/rooms/{room}/settings", settings::patchRoom)
+            .GET("/rooms/{room}/history", history::room)
             .GET(queue, listing::queue)
             .GET(queue + "/settings", settings::queue)
             .PATCH(queue + "/settings", settings::patchQueue)
@@ -88,6 +95,7 @@ final class AdminRoutes {
         .GET(AdminPage.PATH, page::page)
         .GET(AdminPage.PATH + "/", page::page)
         .GET(AdminPage.SCRIPT, page::script)
+        .GET(AdminPage.CHART_SCRIPT, page::chartScript)
         .GET(AdminPage.STYLE, page::style)
         .nest(path("/admin/api"), () -> api)
         .build();

@@ -147,6 +147,7 @@ class AdminAccessIntegrationTests {
 
     HttpResponse<String> page = management.get("/admin");
     HttpResponse<String> script = management.get(AdminPage.SCRIPT);
+    HttpResponse<String> charts = management.get(AdminPage.CHART_SCRIPT);
     HttpResponse<String> style = management.get(AdminPage.STYLE);
 
     assertThat(page.statusCode()).isEqualTo(200);
@@ -156,9 +157,16 @@ class AdminAccessIntegrationTests {
         .hasValue(AdminPage.CONTENT_SECURITY_POLICY);
     assertThat(page.body()).contains("Anteroom admin");
     assertThat(script.statusCode()).isEqualTo(200);
+    assertThat(charts.statusCode()).isEqualTo(200);
+    assertThat(charts.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(type -> assertThat(type).startsWith("text/javascript"));
+    assertThat(charts.headers().firstValue("Content-Security-Policy"))
+        .hasValue(AdminPage.CONTENT_SECURITY_POLICY);
     assertThat(style.statusCode()).isEqualTo(200);
-    for (HttpResponse<String> file : List.of(page, script, style)) {
-      assertThat(file.body()).doesNotContain("http://", "https://", "//cdn", "innerHTML");
+    for (HttpResponse<String> file : List.of(page, script, charts, style)) {
+      // The SVG namespace is a name that createElementNS needs, not an address anything loads.
+      String body = file.body().replace("\"http://www.w3.org/2000/svg\"", "");
+      assertThat(body).doesNotContain("http://", "https://", "//cdn", "innerHTML", "style=");
     }
   }
 

@@ -1,6 +1,7 @@
 package io.anteroom.gateway.browser;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
@@ -11,16 +12,24 @@ import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.QueueStore;
+import io.anteroom.queue.history.HistorySample;
+import io.anteroom.queue.history.RedisRoomHistory;
+import io.anteroom.queue.history.RoomHistory;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.redis.RedisConnector;
+import io.anteroom.testing.MutableClock;
 import io.anteroom.testing.redis.RedisServerExtension;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
@@ -32,8 +41,9 @@ import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The admin page in a real browser (headless Chromium): the operator signs in with the token,
- * activates a queue by its item id, sees it listed with its line, and changes the room's rate.
- * Screenshots land in {@code gateway/target/screenshots}.
+ * activates a queue by its item id, sees it listed with its line, and changes the room's rate; and
+ * sees the room's last 15 minutes as charts. Screenshots land in {@code
+ * gateway/target/screenshots}.
  */
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -121,6 +131,168 @@ class AdminPageBrowserIntegrationTests {
           .as("the token is kept for this tab")
           .isFalse();
     }
+  }
+
+  @Test
+  void operatorSeesTheRoomsLineAndAdmissionRateOfTheLast15MinutesAsCharts() {
+    List<long[]> samples = writeHistory();
+    long[] latest = samples.get(samples.size() - 1);
+    try (HeadlessChromium browser = HeadlessChromium.start()) {
+      WebDriver driver = browser.driver();
+      driver.get("http://127.0.0.1:" + managementPort + "/admin");
+      signIn(driver, TOKEN);
+      String waitingLine = "#room-shop .chart-line svg polyline[data-series=waiting]";
+      await()
+          .atMost(PAGE_WAIT)
+          .until(() -> !driver.findElements(By.cssSelector(waitingLine)).isEmpty());
+
+      Map<String, Object> line = chart(driver, "line", "waiting");
+      assertThat(line.get("role")).isEqualTo("img");
+      assertThat((String) line.get("label"))
+          .contains(latest[1] + " waiting", latest[2] + " running", latest[3] + " finished");
+      assertThat(line.get("title")).isEqualTo(line.get("label"));
+      assertThat((Long) line.get("polylines")).as("broken where no worker ran").isEqualTo(2);
+      assertPlotted(points(line), samples, sample -> (double) sample[1]);
+      assertPlotted(points(chart(driver, "line", "running")), samples, sample -> sample[2]);
+      assertThat((String) line.get("legend")).contains("Waiting " + latest[1]);
+
+      Map<String, Object> rate = chart(driver, "rate", "rate");
+      List<long[]> measured = samples.subList(1, samples.size());
+      List<double[]> ratePoints = points(rate);
+      assertPlotted(ratePoints, measured, sample -> sample[5] / 1000.0);
+      assertThat((String) rate.get("label")).contains("rate set to 1 per second");
+      double setY = ((Number) rate.get("setY")).doubleValue();
+      for (int i = 0; i < measured.size(); i++) {
+        if (measured.get(i)[5] == 1000) {
+          assertThat(ratePoints.get(i)[1])
+              .as("the dashed line is at 1/s")
+              .isCloseTo(setY, within(0.2));
+        }
+      }
+      browser.size(HeadlessChromium.DESKTOP).screenshot("admin-chart");
+
+      browser.size(HeadlessChromium.MOBILE);
+      await()
+          .atMost(PAGE_WAIT)
+          .ignoreExceptionsInstanceOf(WebDriverException.class)
+          .until(() -> chartsFitAndAreDrawnAtTheirSize(driver));
+      browser.screenshot("admin-chart-mobile");
+    }
+  }
+
+  /**
+   * Writes 100 samples as the worker does, 5 s apart over the last 10 minutes with a minute
+   * missing; returns them as {at, waiting, running, finished, admitted, milli-admissions per second
+   * since the sample before}.
+   */
+  private List<long[]> writeHistory() {
+    long interval = RoomHistory.INTERVAL.toMillis();
+    long tenMinutesAgo = Instant.now().minus(Duration.ofMinutes(10)).toEpochMilli();
+    MutableClock clock =
+        new MutableClock(Instant.ofEpochMilli(tenMinutesAgo - tenMinutesAgo % interval));
+    RoomHistory history = new RedisRoomHistory(connector.commands(), keys, clock);
+    List<long[]> samples = new ArrayList<>();
+    long admitted = 500;
+    for (int i = 0; i < 100; i++) {
+      long step = i == 60 ? 13 * interval : interval;
+      // Admitted per second: 1, then 0.6, 1 over the missing minute, then 0.8.
+      long added = i == 60 ? 65 : i < 40 ? 5 : i < 60 ? 3 : 4;
+      if (i > 0) {
+        clock.advance(Duration.ofMillis(step));
+        admitted += added;
+      }
+      long waiting = 20 + (i < 50 ? 6 * i : 6 * (100 - i));
+      long running = Math.min(50, 5 + i);
+      long finished = 3L * i;
+      history.record("shop", new HistorySample(0, waiting, running, finished, admitted)).block();
+      samples.add(
+          new long[] {
+            clock.millis(), waiting, running, finished, admitted, added * 1000_000 / step
+          });
+    }
+    return samples;
+  }
+
+  /**
+   * What the page shows of the room's {@code kind} chart and its {@code series}: the svg's role,
+   * aria-label and title, the legend's text, the points of the series' polylines in order, and the
+   * height of the dashed line of the set rate; read in one script, as the page redraws.
+   */
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> chart(WebDriver driver, String kind, String series) {
+    return (Map<String, Object>)
+        ((JavascriptExecutor) driver)
+            .executeScript(
+                "var figure = document.querySelector('#room-shop .chart-' + arguments[0]);"
+                    + "var svg = figure.querySelector('svg');"
+                    + "var lines = svg.querySelectorAll('polyline[data-series=' + arguments[1] + ']');"
+                    + "var set = svg.querySelector('line[data-series=set]');"
+                    + "return {role: svg.getAttribute('role'),"
+                    + " label: svg.getAttribute('aria-label'),"
+                    + " title: svg.querySelector('title').textContent,"
+                    + " legend: figure.querySelector('.legend').textContent,"
+                    + " polylines: lines.length,"
+                    + " points: Array.from(lines).map(l => l.getAttribute('points')).join(' '),"
+                    + " setY: set ? Number(set.getAttribute('y1')) : null};",
+                kind,
+                series);
+  }
+
+  private static List<double[]> points(Map<String, Object> chart) {
+    List<double[]> points = new ArrayList<>();
+    for (String point : ((String) chart.get("points")).trim().split(" ")) {
+      String[] xy = point.split(",");
+      points.add(new double[] {Double.parseDouble(xy[0]), Double.parseDouble(xy[1])});
+    }
+    return points;
+  }
+
+  /**
+   * One point per sample, left to right in time order, each as high as its value: y is the same
+   * linear function of the value for every point.
+   */
+  private static void assertPlotted(
+      List<double[]> points, List<long[]> samples, ToDoubleFunction<long[]> value) {
+    assertThat(points).hasSameSizeAs(samples);
+    int low = 0;
+    int high = 0;
+    for (int i = 0; i < samples.size(); i++) {
+      if (value.applyAsDouble(samples.get(i)) < value.applyAsDouble(samples.get(low))) {
+        low = i;
+      }
+      if (value.applyAsDouble(samples.get(i)) > value.applyAsDouble(samples.get(high))) {
+        high = i;
+      }
+      if (i > 0) {
+        assertThat(points.get(i)[0]).isGreaterThan(points.get(i - 1)[0]);
+      }
+    }
+    double perUnit =
+        (points.get(high)[1] - points.get(low)[1])
+            / (value.applyAsDouble(samples.get(high)) - value.applyAsDouble(samples.get(low)));
+    assertThat(perUnit).as("higher values are drawn higher").isNegative();
+    for (int i = 0; i < samples.size(); i++) {
+      double expected =
+          points.get(low)[1]
+              + perUnit
+                  * (value.applyAsDouble(samples.get(i)) - value.applyAsDouble(samples.get(low)));
+      assertThat(points.get(i)[1]).as("point %d", i).isCloseTo(expected, within(0.2));
+    }
+  }
+
+  /**
+   * Whether the room's charts lie within the window and were drawn for the width they take (after a
+   * resize the page redraws them, rather than scaling their text).
+   */
+  private static boolean chartsFitAndAreDrawnAtTheirSize(WebDriver driver) {
+    return (Boolean)
+        ((JavascriptExecutor) driver)
+            .executeScript(
+                "var svgs = Array.from(document.querySelectorAll('#room-shop .chart svg'));"
+                    + "return svgs.length === 2 && svgs.every(s => {"
+                    + " var box = s.getBoundingClientRect();"
+                    + " return box.left >= 0 && box.right <= document.documentElement.clientWidth"
+                    + "  && Math.abs(box.width - Number(s.getAttribute('width'))) < 1; });");
   }
 
   private static void signIn(WebDriver driver, String token) {
