@@ -19,7 +19,6 @@ import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.policy.Mode;
 import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.testing.redis.RedisServerExtension;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -71,8 +70,6 @@ class MonitoringIntegrationTests {
   static WireMockServer origin = GatewayTestSetup.origin();
   static final int MANAGEMENT_PORT = GatewayTestSetup.freePort();
   static WorkerApp worker;
-  static RedisClient client;
-  static RedisCommands<String, String> direct;
 
   @DynamicPropertySource
   static void properties(DynamicPropertyRegistry registry) {
@@ -86,14 +83,11 @@ class MonitoringIntegrationTests {
         get(urlPathEqualTo("/products/e2e/checkout"))
             .willReturn(aResponse().withStatus(200).withHeader("Anteroom-Release", "true")));
     worker = new WorkerApp(redis.uri(), "100ms");
-    client = RedisClient.create(redis.uri());
-    direct = client.connect().sync();
   }
 
   @AfterAll
   static void stop() {
     worker.close();
-    client.shutdown();
     origin.stop();
   }
 
@@ -245,7 +239,7 @@ class MonitoringIntegrationTests {
   }
 
   RedisCommands<String, String> redis() {
-    return direct;
+    return worker.redis();
   }
 
   String key(String set) {

@@ -1,6 +1,8 @@
 package io.anteroom.gateway.monitoring;
 
 import io.anteroom.worker.AdmissionWorkerApplication;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.sync.RedisCommands;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -14,6 +16,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 final class WorkerApp implements AutoCloseable {
 
   private final ConfigurableApplicationContext context;
+  private final RedisClient client;
+  private final RedisCommands<String, String> redis;
 
   WorkerApp(String redisUri, String tick) {
     this.context =
@@ -25,6 +29,13 @@ final class WorkerApp implements AutoCloseable {
                 "--anteroom.redis.uri=" + redisUri,
                 "--anteroom.worker.tick=" + tick,
                 "--server.port=0");
+    this.client = RedisClient.create(redisUri);
+    this.redis = client.connect().sync();
+  }
+
+  /** Direct commands to the worker's Redis, to hold what it reports against the sets themselves. */
+  RedisCommands<String, String> redis() {
+    return redis;
   }
 
   /** The port of the worker's actuator. */
@@ -35,5 +46,6 @@ final class WorkerApp implements AutoCloseable {
   @Override
   public void close() {
     context.close();
+    client.shutdown();
   }
 }
