@@ -47,6 +47,7 @@ public final class AdmissionLoop implements SmartLifecycle {
   private final AutoDeactivation deactivation;
   private final LineMeters lines;
   private final HistoryWriter history;
+  private final OutageCredit outage;
   private final Duration tick;
   private final int concurrency;
   private final Counter dropped;
@@ -71,6 +72,7 @@ public final class AdmissionLoop implements SmartLifecycle {
     this.deactivation = deactivation;
     this.lines = lines;
     this.history = history;
+    this.outage = new OutageCredit(Clock.systemUTC(), properties.tickInterval());
     this.tick = properties.tickInterval();
     this.concurrency = properties.queueConcurrency();
     this.dropped = meters.counter("anteroom.worker.ticks.dropped");
@@ -145,6 +147,7 @@ public final class AdmissionLoop implements SmartLifecycle {
   public Mono<Void> runOnce() {
     return active
         .list()
+        .doOnNext(queues -> outage.reached())
         .flatMap(queues -> work(queues).then(Mono.defer(() -> report(queues.keySet()))))
         .onErrorResume(
             error -> {
@@ -159,7 +162,7 @@ public final class AdmissionLoop implements SmartLifecycle {
         .flatMap(room -> withPolicy(room.getKey(), room.getValue()))
         .flatMap(
             job ->
-                work.run(job.queue(), job.policy())
+                work.run(job.queue(), outage.apply(job.policy()))
                     .then(deactivation.check(job.queue(), job.cause(), job.policy())),
             concurrency)
         .then();

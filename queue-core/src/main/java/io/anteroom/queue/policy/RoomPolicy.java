@@ -153,6 +153,25 @@ public record RoomPolicy(
         DEFAULTS.failurePolicy);
   }
 
+  /** This policy with another {@code abandon-after}. */
+  public RoomPolicy withAbandonAfter(Duration abandonAfter) {
+    return new RoomPolicy(
+        admitPerSecond,
+        admitBurst,
+        maxActive,
+        sessionDuration,
+        abandonAfter,
+        admitBatch,
+        finishedRetention,
+        mode,
+        activateAbove,
+        deactivateBelow,
+        activationWindow,
+        coolDown,
+        closedLine,
+        failurePolicy);
+  }
+
   /** Whether traffic can turn this queue on. */
   public boolean activatesOnTraffic() {
     return activateAbove > 0;

@@ -1,0 +1,57 @@
+package io.anteroom.worker.admission;
+
+import io.anteroom.queue.policy.RoomPolicy;
+import java.time.Clock;
+import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps a Redis outage from costing people their places. A waiting visitor is given up as abandoned
+ * when their last poll is older than {@code abandon-after}; while Redis was unreachable no poll
+ * could arrive, so after an outage longer than that the whole line would look abandoned. Once this
+ * worker reaches Redis again after a gap, it adds the length of the gap to {@code abandon-after}
+ * until {@code abandon-after} has passed since the recovery: visitors who had left before the
+ * outage are still given up, and everyone else has the full {@code abandon-after} after the
+ * recovery to poll again.
+ */
+final class OutageCredit {
+
+  private static final Logger log = LoggerFactory.getLogger(OutageCredit.class);
+
+  private final Clock clock;
+  private final long gapMs;
+  private long lastReachedMs = -1;
+  private long recoveredAtMs;
+  private long outageMs;
+
+  /**
+   * @param tick the worker's tick; a gap of more than two ticks between successful reads of Redis
+   *     counts as an outage
+   */
+  OutageCredit(Clock clock, Duration tick) {
+    this.clock = clock;
+    this.gapMs = 2 * tick.toMillis();
+  }
+
+  /** Redis answered this worker now. */
+  synchronized void reached() {
+    long now = clock.millis();
+    if (lastReachedMs >= 0 && now - lastReachedMs > gapMs) {
+      outageMs = now - lastReachedMs;
+      recoveredAtMs = now;
+      log.info(
+          "Redis reached again after {} ms; waiting visitors keep their places that much longer",
+          outageMs);
+    }
+    lastReachedMs = now;
+  }
+
+  /** {@code policy}, with {@code abandon-after} extended by a recent outage's length. */
+  synchronized RoomPolicy apply(RoomPolicy policy) {
+    if (outageMs == 0 || clock.millis() >= recoveredAtMs + policy.abandonAfter().toMillis()) {
+      return policy;
+    }
+    return policy.withAbandonAfter(policy.abandonAfter().plusMillis(outageMs));
+  }
+}
