@@ -108,6 +108,7 @@ public final class AdmissionLoop implements SmartLifecycle {
   @Override
   public synchronized void start() {
     if (ticking == null) {
+      outage.started();
       ticking = Flux.interval(tick).subscribe(n -> tickUnlessBusy());
       log.info("Admission loop started, tick={}", tick);
     }

@@ -34,6 +34,17 @@ final class OutageCredit {
     this.gapMs = 2 * tick.toMillis();
   }
 
+  /**
+   * The worker starts now. An outage that begins before its first read of Redis counts from here:
+   * the worker cannot know how long Redis was away before it started, and the line loses nothing by
+   * assuming the worst.
+   */
+  synchronized void started() {
+    if (lastReachedMs < 0) {
+      lastReachedMs = clock.millis();
+    }
+  }
+
   /** Redis answered this worker now. */
   synchronized void reached() {
     long now = clock.millis();

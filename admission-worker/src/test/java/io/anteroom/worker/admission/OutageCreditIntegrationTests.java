@@ -53,7 +53,6 @@ class OutageCreditIntegrationTests {
     store = new RedisQueueStore(connector.commands(), keys, Clock.systemUTC());
     active = new RedisActiveQueues(connector.commands(), keys);
     worker = new WorkerFixture(redis.uri(), "drop", policy, "100ms");
-    worker.loop.start();
   }
 
   @AfterEach
@@ -76,12 +75,29 @@ class OutageCreditIntegrationTests {
 
   @Test
   void anOutageLongerThanAbandonAfterCostsNobodyTheirPlace() {
+    worker.loop.start();
+    await().atMost(Duration.ofSeconds(10)).until(this::reached);
     lineUpThree();
 
     redis.server().pause();
     sleep(ABANDON_AFTER.plusSeconds(1));
     redis.server().resume();
-    await().atMost(Duration.ofSeconds(10)).until(() -> worker.loop.isRunning() && reached());
+    await().atMost(Duration.ofSeconds(10)).until(this::reached);
+
+    active.activate(queue, Activation.MANUAL).block();
+    await().atMost(Duration.ofSeconds(10)).until(() -> counts().waiting() == 0);
+    assertThat(counts().running()).isEqualTo(3);
+    assertThat(counts().abandoned()).isZero();
+  }
+
+  @Test
+  void anOutageBeforeTheWorkersFirstReadCostsNobodyTheirPlace() {
+    lineUpThree();
+    redis.server().pause();
+    worker.loop.start();
+    sleep(ABANDON_AFTER.plusSeconds(1));
+    redis.server().resume();
+    await().atMost(Duration.ofSeconds(10)).until(this::reached);
 
     active.activate(queue, Activation.MANUAL).block();
     await().atMost(Duration.ofSeconds(10)).until(() -> counts().waiting() == 0);
@@ -91,6 +107,7 @@ class OutageCreditIntegrationTests {
 
   @Test
   void withoutAnOutageTheSameSilenceGivesThePlacesUp() {
+    worker.loop.start();
     lineUpThree();
 
     sleep(ABANDON_AFTER.plusSeconds(1));
@@ -103,6 +120,8 @@ class OutageCreditIntegrationTests {
 
   @Test
   void afterTheOutageTheLineHasAbandonAfterToPollAgain() {
+    worker.loop.start();
+    await().atMost(Duration.ofSeconds(10)).until(this::reached);
     lineUpThree();
     redis.server().pause();
     sleep(ABANDON_AFTER.plusSeconds(1));
