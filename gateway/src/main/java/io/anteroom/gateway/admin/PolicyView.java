@@ -46,6 +46,7 @@ final class PolicyView {
       case COOL_DOWN -> Durations.format(policy.coolDown());
       case CLOSED_LINE -> policy.closedLine().value();
       case FAILURE_POLICY -> policy.failurePolicy().value();
+      case PROOF_OF_WORK -> Integer.toString(policy.proofOfWork());
     };
   }
 

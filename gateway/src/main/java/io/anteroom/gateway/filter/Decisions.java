@@ -34,7 +34,9 @@ public final class Decisions {
     /** Answered 503 because the line could not be reached (failure policy closed). */
     FAILED_CLOSED,
     /** The queue is closed. */
-    CLOSED;
+    CLOSED,
+    /** Asked to solve the room's proof-of-work puzzle before taking a place. */
+    CHALLENGED;
 
     final String tag = name().toLowerCase(Locale.ROOT);
   }

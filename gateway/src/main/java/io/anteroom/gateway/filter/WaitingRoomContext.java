@@ -3,6 +3,7 @@ package io.anteroom.gateway.filter;
 import io.anteroom.gateway.activation.HitFlusher;
 import io.anteroom.gateway.activation.QueueGate;
 import io.anteroom.gateway.pass.AnteroomCookies;
+import io.anteroom.gateway.proof.Proofs;
 import io.anteroom.gateway.room.ItemSource;
 import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.gateway.status.WaitingResponses;
@@ -18,6 +19,7 @@ record WaitingRoomContext(
     HitFlusher hits,
     TokenCodec tokens,
     AnteroomCookies cookies,
+    Proofs proofs,
     Line line,
     Forwarder forwarder,
     Bypass bypass,

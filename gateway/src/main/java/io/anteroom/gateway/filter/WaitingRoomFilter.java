@@ -1,6 +1,7 @@
 package io.anteroom.gateway.filter;
 
 import io.anteroom.gateway.filter.Decisions.Decision;
+import io.anteroom.gateway.proof.Proofs;
 import io.anteroom.gateway.status.PollSchedule;
 import io.anteroom.gateway.status.WaitingView;
 import io.anteroom.gateway.token.Pass;
@@ -136,6 +137,14 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
       context.decisions().rejectedToken(room, Rejection.WRONG_QUEUE);
     }
     String newcomer = known != null ? known : VisitorIds.newVisitorId();
+    if (forThisQueue == null && policy.proofOfWork() > 0) {
+      Proofs.Answer answer = context.proofs().read(request, queue, policy.proofOfWork());
+      if (!(answer instanceof Proofs.Answer.Solved solved)) {
+        return challenge(exchange, queue, policy, newcomer, answer);
+      }
+      newcomer = solved.visitor();
+      exchange.getResponse().addCookie(context.cookies().clearProof(room));
+    }
     // Only a failure to reach the line (a Redis error, or the breaker in front of Redis refusing)
     // means "unavailable"; errors after it belong to the origin.
     return context
@@ -148,6 +157,25 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
                 outcome.isPresent()
                     ? afterLine(exchange, chain, queue, pass, policy, outcome.get())
                     : withoutLine(exchange, chain, policy));
+  }
+
+  /**
+   * The room asks newcomers to solve a puzzle before they take a place: no Redis call until they
+   * have. A wrong answer is counted and answered with a new challenge.
+   */
+  private Mono<Void> challenge(
+      ServerWebExchange exchange,
+      QueueId queue,
+      RoomPolicy policy,
+      String visitor,
+      Proofs.Answer answer) {
+    if (answer instanceof Proofs.Answer.Wrong wrong) {
+      context.decisions().rejectedToken(room, wrong.reason());
+    }
+    context.decisions().count(room, Decision.CHALLENGED);
+    int difficulty = policy.proofOfWork();
+    String challenge = context.proofs().challenge(visitor, queue, difficulty);
+    return context.responses().challenge(exchange, room, challenge, difficulty);
   }
 
   private Mono<Optional<Line.Outcome>> lineUnavailable(QueueId queue, Throwable error) {

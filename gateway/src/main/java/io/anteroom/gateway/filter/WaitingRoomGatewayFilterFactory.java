@@ -6,6 +6,7 @@ import io.anteroom.gateway.activation.HitFlusher;
 import io.anteroom.gateway.activation.QueueGate;
 import io.anteroom.gateway.pass.AnteroomCookies;
 import io.anteroom.gateway.pass.PassRegistrar;
+import io.anteroom.gateway.proof.Proofs;
 import io.anteroom.gateway.room.ItemSource;
 import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.gateway.status.WaitingResponses;
@@ -70,6 +71,7 @@ public class WaitingRoomGatewayFilterFactory
             hits,
             tokens,
             cookies,
+            new Proofs(tokens, cookies),
             line,
             forwarder,
             new Bypass(gateway.staticExtensions()),

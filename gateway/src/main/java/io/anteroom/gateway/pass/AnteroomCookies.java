@@ -7,7 +7,9 @@ import org.springframework.http.server.reactive.ServerHttpRequest;
 
 /**
  * The one owner of Anteroom's cookie names and attributes: one pass cookie and one ticket cookie
- * per room, HttpOnly, SameSite=Lax, Path=/, Secure unless turned off for a plain-http demo.
+ * per room, HttpOnly, SameSite=Lax, Path=/, Secure unless turned off for a plain-http demo. The
+ * waiting page's script sets one more, the proof-of-work answer, which the gateway removes once
+ * read.
  */
 public final class AnteroomCookies {
 
@@ -16,6 +18,7 @@ public final class AnteroomCookies {
 
   private static final String PASS = PREFIX + "pass_";
   private static final String TICKET = PREFIX + "ticket_";
+  private static final String PROOF = PREFIX + "proof_";
 
   private final boolean secure;
 
@@ -31,6 +34,21 @@ public final class AnteroomCookies {
   /** The ticket token the request carries for {@code room}, or null. */
   public String ticket(ServerHttpRequest request, String room) {
     return value(request, TICKET + room);
+  }
+
+  /** The proof-of-work answer the request carries for {@code room}, or null. */
+  public String proof(ServerHttpRequest request, String room) {
+    return value(request, PROOF + room);
+  }
+
+  /** The name of the cookie the waiting page puts the proof-of-work answer of {@code room} in. */
+  public static String proofName(String room) {
+    return PROOF + room;
+  }
+
+  /** Removes the proof-of-work answer of {@code room}. */
+  public ResponseCookie clearProof(String room) {
+    return cookie(PROOF + room, "", Duration.ZERO);
   }
 
   /** A pass cookie that lives as long as the pass. */

@@ -1,5 +1,6 @@
 package io.anteroom.gateway.status;
 
+import io.anteroom.gateway.pass.AnteroomCookies;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -9,9 +10,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The waiting page and the closed page, rendered from {@code templates/waiting.html} and {@code
- * templates/closed.html} with named {@code {{placeholders}}}. Every value is HTML-escaped; the page
- * carries its own script and styles (no external resources).
+ * The waiting page, the closed page and the proof-of-work page, rendered from {@code
+ * templates/waiting.html}, {@code templates/closed.html} and {@code templates/challenge.html} with
+ * named {@code {{placeholders}}}. Every value is HTML-escaped; the page carries its own script and
+ * styles (no external resources).
  */
 public final class WaitingPage {
 
@@ -19,10 +21,27 @@ public final class WaitingPage {
 
   private final String template;
   private final String closedTemplate;
+  private final String challengeTemplate;
 
   public WaitingPage() {
     this.template = read("/templates/waiting.html");
     this.closedTemplate = read("/templates/closed.html");
+    this.challengeTemplate = read("/templates/challenge.html");
+  }
+
+  /** The page that solves a proof-of-work challenge and comes back with the answer. */
+  public String renderChallenge(String room, String challenge, int difficulty) {
+    return fill(
+        challengeTemplate,
+        Map.of(
+            "room",
+            room,
+            "challenge",
+            challenge,
+            "difficulty",
+            Integer.toString(difficulty),
+            "cookie",
+            AnteroomCookies.proofName(room)));
   }
 
   /** The page of a closed room or queue. */

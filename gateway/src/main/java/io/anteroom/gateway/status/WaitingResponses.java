@@ -55,6 +55,31 @@ public final class WaitingResponses {
     return write(response, MediaType.TEXT_HTML, page.renderClosed(room));
   }
 
+  /**
+   * The proof-of-work page, which solves the challenge and loads the URL again with the answer; or
+   * for apps the JSON {@code challenge} state with the challenge and its difficulty (the answer
+   * goes in the {@code Anteroom-Proof} header as {@code <challenge>.<counter>}). Same status as the
+   * waiting page.
+   */
+  public Mono<Void> challenge(
+      ServerWebExchange exchange, String room, String challenge, int difficulty) {
+    ServerHttpResponse response = exchange.getResponse();
+    response.setStatusCode(waitingStatus);
+    if (waitingStatus.value() == 429 || waitingStatus.value() == 503) {
+      response.getHeaders().set(HttpHeaders.RETRY_AFTER, "1");
+    }
+    if (wantsJson(exchange)) {
+      String body =
+          "{\"state\":\"challenge\",\"challenge\":\""
+              + challenge
+              + "\",\"difficulty\":"
+              + difficulty
+              + "}";
+      return write(response, MediaType.APPLICATION_JSON, body);
+    }
+    return write(response, MediaType.TEXT_HTML, page.renderChallenge(room, challenge, difficulty));
+  }
+
   /** A JSON status (the status endpoint always answers JSON). */
   public Mono<Void> json(ServerWebExchange exchange, HttpStatus status, WaitingView view) {
     exchange.getResponse().setStatusCode(status);

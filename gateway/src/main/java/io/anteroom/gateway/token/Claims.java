@@ -29,6 +29,11 @@ final class Claims {
     return claims.get(name) instanceof Long l && l >= 0 && l <= MAX_SECONDS ? l : ABSENT;
   }
 
+  /** A whole-number claim from {@code min} to {@code max}, or {@link #ABSENT}. */
+  static long whole(Map<String, Object> claims, String name, long min, long max) {
+    return claims.get(name) instanceof Long l && l >= min && l <= max ? l : ABSENT;
+  }
+
   /** A non-empty array of at most {@code max} non-empty strings, or null. */
   static List<String> strings(Map<String, Object> claims, String name, int max) {
     if (!(claims.get(name) instanceof List<?> list) || list.isEmpty() || list.size() > max) {

@@ -48,6 +48,11 @@ final class ClaimsValidator {
   }
 
   Verified<Ticket> ticket(Map<String, Object> claims, String room) {
+    return ticket(claims, room, ticketMaxAgeMillis);
+  }
+
+  /** A ticket's claims: a visitor, a queue of the room, an issue time at most maxAge ago. */
+  private Verified<Ticket> ticket(Map<String, Object> claims, String room, long maxAgeMillis) {
     Rejection problem = origin(claims, room);
     String visitor = Claims.string(claims, "sub");
     String id = Claims.string(claims, "jti");
@@ -58,12 +63,25 @@ final class ClaimsValidator {
     }
     if (problem == null) {
       // A ticket ages out like a pass that expires ticketMaxAge after its issue.
-      problem = timing(issued, issued * 1000 + ticketMaxAgeMillis);
+      problem = timing(issued, issued * 1000 + maxAgeMillis);
     }
     if (problem != null) {
       return Verified.rejected(problem);
     }
     return Verified.valid(new Ticket(visitor, queue, Instant.ofEpochSecond(issued), id));
+  }
+
+  Verified<Challenge> challenge(Map<String, Object> claims, String room) {
+    Verified<Ticket> ticket = ticket(claims, room, TokenCodec.CHALLENGE_MAX_AGE.toMillis());
+    long difficulty = Claims.whole(claims, "pow", 1, 32);
+    if (ticket instanceof Verified.Rejected<Ticket> rejected) {
+      return Verified.rejected(rejected.reason());
+    }
+    if (difficulty == Claims.ABSENT) {
+      return Verified.rejected(Rejection.CLAIMS);
+    }
+    Ticket t = ((Verified.Valid<Ticket>) ticket).value();
+    return Verified.valid(new Challenge(t.visitor(), t.queue(), (int) difficulty, t.issuedAt()));
   }
 
   /** Checks who issued the token and for which room. */

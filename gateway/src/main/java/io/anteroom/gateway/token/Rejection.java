@@ -25,7 +25,9 @@ public enum Rejection {
   /** A claim missing or of the wrong type, or a visitor id not of the expected form. */
   CLAIMS,
   /** A valid token for another queue of the room; found by the caller with {@link Pass#opens}. */
-  WRONG_QUEUE;
+  WRONG_QUEUE,
+  /** A proof-of-work answer whose counter does not solve its challenge, or too easy a one. */
+  PROOF;
 
   private final String tag = name().toLowerCase(Locale.ROOT);
 

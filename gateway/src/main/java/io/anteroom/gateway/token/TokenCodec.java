@@ -26,6 +26,8 @@ import java.util.function.BiFunction;
  *         {"iss":…,"sub":visitor,"aud":room,"items":[item,…],"iat":…,"exp":…,"jti":…}
  * ticket: {"alg":"HS256","kid":…,"typ":"anteroom-ticket+jwt"}
  *         {"iss":…,"sub":visitor,"aud":room,"item":item,"iat":…,"jti":…}
+ * challenge: {"alg":"HS256","kid":…,"typ":"anteroom-challenge+jwt"}
+ *         {"iss":…,"sub":visitor,"aud":room,"item":item,"pow":bits,"iat":…,"jti":…}
  * </pre>
  *
  * Reading never throws on bad input; it answers a {@link Rejection}. Issuing throws {@link
@@ -39,11 +41,18 @@ public final class TokenCodec {
   /** {@code typ} of a ticket. */
   public static final String TICKET_TYPE = "anteroom-ticket+jwt";
 
+  /** {@code typ} of a proof-of-work challenge. */
+  public static final String CHALLENGE_TYPE = "anteroom-challenge+jwt";
+
+  /** How long a challenge may take to solve and be presented. */
+  public static final Duration CHALLENGE_MAX_AGE = Duration.ofMinutes(10);
+
   /** Most items one pass opens; the oldest fall off. */
   public static final int MAX_ITEMS = 16;
 
   private static final JOSEObjectType PASS = new JOSEObjectType(PASS_TYPE);
   private static final JOSEObjectType TICKET = new JOSEObjectType(TICKET_TYPE);
+  private static final JOSEObjectType CHALLENGE = new JOSEObjectType(CHALLENGE_TYPE);
 
   private final TokenKeys keys;
   private final String issuer;
@@ -52,6 +61,7 @@ public final class TokenCodec {
   private final ClaimsValidator validator;
   private final JWSHeader passHeader;
   private final JWSHeader ticketHeader;
+  private final JWSHeader challengeHeader;
 
   /**
    * @param keys the key new tokens are signed with and every key accepted
@@ -79,6 +89,7 @@ public final class TokenCodec {
     this.validator = new ClaimsValidator(issuer, clock, leeway, ticketMaxAge);
     this.passHeader = header(PASS, keys.signingKid());
     this.ticketHeader = header(TICKET, keys.signingKid());
+    this.challengeHeader = header(CHALLENGE, keys.signingKid());
   }
 
   /** A codec with the configured keys (or a generated development key), issuer and durations. */
@@ -122,6 +133,23 @@ public final class TokenCodec {
   }
 
   /**
+   * A challenge for {@code visitor} to take a place in {@code queue} after solving a puzzle of
+   * {@code difficulty} leading zero bits.
+   */
+  public String issueChallenge(String visitor, QueueId queue, int difficulty) {
+    requireVisitor(visitor);
+    if (difficulty < 1 || difficulty > 32) {
+      throw new IllegalArgumentException("difficulty must be 1 to 32 bits, was " + difficulty);
+    }
+    JWTClaimsSet claims =
+        common(visitor, queue.room(), nowSeconds())
+            .claim("item", queue.item())
+            .claim("pow", difficulty)
+            .build();
+    return sign(challengeHeader, claims);
+  }
+
+  /**
    * The pass in {@code token} if it is valid for {@code room}; which of the room's queues it opens
    * is {@link Pass#opens}.
    */
@@ -132,6 +160,11 @@ public final class TokenCodec {
   /** The ticket in {@code token} if it is valid for a queue of {@code room}. */
   public Verified<Ticket> readTicket(String token, String room) {
     return read(token, TICKET, room, validator::ticket);
+  }
+
+  /** The challenge in {@code token} if it is valid for a queue of {@code room}. */
+  public Verified<Challenge> readChallenge(String token, String room) {
+    return read(token, CHALLENGE, room, validator::challenge);
   }
 
   private <T> Verified<T> read(

@@ -51,6 +51,7 @@ public final class PolicyParser {
         v.choice(PolicyProperty.CLOSED_LINE, ClosedLine.class).orElse(base.closedLine());
     FailurePolicy failure =
         v.choice(PolicyProperty.FAILURE_POLICY, FailurePolicy.class).orElse(base.failurePolicy());
+    int proofOfWork = v.whole(PolicyProperty.PROOF_OF_WORK).orElse(base.proofOfWork());
     // Values that did not parse fall back to the base, so range checks still run on the rest.
     try {
       RoomPolicy policy =
@@ -68,7 +69,8 @@ public final class PolicyParser {
               window,
               coolDown,
               closedLine,
-              failure);
+              failure,
+              proofOfWork);
       if (problems.isEmpty()) {
         return policy;
       }

@@ -18,7 +18,8 @@ public enum PolicyProperty {
   ACTIVATION_WINDOW("activation-window"),
   COOL_DOWN("cool-down"),
   CLOSED_LINE("closed-line"),
-  FAILURE_POLICY("failure-policy");
+  FAILURE_POLICY("failure-policy"),
+  PROOF_OF_WORK("proof-of-work");
 
   private final String key;
 

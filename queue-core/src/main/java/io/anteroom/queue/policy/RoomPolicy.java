@@ -36,6 +36,9 @@ import java.util.List;
  *     default keep
  * @param failurePolicy {@code failure-policy}: {@code open} or {@code closed} for visitors without
  *     a pass when the line cannot be reached; default closed
+ * @param proofOfWork {@code proof-of-work}: leading zero bits of the SHA-256 puzzle a newcomer's
+ *     browser solves before taking a place, 0 to 24 (each bit doubles the work; 16 costs a browser
+ *     well under a second); default 0, no puzzle
  */
 public record RoomPolicy(
     double admitPerSecond,
@@ -51,7 +54,8 @@ public record RoomPolicy(
     Duration activationWindow,
     Duration coolDown,
     ClosedLine closedLine,
-    FailurePolicy failurePolicy) {
+    FailurePolicy failurePolicy,
+    int proofOfWork) {
 
   /** The {@code deactivate-below} value meaning "half of activate-above". */
   static final double HALF_OF_ACTIVATE_ABOVE = -1;
@@ -74,7 +78,11 @@ public record RoomPolicy(
           Duration.ofSeconds(3),
           Duration.ofMinutes(1),
           ClosedLine.KEEP,
-          FailurePolicy.CLOSED);
+          FailurePolicy.CLOSED,
+          0);
+
+  /** The hardest puzzle a room may set: about 16 million hashes on average. */
+  public static final int MAX_PROOF_OF_WORK = 24;
 
   /** Most visitors one admission call may move; keeps a script call short. */
   static final int MAX_ADMIT_BATCH = 5000;
@@ -119,6 +127,11 @@ public record RoomPolicy(
     checkPositive(problems, coolDown, PolicyProperty.COOL_DOWN);
     check(problems, closedLine != null, PolicyProperty.CLOSED_LINE, "must be set");
     check(problems, failurePolicy != null, PolicyProperty.FAILURE_POLICY, "must be set");
+    check(
+        problems,
+        proofOfWork >= 0 && proofOfWork <= MAX_PROOF_OF_WORK,
+        PolicyProperty.PROOF_OF_WORK,
+        "must be between 0 and " + MAX_PROOF_OF_WORK);
     if (!problems.isEmpty()) {
       throw new InvalidPolicyException("room policy", problems);
     }
@@ -150,7 +163,8 @@ public record RoomPolicy(
         DEFAULTS.activationWindow,
         DEFAULTS.coolDown,
         DEFAULTS.closedLine,
-        DEFAULTS.failurePolicy);
+        DEFAULTS.failurePolicy,
+        DEFAULTS.proofOfWork);
   }
 
   /** This policy with another {@code abandon-after}. */
@@ -169,7 +183,8 @@ public record RoomPolicy(
         activationWindow,
         coolDown,
         closedLine,
-        failurePolicy);
+        failurePolicy,
+        proofOfWork);
   }
 
   /** Whether traffic can turn this queue on. */
