@@ -37,8 +37,8 @@ import java.util.List;
  * @param failurePolicy {@code failure-policy}: {@code open} or {@code closed} for visitors without
  *     a pass when the line cannot be reached; default closed
  * @param proofOfWork {@code proof-of-work}: leading zero bits of the SHA-256 puzzle a newcomer's
- *     browser solves before taking a place, 0 to 24 (each bit doubles the work; 16 costs a browser
- *     well under a second); default 0, no puzzle
+ *     browser solves before taking a place, 0 to 24 (each bit doubles the work; 16 is about 65,000
+ *     hashes, about half a second in a desktop browser); default 0, no puzzle
  */
 public record RoomPolicy(
     double admitPerSecond,
