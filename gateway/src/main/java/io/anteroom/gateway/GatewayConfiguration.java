@@ -24,7 +24,7 @@ import io.anteroom.queue.TrafficStore;
 import io.anteroom.queue.config.AnteroomProperties;
 import io.anteroom.queue.config.QueueCoreConfiguration;
 import io.anteroom.queue.policy.RoomPolicies;
-import io.anteroom.queue.redis.RedisConnector;
+import io.anteroom.queue.redis.DeferredRedisConnector;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -74,7 +74,10 @@ class GatewayConfiguration {
 
   @Bean
   ActiveQueueMirror activeQueueMirror(
-      ActiveQueues active, RedisConnector redis, QueueKeys keys, GatewayProperties gateway) {
+      ActiveQueues active,
+      DeferredRedisConnector redis,
+      QueueKeys keys,
+      GatewayProperties gateway) {
     return new ActiveQueueMirror(
         active, redis.connectPubSub(), keys.activeChanged(), gateway.mirrorRefreshInterval());
   }
@@ -184,12 +187,20 @@ class GatewayConfiguration {
     return RouterFunctions.route(RequestPredicates.GET(StatusHandler.PATH), status::status);
   }
 
-  /** Turns on the queues of {@code anteroom.gateway.activate-on-start}. */
+  /**
+   * Turns on the queues of {@code anteroom.gateway.activate-on-start}, once Redis has been reached
+   * when the gateway started without it.
+   */
   @Bean
   ApplicationRunner activateOnStart(
-      GatewayProperties gateway, ActiveQueues active, ActiveQueueMirror mirror) {
+      GatewayProperties gateway,
+      DeferredRedisConnector redis,
+      ActiveQueues active,
+      ActiveQueueMirror mirror) {
     return args ->
-        Flux.fromIterable(gateway.queuesToActivate())
+        redis
+            .connector()
+            .flatMapMany(connected -> Flux.fromIterable(gateway.queuesToActivate()))
             .concatMap(
                 queue ->
                     active

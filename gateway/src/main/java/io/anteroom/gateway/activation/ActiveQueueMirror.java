@@ -29,7 +29,7 @@ public final class ActiveQueueMirror implements SmartLifecycle {
   private static final Logger log = LoggerFactory.getLogger(ActiveQueueMirror.class);
 
   private final ActiveQueues active;
-  private final StatefulRedisPubSubConnection<String, String> pubSub;
+  private final Mono<StatefulRedisPubSubConnection<String, String>> pubSub;
   private final String channel;
   private final Duration refresh;
   private final AtomicBoolean reading = new AtomicBoolean();
@@ -42,11 +42,12 @@ public final class ActiveQueueMirror implements SmartLifecycle {
   private volatile Disposable running;
 
   /**
-   * @param pubSub a connection this mirror owns for the change channel; closed on stop
+   * @param pubSub a connection this mirror owns for the change channel, given once Redis has been
+   *     reached (periodic reads cover the time before); closed on stop
    */
   public ActiveQueueMirror(
       ActiveQueues active,
-      StatefulRedisPubSubConnection<String, String> pubSub,
+      Mono<StatefulRedisPubSubConnection<String, String>> pubSub,
       String channel,
       Duration refresh) {
     this.active = active;
@@ -110,9 +111,19 @@ public final class ActiveQueueMirror implements SmartLifecycle {
     }
     refreshUnlessReading();
     Disposable periodic = Flux.interval(refresh).subscribe(n -> refreshUnlessReading());
-    Disposable changes =
-        pubSub.reactive().observeChannels().subscribe(message -> refreshUnlessReading());
-    pubSub
+    Disposable.Composite all = Disposables.composite(periodic);
+    all.add(pubSub.subscribe(connection -> listen(connection, all)));
+    running = all;
+  }
+
+  private void listen(
+      StatefulRedisPubSubConnection<String, String> connection, Disposable.Composite all) {
+    if (!all.add(connection::close)) {
+      connection.close();
+      return;
+    }
+    all.add(connection.reactive().observeChannels().subscribe(message -> refreshUnlessReading()));
+    connection
         .reactive()
         .subscribe(channel)
         .subscribe(
@@ -120,7 +131,7 @@ public final class ActiveQueueMirror implements SmartLifecycle {
             error ->
                 warnings.warn(
                     "subscribe", "Cannot subscribe to {}: {}", channel, error.toString()));
-    running = Disposables.composite(periodic, changes);
+    refreshUnlessReading();
   }
 
   @Override
@@ -128,7 +139,6 @@ public final class ActiveQueueMirror implements SmartLifecycle {
     if (running != null) {
       running.dispose();
       running = null;
-      pubSub.close();
     }
   }
 

@@ -2,6 +2,7 @@ package io.anteroom.gateway.filter;
 
 import io.anteroom.gateway.filter.Decisions.Decision;
 import io.anteroom.gateway.status.PollSchedule;
+import io.anteroom.gateway.status.WaitingResponses;
 import io.anteroom.gateway.status.WaitingView;
 import io.anteroom.gateway.token.Pass;
 import io.anteroom.gateway.token.Rejection;
@@ -165,7 +166,9 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
       return context.forwarder().forwardDegraded(exchange, chain);
     }
     context.decisions().count(room, Decision.FAILED_CLOSED);
-    return context.responses().unavailable(exchange, 5, "queue-unavailable");
+    return context
+        .responses()
+        .lineUnavailable(exchange, room, WaitingResponses.LINE_UNAVAILABLE_RETRY_AFTER_SECONDS);
   }
 
   private Mono<Void> afterLine(

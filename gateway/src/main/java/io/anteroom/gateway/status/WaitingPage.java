@@ -9,9 +9,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The waiting page and the closed page, rendered from {@code templates/waiting.html} and {@code
- * templates/closed.html} with named {@code {{placeholders}}}. Every value is HTML-escaped; the page
- * carries its own script and styles (no external resources).
+ * The waiting page, the closed page and the page shown while the line cannot be reached, rendered
+ * from {@code templates/waiting.html}, {@code templates/closed.html} and {@code
+ * templates/unavailable.html} with named {@code {{placeholders}}}. Every value is HTML-escaped; the
+ * page carries its own script and styles (no external resources).
  */
 public final class WaitingPage {
 
@@ -19,10 +20,22 @@ public final class WaitingPage {
 
   private final String template;
   private final String closedTemplate;
+  private final String unavailableTemplate;
 
   public WaitingPage() {
     this.template = read("/templates/waiting.html");
     this.closedTemplate = read("/templates/closed.html");
+    this.unavailableTemplate = read("/templates/unavailable.html");
+  }
+
+  /**
+   * The page of a room whose line cannot be reached now; it loads its URL again after {@code
+   * retryAfterSeconds}.
+   */
+  public String renderUnavailable(String room, long retryAfterSeconds) {
+    return fill(
+        unavailableTemplate,
+        Map.of("room", room, "retryAfterSeconds", Long.toString(retryAfterSeconds)));
   }
 
   /** The page of a closed room or queue. */
