@@ -11,6 +11,7 @@ import io.anteroom.gateway.filter.LineEvents;
 import io.anteroom.gateway.filter.WaitingRoomGatewayFilterFactory;
 import io.anteroom.gateway.pass.AnteroomCookies;
 import io.anteroom.gateway.pass.PassRegistrar;
+import io.anteroom.gateway.room.FailurePolicySwitch;
 import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.gateway.status.StatusHandler;
 import io.anteroom.gateway.status.WaitingPage;
@@ -24,6 +25,7 @@ import io.anteroom.queue.TrafficStore;
 import io.anteroom.queue.config.AnteroomProperties;
 import io.anteroom.queue.config.QueueCoreConfiguration;
 import io.anteroom.queue.policy.RoomPolicies;
+import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.queue.redis.DeferredRedisConnector;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -56,9 +58,19 @@ class GatewayConfiguration {
   }
 
   @Bean
-  Periodic roomPolicyRefresh(RoomPolicyMirror mirror, GatewayProperties gateway) {
+  FailurePolicySwitch failurePolicySwitch(RoomPolicyMirror mirror, SettingsStore settings) {
+    return new FailurePolicySwitch(mirror, settings);
+  }
+
+  /** Writes failure policies set while Redis was down, then reads the live settings. */
+  @Bean
+  Periodic roomPolicyRefresh(
+      RoomPolicyMirror mirror, FailurePolicySwitch flips, GatewayProperties gateway) {
     return new Periodic(
-        "Reading live settings", gateway.mirrorRefreshInterval(), mirror::refresh, false);
+        "Reading live settings",
+        gateway.mirrorRefreshInterval(),
+        () -> flips.writeHeld().then(mirror.refresh()),
+        false);
   }
 
   @Bean

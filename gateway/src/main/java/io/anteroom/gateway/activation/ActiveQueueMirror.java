@@ -36,6 +36,7 @@ public final class ActiveQueueMirror implements SmartLifecycle {
   private final ThrottledWarnings warnings =
       new ThrottledWarnings(log, Clock.systemUTC(), Duration.ofSeconds(10));
   private volatile Set<QueueId> queues = Set.of();
+  private volatile boolean known;
   private volatile Map<String, Long> perRoom = Map.of();
   private final AtomicLong reads = new AtomicLong();
   private long applied;
@@ -54,6 +55,11 @@ public final class ActiveQueueMirror implements SmartLifecycle {
     this.pubSub = pubSub;
     this.channel = channel;
     this.refresh = refresh;
+  }
+
+  /** Whether the set has been read at least once; until then no queue is known to be on. */
+  public boolean isKnown() {
+    return known;
   }
 
   /** Whether {@code queue} was on at the last read. */
@@ -96,6 +102,7 @@ public final class ActiveQueueMirror implements SmartLifecycle {
     queues = Set.copyOf(map.keySet());
     perRoom =
         map.keySet().stream().collect(Collectors.groupingBy(QueueId::room, Collectors.counting()));
+    known = true;
   }
 
   private void refreshUnlessReading() {

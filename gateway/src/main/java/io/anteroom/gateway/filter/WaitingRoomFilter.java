@@ -67,6 +67,7 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
       case ENTER -> enter(exchange, chain, queue, policy, pass, known);
       case CLOSED -> closed(exchange, queue, policy, ticket);
       case WAIT -> wait(exchange, chain, queue, policy, pass, ticket, known);
+      case UNAVAILABLE -> withoutLine(exchange, chain, policy);
     };
   }
 

@@ -78,6 +78,7 @@ public final class StatusHandler {
       }
       case CLOSED -> closed(queue, visitor, policy);
       case WAIT -> inLine(room, held, pass, policy);
+      case UNAVAILABLE -> lineUnavailable(policy);
     };
   }
 
