@@ -61,12 +61,15 @@ final class FailurePolicyHandler {
         .flip(room, value)
         .flatMap(
             stored -> {
+              Map<String, String> after = new LinkedHashMap<>();
+              after.put(NAME, value.value());
+              after.put("stored", stored.value());
               audit.record(
                   Actor.of(request),
                   "failure-policy",
                   room,
                   Audit.values(Map.of(NAME, before.value())),
-                  Audit.values(Map.of(NAME, value.value(), "stored", stored.value())));
+                  Audit.values(after));
               return AdminResponses.ok(view(room, stored));
             });
   }
