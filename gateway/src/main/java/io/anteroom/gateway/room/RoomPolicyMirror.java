@@ -81,6 +81,9 @@ public final class RoomPolicyMirror {
    * been {@linkplain #written written} and read back.
    */
   public LocalFailurePolicy holdLocally(String room, FailurePolicy value) {
+    if (!read.containsKey(room)) {
+      throw new IllegalArgumentException("room " + room + " is not configured");
+    }
     LocalFailurePolicy held = new LocalFailurePolicy(room, value, flips.incrementAndGet(), false);
     local.put(room, held);
     recompute(room);

@@ -64,6 +64,7 @@ public final class DeferredRedisConnector implements AutoCloseable {
                 Retry.backoff(Long.MAX_VALUE, FIRST_RETRY)
                     .maxBackoff(MAX_RETRY)
                     .filter(error -> !closed))
+            .doOnDiscard(RedisConnector.class, RedisConnector::close)
             .subscribe(this::connected, error -> {});
   }
 
