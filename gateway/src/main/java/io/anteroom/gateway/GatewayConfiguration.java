@@ -11,6 +11,7 @@ import io.anteroom.gateway.filter.LineEvents;
 import io.anteroom.gateway.filter.WaitingRoomGatewayFilterFactory;
 import io.anteroom.gateway.pass.AnteroomCookies;
 import io.anteroom.gateway.pass.PassRegistrar;
+import io.anteroom.gateway.room.FailurePolicySwitch;
 import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.gateway.status.StatusHandler;
 import io.anteroom.gateway.status.WaitingPage;
@@ -24,7 +25,8 @@ import io.anteroom.queue.TrafficStore;
 import io.anteroom.queue.config.AnteroomProperties;
 import io.anteroom.queue.config.QueueCoreConfiguration;
 import io.anteroom.queue.policy.RoomPolicies;
-import io.anteroom.queue.redis.RedisConnector;
+import io.anteroom.queue.policy.SettingsStore;
+import io.anteroom.queue.redis.DeferredRedisConnector;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -56,9 +58,19 @@ class GatewayConfiguration {
   }
 
   @Bean
-  Periodic roomPolicyRefresh(RoomPolicyMirror mirror, GatewayProperties gateway) {
+  FailurePolicySwitch failurePolicySwitch(RoomPolicyMirror mirror, SettingsStore settings) {
+    return new FailurePolicySwitch(mirror, settings);
+  }
+
+  /** Writes failure policies set while Redis was down, then reads the live settings. */
+  @Bean
+  Periodic roomPolicyRefresh(
+      RoomPolicyMirror mirror, FailurePolicySwitch flips, GatewayProperties gateway) {
     return new Periodic(
-        "Reading live settings", gateway.mirrorRefreshInterval(), mirror::refresh, false);
+        "Reading live settings",
+        gateway.mirrorRefreshInterval(),
+        () -> flips.writeHeld().then(mirror.refresh()),
+        false);
   }
 
   @Bean
@@ -74,7 +86,10 @@ class GatewayConfiguration {
 
   @Bean
   ActiveQueueMirror activeQueueMirror(
-      ActiveQueues active, RedisConnector redis, QueueKeys keys, GatewayProperties gateway) {
+      ActiveQueues active,
+      DeferredRedisConnector redis,
+      QueueKeys keys,
+      GatewayProperties gateway) {
     return new ActiveQueueMirror(
         active, redis.connectPubSub(), keys.activeChanged(), gateway.mirrorRefreshInterval());
   }
@@ -184,12 +199,20 @@ class GatewayConfiguration {
     return RouterFunctions.route(RequestPredicates.GET(StatusHandler.PATH), status::status);
   }
 
-  /** Turns on the queues of {@code anteroom.gateway.activate-on-start}. */
+  /**
+   * Turns on the queues of {@code anteroom.gateway.activate-on-start}, once Redis has been reached
+   * when the gateway started without it.
+   */
   @Bean
   ApplicationRunner activateOnStart(
-      GatewayProperties gateway, ActiveQueues active, ActiveQueueMirror mirror) {
+      GatewayProperties gateway,
+      DeferredRedisConnector redis,
+      ActiveQueues active,
+      ActiveQueueMirror mirror) {
     return args ->
-        Flux.fromIterable(gateway.queuesToActivate())
+        redis
+            .connector()
+            .flatMapMany(connected -> Flux.fromIterable(gateway.queuesToActivate()))
             .concatMap(
                 queue ->
                     active

@@ -7,7 +7,7 @@ import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.policy.PolicyParser;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.RoomPolicy;
-import io.anteroom.queue.redis.RedisConnector;
+import io.anteroom.queue.redis.DeferredRedisConnector;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +38,7 @@ public final class QueueFixtures {
 
   /** The room's live-settings hash as Redis holds it. */
   public static Map<String, String> settingsHash(
-      RedisConnector connector, QueueKeys keys, String room) {
+      DeferredRedisConnector connector, QueueKeys keys, String room) {
     return connector.commands().hgetall(keys.settings(room)).toCompletableFuture().join();
   }
 }

@@ -29,30 +29,37 @@ public final class ActiveQueueMirror implements SmartLifecycle {
   private static final Logger log = LoggerFactory.getLogger(ActiveQueueMirror.class);
 
   private final ActiveQueues active;
-  private final StatefulRedisPubSubConnection<String, String> pubSub;
+  private final Mono<StatefulRedisPubSubConnection<String, String>> pubSub;
   private final String channel;
   private final Duration refresh;
   private final AtomicBoolean reading = new AtomicBoolean();
   private final ThrottledWarnings warnings =
       new ThrottledWarnings(log, Clock.systemUTC(), Duration.ofSeconds(10));
   private volatile Set<QueueId> queues = Set.of();
+  private volatile boolean known;
   private volatile Map<String, Long> perRoom = Map.of();
   private final AtomicLong reads = new AtomicLong();
   private long applied;
   private volatile Disposable running;
 
   /**
-   * @param pubSub a connection this mirror owns for the change channel; closed on stop
+   * @param pubSub a connection this mirror owns for the change channel, given once Redis has been
+   *     reached (periodic reads cover the time before); closed on stop
    */
   public ActiveQueueMirror(
       ActiveQueues active,
-      StatefulRedisPubSubConnection<String, String> pubSub,
+      Mono<StatefulRedisPubSubConnection<String, String>> pubSub,
       String channel,
       Duration refresh) {
     this.active = active;
     this.pubSub = pubSub;
     this.channel = channel;
     this.refresh = refresh;
+  }
+
+  /** Whether the set has been read at least once; until then no queue is known to be on. */
+  public boolean isKnown() {
+    return known;
   }
 
   /** Whether {@code queue} was on at the last read. */
@@ -95,6 +102,7 @@ public final class ActiveQueueMirror implements SmartLifecycle {
     queues = Set.copyOf(map.keySet());
     perRoom =
         map.keySet().stream().collect(Collectors.groupingBy(QueueId::room, Collectors.counting()));
+    known = true;
   }
 
   private void refreshUnlessReading() {
@@ -110,9 +118,19 @@ public final class ActiveQueueMirror implements SmartLifecycle {
     }
     refreshUnlessReading();
     Disposable periodic = Flux.interval(refresh).subscribe(n -> refreshUnlessReading());
-    Disposable changes =
-        pubSub.reactive().observeChannels().subscribe(message -> refreshUnlessReading());
-    pubSub
+    Disposable.Composite all = Disposables.composite(periodic);
+    all.add(pubSub.subscribe(connection -> listen(connection, all)));
+    running = all;
+  }
+
+  private void listen(
+      StatefulRedisPubSubConnection<String, String> connection, Disposable.Composite all) {
+    if (!all.add(connection::close)) {
+      connection.close();
+      return;
+    }
+    all.add(connection.reactive().observeChannels().subscribe(message -> refreshUnlessReading()));
+    connection
         .reactive()
         .subscribe(channel)
         .subscribe(
@@ -120,7 +138,7 @@ public final class ActiveQueueMirror implements SmartLifecycle {
             error ->
                 warnings.warn(
                     "subscribe", "Cannot subscribe to {}: {}", channel, error.toString()));
-    running = Disposables.composite(periodic, changes);
+    refreshUnlessReading();
   }
 
   @Override
@@ -128,7 +146,6 @@ public final class ActiveQueueMirror implements SmartLifecycle {
     if (running != null) {
       running.dispose();
       running = null;
-      pubSub.close();
     }
   }
 

@@ -24,7 +24,12 @@ public final class QueueGate {
     /** Waits in line. */
     WAIT,
     /** Is turned away with the closed page. */
-    CLOSED
+    CLOSED,
+    /**
+     * Meets the room's failure policy: whether the queue is on cannot be known, because the set of
+     * active queues has not been read since start-up (Redis unreachable).
+     */
+    UNAVAILABLE
   }
 
   private static final Logger log = LoggerFactory.getLogger(QueueGate.class);
@@ -48,7 +53,10 @@ public final class QueueGate {
     return switch (policy.mode()) {
       case PASSTHROUGH -> Verdict.ENTER;
       case CLOSED -> Verdict.CLOSED;
-      case QUEUE -> mirror.isActive(queue) ? Verdict.WAIT : Verdict.ENTER;
+      case QUEUE ->
+          mirror.isActive(queue)
+              ? Verdict.WAIT
+              : mirror.isKnown() ? Verdict.ENTER : Verdict.UNAVAILABLE;
       case QUEUE_ALL, PAUSED -> {
         turnOn(queue);
         yield Verdict.WAIT;

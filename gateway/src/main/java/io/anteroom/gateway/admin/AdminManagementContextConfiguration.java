@@ -3,6 +3,7 @@ package io.anteroom.gateway.admin;
 import io.anteroom.gateway.RedisGuard;
 import io.anteroom.gateway.activation.ActiveQueueMirror;
 import io.anteroom.gateway.filter.LineEvents;
+import io.anteroom.gateway.room.FailurePolicySwitch;
 import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueStore;
@@ -61,7 +62,8 @@ class AdminManagementContextConfiguration {
       RoomPolicyMirror policyMirror,
       RedisGuard redis,
       RoomHistory history,
-      LineEvents events) {
+      LineEvents events,
+      FailurePolicySwitch flips) {
     Rooms rooms = new Rooms(policies, settings);
     Audit audit = new Audit();
     RoomListing listing = new RoomListing(policies, rooms, active, queues);
@@ -72,6 +74,7 @@ class AdminManagementContextConfiguration {
         listing,
         new SettingsHandler(rooms, settings, policyMirror, audit),
         new HistoryHandler(rooms, history),
+        new FailurePolicyHandler(rooms, policyMirror, flips, audit),
         new QueueActions(
             rooms, listing, active, queues, settings, activeMirror, policyMirror, audit, events));
   }

@@ -35,6 +35,13 @@ import reactor.core.publisher.Mono;
  *                                      "samples": [{"at" (ISO-8601), "waiting", "running",
  *                                      "finished", "admittedPerSecond" (since the sample before;
  *                                      null on the first)}, …] oldest first}
+ * GET   /admin/api/rooms/R/failure-policy  {"room", "failure-policy" (in force on this gateway),
+ *                                          "local" (set on this gateway and not yet read back
+ *                                          from Redis, or null)}
+ * PUT   /admin/api/rooms/R/failure-policy  {"failure-policy": "open"|"closed"} → 200 as GET with
+ *                                          "stored": "redis", or "local" when Redis could not be
+ *                                          written (this gateway writes it once Redis answers);
+ *                                          works while Redis is down
  * GET   /admin/api/rooms/R/queues/I    queue: {"item", "queue", "active" (manual|auto|null),
  *                                      "mode", "state", "admit-per-second", "overrides",
  *                                      "waiting", "running", "finished", "enqueued", "admitted",
@@ -55,7 +62,7 @@ import reactor.core.publisher.Mono;
  * overrides of their own. An {@code {item}} is a listed item id (kept as it is, hashed ones too) or
  * a raw one (normalised as a request's item is). Bad input is a 400 (413 for a body over 16 KiB),
  * and every change is written to the audit log ({@link Audit}). When Redis cannot be reached the
- * API answers 503.
+ * API answers 503, except for the failure policy.
  */
 final class AdminRoutes {
 
@@ -70,6 +77,7 @@ final class AdminRoutes {
       RoomListing listing,
       SettingsHandler settings,
       HistoryHandler history,
+      FailurePolicyHandler failurePolicy,
       QueueActions actions) {
     String queue = "/rooms/{room}/queues/{item}";
     RouterFunction<ServerResponse> api =
@@ -79,6 +87,8 @@ final class AdminRoutes {
             .GET("/rooms/{room}/settings", settings::room)
             .PATCH("/rooms/{room}/settings", settings::patchRoom)
             .GET("/rooms/{room}/history", history::room)
+            .GET("/rooms/{room}/failure-policy", failurePolicy::get)
+            .PUT("/rooms/{room}/failure-policy", failurePolicy::put)
             .GET(queue, listing::queue)
             .GET(queue + "/settings", settings::queue)
             .PATCH(queue + "/settings", settings::patchQueue)

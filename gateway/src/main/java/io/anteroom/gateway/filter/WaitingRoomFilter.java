@@ -3,6 +3,7 @@ package io.anteroom.gateway.filter;
 import io.anteroom.gateway.filter.Decisions.Decision;
 import io.anteroom.gateway.proof.Proofs;
 import io.anteroom.gateway.status.PollSchedule;
+import io.anteroom.gateway.status.WaitingResponses;
 import io.anteroom.gateway.status.WaitingView;
 import io.anteroom.gateway.token.Pass;
 import io.anteroom.gateway.token.Rejection;
@@ -67,6 +68,7 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
       case ENTER -> enter(exchange, chain, queue, policy, pass, known);
       case CLOSED -> closed(exchange, queue, policy, ticket);
       case WAIT -> wait(exchange, chain, queue, policy, pass, ticket, known);
+      case UNAVAILABLE -> withoutLine(exchange, chain, policy);
     };
   }
 
@@ -193,7 +195,9 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
       return context.forwarder().forwardDegraded(exchange, chain);
     }
     context.decisions().count(room, Decision.FAILED_CLOSED);
-    return context.responses().unavailable(exchange, 5, "queue-unavailable");
+    return context
+        .responses()
+        .lineUnavailable(exchange, room, WaitingResponses.LINE_UNAVAILABLE_RETRY_AFTER_SECONDS);
   }
 
   private Mono<Void> afterLine(

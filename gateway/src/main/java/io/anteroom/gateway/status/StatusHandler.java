@@ -16,6 +16,7 @@ import io.anteroom.queue.policy.RoomPolicy;
 import java.util.List;
 import java.util.Optional;
 import org.springframework.http.CacheControl;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseCookie;
@@ -77,6 +78,7 @@ public final class StatusHandler {
       }
       case CLOSED -> closed(queue, visitor, policy);
       case WAIT -> inLine(room, held, pass, policy);
+      case UNAVAILABLE -> lineUnavailable(policy);
     };
   }
 
@@ -119,16 +121,19 @@ public final class StatusHandler {
   /**
    * The line cannot be reached (Redis failed, or the breaker in front of it is open). A room that
    * fails open lets newcomers through, so a waiting page is told to load its URL again (where the
-   * filter lets it through too); otherwise to ask again.
+   * filter lets it through too); otherwise to ask again after Retry-After.
    */
   private static Mono<ServerResponse> lineUnavailable(RoomPolicy policy) {
     if (policy.failurePolicy() == FailurePolicy.OPEN) {
       return json(HttpStatus.NOT_FOUND, "{\"state\":\"unknown\"}", List.of());
     }
-    return json(
-        HttpStatus.SERVICE_UNAVAILABLE,
-        new WaitingView(WaitingView.State.UNAVAILABLE, 0, 0, 0, 5, false).toJson(),
-        List.of());
+    long retryAfter = WaitingResponses.LINE_UNAVAILABLE_RETRY_AFTER_SECONDS;
+    return ServerResponse.status(HttpStatus.SERVICE_UNAVAILABLE)
+        .header(HttpHeaders.RETRY_AFTER, Long.toString(retryAfter))
+        .contentType(MediaType.APPLICATION_JSON)
+        .cacheControl(CacheControl.noStore())
+        .bodyValue(
+            new WaitingView(WaitingView.State.UNAVAILABLE, 0, 0, 0, retryAfter, false).toJson());
   }
 
   private Mono<ServerResponse> admitted(

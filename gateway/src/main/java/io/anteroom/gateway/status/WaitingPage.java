@@ -10,10 +10,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The waiting page, the closed page and the proof-of-work page, rendered from {@code
- * templates/waiting.html}, {@code templates/closed.html} and {@code templates/challenge.html} with
- * named {@code {{placeholders}}}. Every value is HTML-escaped; the page carries its own script and
- * styles (no external resources).
+ * The waiting page, the closed page, the page shown while the line cannot be reached and the
+ * proof-of-work page, rendered from {@code templates/waiting.html}, {@code templates/closed.html},
+ * {@code templates/unavailable.html} and {@code templates/challenge.html} with named {@code
+ * {{placeholders}}}. Every value is HTML-escaped; the page carries its own script and styles (no
+ * external resources).
  */
 public final class WaitingPage {
 
@@ -21,11 +22,13 @@ public final class WaitingPage {
 
   private final String template;
   private final String closedTemplate;
+  private final String unavailableTemplate;
   private final String challengeTemplate;
 
   public WaitingPage() {
     this.template = read("/templates/waiting.html");
     this.closedTemplate = read("/templates/closed.html");
+    this.unavailableTemplate = read("/templates/unavailable.html");
     this.challengeTemplate = read("/templates/challenge.html");
   }
 
@@ -42,6 +45,16 @@ public final class WaitingPage {
             Integer.toString(difficulty),
             "cookie",
             AnteroomCookies.proofName(room)));
+  }
+
+  /**
+   * The page of a room whose line cannot be reached now; it loads its URL again after {@code
+   * retryAfterSeconds}.
+   */
+  public String renderUnavailable(String room, long retryAfterSeconds) {
+    return fill(
+        unavailableTemplate,
+        Map.of("room", room, "retryAfterSeconds", Long.toString(retryAfterSeconds)));
   }
 
   /** The page of a closed room or queue. */

@@ -18,6 +18,12 @@ import reactor.core.publisher.Mono;
  */
 public final class WaitingResponses {
 
+  /**
+   * Seconds a visitor is told to wait (Retry-After) before trying again while the line cannot be
+   * reached: short, since the line is usually back within seconds.
+   */
+  public static final long LINE_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
   private final WaitingPage page;
   private final HttpStatus waitingStatus;
 
@@ -84,6 +90,23 @@ public final class WaitingResponses {
   public Mono<Void> json(ServerWebExchange exchange, HttpStatus status, WaitingView view) {
     exchange.getResponse().setStatusCode(status);
     return write(exchange.getResponse(), MediaType.APPLICATION_JSON, view.toJson());
+  }
+
+  /**
+   * 503 with Retry-After for a newcomer whose line cannot be reached (Redis down or slow) in a room
+   * that fails closed: the page saying so for browsers, which loads the URL again after {@code
+   * retryAfterSeconds}; for apps the JSON {@code unavailable} state with the reason {@code
+   * queue-unavailable}. Never cached.
+   */
+  public Mono<Void> lineUnavailable(
+      ServerWebExchange exchange, String room, long retryAfterSeconds) {
+    if (wantsJson(exchange)) {
+      return unavailable(exchange, retryAfterSeconds, "queue-unavailable");
+    }
+    ServerHttpResponse response = exchange.getResponse();
+    response.setStatusCode(HttpStatus.SERVICE_UNAVAILABLE);
+    response.getHeaders().set(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds));
+    return write(response, MediaType.TEXT_HTML, page.renderUnavailable(room, retryAfterSeconds));
   }
 
   /** 503 with Retry-After and a JSON reason, for requests that cannot be served now. */

@@ -13,7 +13,7 @@ import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
-import io.anteroom.queue.redis.RedisConnector;
+import io.anteroom.queue.redis.DeferredRedisConnector;
 import io.anteroom.testing.redis.RedisServerExtension;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;
@@ -70,7 +70,7 @@ class AdminApiIntegrationTests {
   @Autowired ActiveQueues active;
   @Autowired SettingsStore settings;
   @Autowired RoomPolicies policies;
-  @Autowired RedisConnector connector;
+  @Autowired DeferredRedisConnector connector;
   @Autowired QueueKeys keys;
 
   final QueueId queue = QueueId.of("shop", "7");

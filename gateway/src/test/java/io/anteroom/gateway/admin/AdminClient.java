@@ -40,6 +40,10 @@ public final class AdminClient {
     return send(json(request(path), "POST", json));
   }
 
+  public HttpResponse<String> put(String path, String json) {
+    return send(json(request(path), "PUT", json));
+  }
+
   HttpResponse<String> patch(String path, String json) {
     return send(json(request(path), "PATCH", json));
   }

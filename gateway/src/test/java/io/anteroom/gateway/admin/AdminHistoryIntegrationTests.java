@@ -10,7 +10,7 @@ import io.anteroom.queue.history.HistorySample;
 import io.anteroom.queue.history.RedisRoomHistory;
 import io.anteroom.queue.history.RoomHistory;
 import io.anteroom.queue.policy.SettingsStore;
-import io.anteroom.queue.redis.RedisConnector;
+import io.anteroom.queue.redis.DeferredRedisConnector;
 import io.anteroom.testing.MutableClock;
 import io.anteroom.testing.redis.RedisServerExtension;
 import java.net.http.HttpResponse;
@@ -63,7 +63,7 @@ class AdminHistoryIntegrationTests {
   }
 
   @LocalManagementPort int managementPort;
-  @Autowired RedisConnector connector;
+  @Autowired DeferredRedisConnector connector;
   @Autowired QueueKeys keys;
   @Autowired SettingsStore settings;
 

@@ -15,7 +15,7 @@ import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.RoomPolicy;
-import io.anteroom.queue.redis.RedisConnector;
+import io.anteroom.queue.redis.DeferredRedisConnector;
 import io.anteroom.testing.redis.RedisServerExtension;
 import io.lettuce.core.Range;
 import io.lettuce.core.ScoredValue;
@@ -78,7 +78,7 @@ class AdminRateChangeIntegrationTests {
   @Autowired QueueStore store;
   @Autowired ActiveQueues active;
   @Autowired RoomPolicies policies;
-  @Autowired RedisConnector connector;
+  @Autowired DeferredRedisConnector connector;
   @Autowired QueueKeys keys;
 
   final QueueId queue = QueueId.of("shop", "rate");

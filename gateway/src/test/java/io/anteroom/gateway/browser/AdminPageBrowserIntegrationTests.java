@@ -16,7 +16,7 @@ import io.anteroom.queue.history.HistorySample;
 import io.anteroom.queue.history.RedisRoomHistory;
 import io.anteroom.queue.history.RoomHistory;
 import io.anteroom.queue.policy.RoomPolicies;
-import io.anteroom.queue.redis.RedisConnector;
+import io.anteroom.queue.redis.DeferredRedisConnector;
 import io.anteroom.testing.MutableClock;
 import io.anteroom.testing.redis.RedisServerExtension;
 import java.time.Duration;
@@ -79,7 +79,7 @@ class AdminPageBrowserIntegrationTests {
   @Autowired QueueStore store;
   @Autowired ActiveQueues active;
   @Autowired RoomPolicies policies;
-  @Autowired RedisConnector connector;
+  @Autowired DeferredRedisConnector connector;
   @Autowired QueueKeys keys;
 
   final QueueId queue = QueueId.of("shop", "9");

@@ -13,13 +13,14 @@ import org.springframework.context.ConfigurableApplicationContext;
  * kept out by naming the worker's file, and Spring Cloud Gateway's auto-configuration is off.
  * Settings are given as command-line arguments, which rank above the configuration files.
  */
-final class WorkerApp implements AutoCloseable {
+public final class WorkerApp implements AutoCloseable {
 
   private final ConfigurableApplicationContext context;
   private final RedisClient client;
-  private final RedisCommands<String, String> redis;
+  private RedisCommands<String, String> redis;
 
-  WorkerApp(String redisUri, String tick) {
+  /** Starts the worker; Redis need not be up yet. */
+  public WorkerApp(String redisUri, String tick) {
     this.context =
         new SpringApplicationBuilder(AdmissionWorkerApplication.class)
             .run(
@@ -30,16 +31,18 @@ final class WorkerApp implements AutoCloseable {
                 "--anteroom.worker.tick=" + tick,
                 "--server.port=0");
     this.client = RedisClient.create(redisUri);
-    this.redis = client.connect().sync();
   }
 
   /** Direct commands to the worker's Redis, to hold what it reports against the sets themselves. */
-  RedisCommands<String, String> redis() {
+  synchronized RedisCommands<String, String> redis() {
+    if (redis == null) {
+      redis = client.connect().sync();
+    }
     return redis;
   }
 
   /** The port of the worker's actuator. */
-  int port() {
+  public int port() {
     return Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
   }
 

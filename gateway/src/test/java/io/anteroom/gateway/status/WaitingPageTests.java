@@ -27,6 +27,16 @@ class WaitingPageTests {
   }
 
   @Test
+  void unavailablePageLoadsItsUrlAgainAfterRetryAfter() {
+    String html = page.renderUnavailable("shop", 5);
+
+    assertThat(html)
+        .contains("Temporarily unavailable", "http-equiv=\"refresh\" content=\"5\"")
+        .contains("data-room=\"shop\"")
+        .doesNotContain("{{", "http://", "https://", "<script");
+  }
+
+  @Test
   void valuesAreEscaped() {
     assertThat(WaitingPage.escape("<script>\"x\"&'y'</script>"))
         .isEqualTo("&lt;script&gt;&quot;x&quot;&amp;&#39;y&#39;&lt;/script&gt;");

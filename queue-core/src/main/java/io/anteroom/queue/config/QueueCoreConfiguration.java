@@ -12,6 +12,7 @@ import io.anteroom.queue.history.RoomHistory;
 import io.anteroom.queue.policy.RedisSettingsStore;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
+import io.anteroom.queue.redis.DeferredRedisConnector;
 import io.anteroom.queue.redis.RedisConnector;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -29,9 +30,13 @@ public class QueueCoreConfiguration {
     return Clock.systemUTC();
   }
 
+  /**
+   * The shared connection. The apps start without Redis too: it is then made in the background, and
+   * until then every command fails at once, as during an outage.
+   */
   @Bean(destroyMethod = "close")
-  RedisConnector redisConnector(AnteroomProperties properties, MeterRegistry meters) {
-    return RedisConnector.connect(properties.redis(), meters);
+  DeferredRedisConnector redisConnector(AnteroomProperties properties, MeterRegistry meters) {
+    return DeferredRedisConnector.start(() -> RedisConnector.connect(properties.redis(), meters));
   }
 
   @Bean
@@ -40,27 +45,27 @@ public class QueueCoreConfiguration {
   }
 
   @Bean
-  QueueStore queueStore(RedisConnector redis, QueueKeys keys, Clock clock) {
+  QueueStore queueStore(DeferredRedisConnector redis, QueueKeys keys, Clock clock) {
     return new RedisQueueStore(redis.commands(), keys, clock);
   }
 
   @Bean
-  TrafficStore trafficStore(RedisConnector redis, QueueKeys keys, Clock clock) {
+  TrafficStore trafficStore(DeferredRedisConnector redis, QueueKeys keys, Clock clock) {
     return new RedisTrafficStore(redis.commands(), keys, clock);
   }
 
   @Bean
-  ActiveQueues activeQueues(RedisConnector redis, QueueKeys keys) {
+  ActiveQueues activeQueues(DeferredRedisConnector redis, QueueKeys keys) {
     return new RedisActiveQueues(redis.commands(), keys);
   }
 
   @Bean
-  RoomHistory roomHistory(RedisConnector redis, QueueKeys keys, Clock clock) {
+  RoomHistory roomHistory(DeferredRedisConnector redis, QueueKeys keys, Clock clock) {
     return new RedisRoomHistory(redis.commands(), keys, clock);
   }
 
   @Bean
-  SettingsStore settingsStore(RedisConnector redis, QueueKeys keys) {
+  SettingsStore settingsStore(DeferredRedisConnector redis, QueueKeys keys) {
     return new RedisSettingsStore(redis.commands(), keys);
   }
 

@@ -44,6 +44,11 @@ public final class RoomPolicies {
     return configured.get(room);
   }
 
+  /** The room's live overrides as stored, or empty for a room that is not configured. */
+  public Mono<Overrides> overrides(String room) {
+    return configured.containsKey(room) ? settings.overrides(room) : Mono.empty();
+  }
+
   /** The room's current settings, or empty for a room that is not configured. */
   public Mono<RoomSettings> current(String room) {
     RoomPolicy base = configured.get(room);
