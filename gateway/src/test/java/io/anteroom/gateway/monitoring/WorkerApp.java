@@ -1,6 +1,8 @@
 package io.anteroom.gateway.monitoring;
 
+import io.anteroom.queue.redis.RedisConnector;
 import io.anteroom.worker.AdmissionWorkerApplication;
+import io.anteroom.worker.admission.AdmissionLoop;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.sync.RedisCommands;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -13,13 +15,13 @@ import org.springframework.context.ConfigurableApplicationContext;
  * kept out by naming the worker's file, and Spring Cloud Gateway's auto-configuration is off.
  * Settings are given as command-line arguments, which rank above the configuration files.
  */
-final class WorkerApp implements AutoCloseable {
+public final class WorkerApp implements AutoCloseable {
 
   private final ConfigurableApplicationContext context;
   private final RedisClient client;
   private final RedisCommands<String, String> redis;
 
-  WorkerApp(String redisUri, String tick) {
+  public WorkerApp(String redisUri, String tick) {
     this.context =
         new SpringApplicationBuilder(AdmissionWorkerApplication.class)
             .run(
@@ -41,6 +43,22 @@ final class WorkerApp implements AutoCloseable {
   /** The port of the worker's actuator. */
   int port() {
     return Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
+  }
+
+  /**
+   * Stops the worker as a dying process would, as far as Redis can tell: its connection is dropped
+   * under the tick in flight (Redis completes at most the script it was running), and the loop
+   * ticks no more. The application stays up, inert, until {@link #close}: closing it would also
+   * dispose of Reactor Netty's global resources, which gateways in this JVM serve on.
+   */
+  public void kill() {
+    context.getBean(RedisConnector.class).close();
+    context.getBean(AdmissionLoop.class).stop();
+  }
+
+  /** True until {@link #kill}. */
+  public boolean isAdmitting() {
+    return context.getBean(AdmissionLoop.class).isRunning();
   }
 
   @Override
