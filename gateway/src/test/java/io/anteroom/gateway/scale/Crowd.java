@@ -2,6 +2,7 @@ package io.anteroom.gateway.scale;
 
 import io.anteroom.gateway.Visitor;
 import java.net.http.HttpResponse;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +36,7 @@ final class Crowd implements AutoCloseable {
   private final AtomicInteger requests = new AtomicInteger();
   private final ScheduledExecutorService timers = Executors.newScheduledThreadPool(3);
   private final ExecutorService browsers = Executors.newFixedThreadPool(6);
+  private volatile boolean closed;
 
   /** One visitor: the gateway it joined on and its round of asking. */
   private record Browser(Visitor visitor, String item, int home, AtomicInteger asked) {}
@@ -100,7 +102,9 @@ final class Crowd implements AutoCloseable {
       try {
         ask.get();
       } catch (Exception e) {
-        problems.add("ask: " + e);
+        if (!closed) {
+          problems.add("ask: " + e);
+        }
       }
     }
   }
@@ -132,6 +136,9 @@ final class Crowd implements AutoCloseable {
   }
 
   private HttpResponse<String> call(Visitor visitor, String path) {
+    if (closed) {
+      return null;
+    }
     requests.incrementAndGet();
     try {
       HttpResponse<String> response = visitor.json(path);
@@ -141,8 +148,11 @@ final class Crowd implements AutoCloseable {
       }
       return response;
     } catch (RuntimeException e) {
+      if (closed) {
+        return null;
+      }
       problems.add(
-          java.time.Instant.now() + " " + visitor.base() + path + " failed: " + e.getCause());
+          Instant.now() + " " + visitor.base() + path + " failed: " + e.getCause());
       return null;
     }
   }
@@ -170,6 +180,7 @@ final class Crowd implements AutoCloseable {
 
   @Override
   public void close() {
+    closed = true;
     timers.shutdownNow();
     browsers.shutdownNow();
     try {
