@@ -151,8 +151,7 @@ final class Crowd implements AutoCloseable {
       if (closed) {
         return null;
       }
-      problems.add(
-          Instant.now() + " " + visitor.base() + path + " failed: " + e.getCause());
+      problems.add(Instant.now() + " " + visitor.base() + path + " failed: " + e.getCause());
       return null;
     }
   }

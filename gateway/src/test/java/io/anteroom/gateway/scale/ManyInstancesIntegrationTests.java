@@ -285,7 +285,8 @@ class ManyInstancesIntegrationTests {
         "%s: three workers %.1f/s, longest gap %d ms; after one killed %.1f/s, longest gap %d ms",
         BY_RATE, rate(before), maxGap(before), rate(after), maxGap(after));
     softly.assertThat(rate(after)).as("rate after a kill").isBetween(0.85 * RATE, 1.1 * RATE);
-    // A few ticks, with room for this JVM being starved of CPU on a busy machine; a gap shorter than
+    // A few ticks, with room for this JVM being starved of CPU on a busy machine; a gap shorter
+    // than
     // the burst (500 ms) loses nothing, as the rate over the phase shows.
     softly
         .assertThat(maxGap(after))
@@ -303,8 +304,14 @@ class ManyInstancesIntegrationTests {
         byRate.between("all-dead", "restart").size(),
         byCap.between("all-dead", "restart").size());
     for (AdmissionReplay replay : List.of(byRate, byCap)) {
-      softly.assertThat(replay.waitingAt("all-dead")).as("waiting as the last worker died").isPositive();
-      softly.assertThat(replay.between("all-dead", "restart")).as("admitted with no worker").isEmpty();
+      softly
+          .assertThat(replay.waitingAt("all-dead"))
+          .as("waiting as the last worker died")
+          .isPositive();
+      softly
+          .assertThat(replay.between("all-dead", "restart"))
+          .as("admitted with no worker")
+          .isEmpty();
     }
   }
 
