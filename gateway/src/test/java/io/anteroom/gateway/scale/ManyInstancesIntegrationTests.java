@@ -133,7 +133,7 @@ class ManyInstancesIntegrationTests {
     crowd.keepWaiting(BY_RATE.item(), 60);
     crowd.keepWaiting(BY_CAP.item(), 20);
     crowd.keepAsking();
-    await()
+    await("lines of 60 and 20 forming")
         .atMost(Duration.ofSeconds(30))
         .until(() -> crowd.waiting(BY_RATE.item()) >= 60 && crowd.waiting(BY_CAP.item()) >= 20);
     report("gateways up, lines formed");
@@ -248,6 +248,7 @@ class ManyInstancesIntegrationTests {
       AdmissionReplay byCap) {
     List<LoggedRequest> reached = origin.findAll(getRequestedFor(urlPathMatching("/products/.*")));
     int fine = 0;
+    List<long[]> capPasses = new ArrayList<>();
     for (LoggedRequest request : reached) {
       QueueId queue = request.getUrl().endsWith("/1") ? BY_RATE : BY_CAP;
       AdmissionReplay replay = queue == BY_RATE ? byRate : byCap;
@@ -259,8 +260,19 @@ class ManyInstancesIntegrationTests {
           && valid.value().opens(queue)
           && replay.wasAdmitted(valid.value().visitor())) {
         fine++;
+        if (queue == BY_CAP) {
+          capPasses.add(
+              new long[] {
+                then.millis(), valid.value().expiresAt().toEpochMilli()
+              });
+        }
       }
     }
+    // Not a promise the line makes (it caps running sessions), but what the origin lives with:
+    // a pass is issued when the visitor learns of the admission and runs a full session from then.
+    report(
+        "%s: most passes open at once (first use to expiry) %d, cap %d",
+        BY_CAP, mostAtOnce(capPasses), CAP);
     report(
         "origin: %d requests, %d with a valid pass of a visitor the line admitted; visitors"
             + " let in %d + %d, problems %s",
@@ -357,6 +369,23 @@ class ManyInstancesIntegrationTests {
       peak = Math.max(peak, end - start);
     }
     return peak;
+  }
+
+  /** Most of the intervals {from, to} that overlap at one moment. */
+  private static int mostAtOnce(List<long[]> intervals) {
+    List<long[]> edges = new ArrayList<>();
+    for (long[] interval : intervals) {
+      edges.add(new long[] {interval[0], 1});
+      edges.add(new long[] {interval[1], -1});
+    }
+    edges.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
+    int open = 0;
+    int most = 0;
+    for (long[] edge : edges) {
+      open += (int) edge[1];
+      most = Math.max(most, open);
+    }
+    return most;
   }
 
   private static int count(List<Long> times, long from, long to) {
