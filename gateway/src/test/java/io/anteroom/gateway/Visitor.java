@@ -18,16 +18,36 @@ public final class Visitor {
   private static final Pattern NUMBER = Pattern.compile("\"%s\":(-?\\d+)");
 
   private final String base;
-  private final CookieManager cookies = new CookieManager();
+  private final CookieManager cookies;
   private final HttpClient http;
 
   public Visitor(int port) {
     this.base = "http://127.0.0.1:" + port;
+    this.cookies = new CookieManager();
     this.http =
         HttpClient.newBuilder()
             .cookieHandler(cookies)
             .connectTimeout(Duration.ofSeconds(5))
             .build();
+  }
+
+  private Visitor(String base, CookieManager cookies, HttpClient http) {
+    this.base = base;
+    this.cookies = cookies;
+    this.http = http;
+  }
+
+  /**
+   * The same browser, cookies and all, sent to the gateway on {@code port}, as a load balancer in
+   * front of several gateways would.
+   */
+  public Visitor at(int port) {
+    return new Visitor("http://127.0.0.1:" + port, cookies, http);
+  }
+
+  /** The gateway this visitor talks to, e.g. {@code http://127.0.0.1:8080}. */
+  public String base() {
+    return base;
   }
 
   public HttpResponse<String> get(String path, String accept) {

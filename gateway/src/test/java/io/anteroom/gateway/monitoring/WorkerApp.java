@@ -1,6 +1,8 @@
 package io.anteroom.gateway.monitoring;
 
+import io.anteroom.queue.redis.DeferredRedisConnector;
 import io.anteroom.worker.AdmissionWorkerApplication;
+import io.anteroom.worker.admission.AdmissionLoop;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.sync.RedisCommands;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -44,6 +46,22 @@ public final class WorkerApp implements AutoCloseable {
   /** The port of the worker's actuator. */
   public int port() {
     return Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
+  }
+
+  /**
+   * Stops the worker as a dying process would, as far as Redis can tell: its connection is dropped
+   * under the tick in flight (Redis completes at most the script it was running), and the loop
+   * ticks no more. The application stays up, inert, until {@link #close}: closing it would also
+   * dispose of Reactor Netty's global resources, which gateways in this JVM serve on.
+   */
+  public void kill() {
+    context.getBean(DeferredRedisConnector.class).close();
+    context.getBean(AdmissionLoop.class).stop();
+  }
+
+  /** True until {@link #kill}. */
+  public boolean isAdmitting() {
+    return context.getBean(AdmissionLoop.class).isRunning();
   }
 
   @Override

@@ -1,0 +1,219 @@
+package io.anteroom.gateway.scale;
+
+import io.anteroom.gateway.scale.RedisMonitor.Command;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * One queue's line replayed from what its scripts did in Redis, command by command: who joined the
+ * line and with which sequence number, who was moved to running and when by the token bucket's
+ * clock, who left running. Each admission is checked against the line as it stood at that moment:
+ * the one admitted must be the earliest arrival still waiting (or the line must be empty, for a
+ * visitor let straight in on arrival).
+ *
+ * <p>An admission's time is the bucket's refill time after the script that made it: the later of
+ * the refill time stored before and the {@code now} the script was given ({@code bucket.lua}). The
+ * bucket only ever holds {@code burst} tokens and gains {@code rate} per second of refill time, so
+ * counted in that clock, no window {@code W} can hold more than {@code rate·W + burst} admissions,
+ * whatever the number of workers and gateways and however late their calls arrive.
+ */
+final class AdmissionReplay {
+
+  private static final Set<String> FLAGS = Set.of("NX", "XX", "GT", "LT", "CH", "INCR");
+
+  private final String waiting;
+  private final String running;
+  private final String finished;
+  private final String state;
+
+  private final TreeMap<Long, String> line = new TreeMap<>();
+  private final Map<String, Long> places = new HashMap<>();
+  private final Set<String> sessions = new HashSet<>();
+  private final List<Admission> admissions = new ArrayList<>();
+  private final Set<String> everAdmitted = new HashSet<>();
+  private final List<String> disorder = new ArrayList<>();
+  private final Map<String, Integer> markers = new HashMap<>();
+  private final Map<String, Integer> waitingAtMarkers = new HashMap<>();
+  private long refill;
+  private int maxRunning;
+  private int abandoned;
+  private int arrivals;
+
+  /** One visitor moved to running, at {@code bucketMs} of the bucket's clock. */
+  record Admission(long bucketMs, String visitor, boolean fromLine) {}
+
+  /**
+   * @param keyPrefix the queue's keys without the part name, e.g. {@code wr:{shop:1}:}
+   */
+  AdmissionReplay(String keyPrefix) {
+    this.waiting = keyPrefix + "waiting";
+    this.running = keyPrefix + "running";
+    this.finished = keyPrefix + "finished";
+    this.state = keyPrefix + "state";
+  }
+
+  /** Replays every command in order; {@code ECHO <name>} from any client marks a moment. */
+  static AdmissionReplay of(String keyPrefix, List<Command> commands) {
+    AdmissionReplay replay = new AdmissionReplay(keyPrefix);
+    commands.forEach(replay::apply);
+    return replay;
+  }
+
+  void apply(Command c) {
+    if (c.name().equals("ECHO") && c.size() == 2) {
+      markers.put(c.arg(1), admissions.size());
+      waitingAtMarkers.put(c.arg(1), line.size());
+      return;
+    }
+    if (!c.source().equals("lua") || c.size() < 2) {
+      return;
+    }
+    String key = c.arg(1);
+    switch (c.name()) {
+      case "ZADD" -> zadd(key, c);
+      case "ZREM" -> zrem(key, c);
+      case "UNLINK", "DEL" -> c.words().subList(1, c.size()).forEach(this::delete);
+      case "HSET" -> hset(key, c);
+      default -> {}
+    }
+  }
+
+  private void zadd(String key, Command c) {
+    int first = 2;
+    boolean onlyExisting = false;
+    while (first < c.size() && FLAGS.contains(c.arg(first).toUpperCase(Locale.ROOT))) {
+      onlyExisting |= c.arg(first).equalsIgnoreCase("XX");
+      first++;
+    }
+    for (int i = first; i + 1 < c.size(); i += 2) {
+      long score = (long) Double.parseDouble(c.arg(i));
+      String member = c.arg(i + 1);
+      if (key.equals(waiting)) {
+        arrivals++;
+        line.put(score, member);
+        places.put(member, score);
+      } else if (key.equals(running) && !onlyExisting) {
+        if (first == 2) {
+          admit(member, score);
+        }
+        sessions.add(member);
+        maxRunning = Math.max(maxRunning, sessions.size());
+      } else if (key.equals(finished) && places.containsKey(member)) {
+        abandoned++;
+        leaveLine(member);
+      }
+    }
+  }
+
+  private void admit(String visitor, long now) {
+    refill = Math.max(refill, now);
+    Long place = places.get(visitor);
+    if (place == null) {
+      if (!line.isEmpty()) {
+        disorder.add(visitor + " let straight in while " + line.size() + " waited");
+      }
+    } else if (!place.equals(line.firstKey())) {
+      disorder.add(
+          visitor + " (place " + place + ") admitted before place " + line.firstKey() + " moved");
+    }
+    if (place != null) {
+      leaveLine(visitor);
+    }
+    admissions.add(new Admission(refill, visitor, place != null));
+    everAdmitted.add(visitor);
+  }
+
+  private void leaveLine(String visitor) {
+    line.remove(places.remove(visitor));
+  }
+
+  private void zrem(String key, Command c) {
+    for (String member : c.words().subList(2, c.size())) {
+      if (key.equals(running)) {
+        sessions.remove(member);
+      } else if (key.equals(waiting) && places.containsKey(member)) {
+        leaveLine(member);
+      }
+    }
+  }
+
+  private void delete(String key) {
+    if (key.equals(waiting)) {
+      line.clear();
+      places.clear();
+    } else if (key.equals(running)) {
+      sessions.clear();
+    }
+  }
+
+  private void hset(String key, Command c) {
+    if (!key.equals(state)) {
+      return;
+    }
+    for (int i = 2; i + 1 < c.size(); i += 2) {
+      if (c.arg(i).equals("refill")) {
+        refill = Math.max(refill, Long.parseLong(c.arg(i + 1)));
+      }
+    }
+  }
+
+  List<Admission> admissions() {
+    return List.copyOf(admissions);
+  }
+
+  /** Admissions from the marker {@code from} (inclusive) to {@code to} (exclusive, null: end). */
+  List<Admission> between(String from, String to) {
+    int start = marker(from);
+    int end = to == null ? admissions.size() : marker(to);
+    return List.copyOf(admissions.subList(start, end));
+  }
+
+  private int marker(String name) {
+    Integer at = markers.get(name);
+    if (at == null) {
+      throw new IllegalStateException("no marker " + name + " in the replay");
+    }
+    return at;
+  }
+
+  /** How many waited in line at the marker {@code name}. */
+  int waitingAt(String name) {
+    marker(name);
+    return waitingAtMarkers.get(name);
+  }
+
+  boolean wasAdmitted(String visitor) {
+    return everAdmitted.contains(visitor);
+  }
+
+  /** Admissions out of arrival order; empty when the order was kept. */
+  List<String> disorder() {
+    return List.copyOf(disorder);
+  }
+
+  int maxRunning() {
+    return maxRunning;
+  }
+
+  int running() {
+    return sessions.size();
+  }
+
+  int waiting() {
+    return line.size();
+  }
+
+  int abandoned() {
+    return abandoned;
+  }
+
+  int arrivals() {
+    return arrivals;
+  }
+}
