@@ -25,11 +25,15 @@ final class ClusterMode implements RedisMode {
 
   private final RedisClusterClient client;
   private final StatefulRedisClusterConnection<String, String> connection;
+  private final NodeConnections nodes;
 
   private ClusterMode(
-      RedisClusterClient client, StatefulRedisClusterConnection<String, String> connection) {
+      RedisClusterClient client,
+      StatefulRedisClusterConnection<String, String> connection,
+      NodeConnections nodes) {
     this.client = client;
     this.connection = connection;
+    this.nodes = nodes;
   }
 
   static ClusterMode connect(ClientResources resources, RedisProperties properties) {
@@ -37,7 +41,11 @@ final class ClusterMode implements RedisMode {
     RedisClusterClient client = RedisClusterClient.create(resources, seeds);
     client.setOptions(options(properties));
     try {
-      return new ClusterMode(client, client.connect(StringCodec.UTF8));
+      StatefulRedisClusterConnection<String, String> connection = client.connect(StringCodec.UTF8);
+      return new ClusterMode(
+          client,
+          connection,
+          NodeConnections.open(connection, resources, properties.connectTimeoutDuration()));
     } catch (RuntimeException e) {
       client.shutdown();
       throw e;
@@ -73,6 +81,7 @@ final class ClusterMode implements RedisMode {
 
   @Override
   public void close() {
+    nodes.close();
     connection.close();
     client.shutdown();
   }
