@@ -78,6 +78,35 @@ class SentinelFailoverIntegrationTests {
         SentinelFailoverIntegrationTests::operatorFailover);
   }
 
+  @Test
+  void writesMoveToThePromotedReplicaWhileTheFormerPrimaryIsStillUp() {
+    try (RedisSentinelGroup group = RedisSentinelGroup.start(Duration.ofMinutes(5));
+        RedisConnector connector =
+            RedisConnector.connect(new RedisProperties(group.uri(), "500ms", "1s", 10_000))) {
+      RedisQueueStore store = new RedisQueueStore(connector.commands(), keys, Clock.systemUTC());
+      RedisServer former = group.primary();
+      Stream stream = new Stream(store);
+      stream.enqueue(10);
+
+      operatorFailover(group);
+      RedisServer promoted = group.awaitFailoverFrom(former, Duration.ofSeconds(30));
+
+      // Without following the Sentinels' announcement, the connection would stay on the former
+      // primary, which keeps its role and takes writes for the five minutes of failover-timeout.
+      Awaitility.await()
+          .atMost(Duration.ofSeconds(30))
+          .pollDelay(Duration.ZERO)
+          .until(
+              () -> {
+                stream.enqueue(1);
+                String last = stream.acknowledged.get(stream.acknowledged.size() - 1);
+                return members(promoted, keys.waiting(queue)).contains(last)
+                    || members(promoted, keys.running(queue)).contains(last);
+              });
+      assertThat(former.command("ROLE")).startsWith("master\n");
+    }
+  }
+
   static void operatorFailover(RedisSentinelGroup group) {
     group.sentinels().get(0).command("SENTINEL", "FAILOVER", RedisSentinelGroup.MASTER_NAME);
   }

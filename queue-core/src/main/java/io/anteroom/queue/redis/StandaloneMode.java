@@ -12,24 +12,33 @@ import io.lettuce.core.resource.ClientResources;
 
 /**
  * One server at {@code redis://} or {@code rediss://}, or the primary a Sentinel group names at
- * {@code redis-sentinel://}: each (re)connect asks the Sentinels again, so the connection follows a
- * failover by itself.
+ * {@code redis-sentinel://}: each (re)connect asks the Sentinels again, and a {@link
+ * SentinelFollower} reconnects as soon as they announce a new primary.
  */
 final class StandaloneMode implements RedisMode {
 
   private final RedisClient client;
   private final StatefulRedisConnection<String, String> connection;
+  private final Runnable unfollow;
 
-  private StandaloneMode(RedisClient client, StatefulRedisConnection<String, String> connection) {
+  private StandaloneMode(
+      RedisClient client, StatefulRedisConnection<String, String> connection, Runnable unfollow) {
     this.client = client;
     this.connection = connection;
+    this.unfollow = unfollow;
   }
 
   static StandaloneMode connect(ClientResources resources, RedisProperties properties) {
-    RedisClient client = RedisClient.create(resources, RedisURI.create(properties.uri()));
+    RedisURI uri = RedisURI.create(properties.uri());
+    RedisClient client = RedisClient.create(resources, uri);
     client.setOptions(ClientHardening.apply(ClientOptions.builder(), properties).build());
     try {
-      return new StandaloneMode(client, client.connect(StringCodec.UTF8));
+      StatefulRedisConnection<String, String> connection = client.connect(StringCodec.UTF8);
+      Runnable unfollow =
+          uri.getSentinels().isEmpty()
+              ? () -> {}
+              : SentinelFollower.follow(client, uri, connection)::close;
+      return new StandaloneMode(client, connection, unfollow);
     } catch (RuntimeException e) {
       client.shutdown();
       throw e;
@@ -48,6 +57,7 @@ final class StandaloneMode implements RedisMode {
 
   @Override
   public void close() {
+    unfollow.run();
     connection.close();
     client.shutdown();
   }
