@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.redis.RedisConnector;
+import io.anteroom.queue.script.QueueScripts;
 import io.anteroom.testing.redis.RedisSentinelGroup;
 import io.anteroom.testing.redis.RedisServer;
 import java.io.IOException;
@@ -87,6 +88,10 @@ class SentinelFailoverIntegrationTests {
       RedisServer former = group.primary();
       Stream stream = new Stream(store);
       stream.enqueue(10);
+      // The replica has never run the scripts: on it they run through the fallback that sends
+      // their source.
+      assertThat(group.servers().get(1).command("SCRIPT", "EXISTS", QueueScripts.ENQUEUE.sha()))
+          .isEqualTo("0");
 
       operatorFailover(group);
       RedisServer promoted = group.awaitFailoverFrom(former, Duration.ofSeconds(30));

@@ -11,6 +11,7 @@ import io.anteroom.queue.RedisQueueStore;
 import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.redis.RedisConnector;
+import io.anteroom.queue.script.QueueScripts;
 import io.anteroom.testing.redis.RedisCluster;
 import io.anteroom.testing.redis.RedisServer;
 import io.lettuce.core.cluster.RedisClusterClient;
@@ -101,6 +102,10 @@ class ClusterFailoverAdmissionIntegrationTests {
           CompletableFuture.runAsync(() -> lineUp(store, enqueued, retries));
       await().atMost(Duration.ofSeconds(30)).until(() -> enqueued.get() >= FAILOVER_AT);
       checkOrder();
+      // The replica has never run the scripts: after the failover they run through the fallback
+      // that sends their source.
+      assertThat(replica.command("SCRIPT", "EXISTS", QueueScripts.ENQUEUE.sha(), QueueScripts.ADMIT.sha()))
+          .isEqualTo("0\n0");
       cluster.failover(replica);
       line.get();
     }

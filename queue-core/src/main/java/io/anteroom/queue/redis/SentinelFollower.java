@@ -18,9 +18,9 @@ import org.slf4j.LoggerFactory;
  * Moves the shared connection to a new primary as soon as the Sentinels announce it ({@code
  * +switch-master}). A connection only asks the Sentinels for the primary when it reconnects, and a
  * former primary that is still up (an operator's failover, a network split) keeps taking writes
- * until the Sentinels turn it into a replica, seconds later: everything written there in between
- * is lost. So on the announcement the connection closes itself ({@code CLIENT KILL ID} of
- * its own id) and reconnects through the Sentinels.
+ * until the Sentinels turn it into a replica, seconds later: everything written there in between is
+ * lost. So on the announcement the connection closes itself ({@code CLIENT KILL ID} of its own id)
+ * and reconnects through the Sentinels.
  */
 final class SentinelFollower extends RedisPubSubAdapter<String, String> implements AutoCloseable {
 

@@ -34,14 +34,6 @@ public final class RedisSentinelGroup implements AutoCloseable {
 
   /** Starts the primary, its replica and the Sentinels; the caller must close the group. */
   public static RedisSentinelGroup start() {
-    return start(Duration.ofSeconds(5));
-  }
-
-  /**
-   * Like {@link #start()}, with the Sentinels' {@code failover-timeout}: among other things, how
-   * long a former primary that is still up keeps its role after a failover.
-   */
-  public static RedisSentinelGroup start(Duration failoverTimeout) {
     List<RedisServer> servers = new ArrayList<>();
     List<RedisServer> sentinels = new ArrayList<>();
     try {
@@ -55,8 +47,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
                 .sentinel()
                 .args("--sentinel", "monitor", MASTER_NAME, primary.host(), primaryPort, "2")
                 .args("--sentinel", "down-after-milliseconds", MASTER_NAME, "1000")
-                .args(
-                    "--sentinel", "failover-timeout", MASTER_NAME, "" + failoverTimeout.toMillis())
+                .args("--sentinel", "failover-timeout", MASTER_NAME, "5000")
                 .start());
       }
       RedisSentinelGroup group = new RedisSentinelGroup(servers, sentinels);
