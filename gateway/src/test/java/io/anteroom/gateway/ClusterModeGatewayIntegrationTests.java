@@ -11,11 +11,13 @@ import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.policy.RoomPolicies;
+import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.testing.redis.RedisCluster;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -28,7 +30,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * The gateway as it ships, configured with {@code anteroom.redis.cluster-nodes} for a real Redis
  * Cluster of three primaries and three replicas: an operator's activation reaches it through
  * pub/sub alone (its periodic re-read is an hour away), visitors line up in order, and a worker on
- * the same Cluster lets them in.
+ * the same Cluster lets them in at the rate the operator set live.
  */
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -37,8 +39,6 @@ import org.springframework.test.context.DynamicPropertySource;
       GatewayTestSetup.KEYS,
       "anteroom.gateway.cookie-secure=false",
       "anteroom.gateway.mirror-refresh=1h",
-      "anteroom.rooms.shop.admit-per-second=20",
-      "anteroom.rooms.shop.admit-burst=50ms",
       "management.server.port=0"
     })
 class ClusterModeGatewayIntegrationTests {
@@ -67,6 +67,7 @@ class ClusterModeGatewayIntegrationTests {
   @Autowired ActiveQueueMirror mirror;
   @Autowired RoomPolicies policies;
   @Autowired QueueKeys keys;
+  @Autowired SettingsStore settings;
 
   @Test
   void visitorsLineUpAndGetInThroughTheCluster() {
@@ -89,6 +90,8 @@ class ClusterModeGatewayIntegrationTests {
       assertThat(positions.get(i)).isEqualTo(i - straightIn + 1);
     }
 
+    // The shipped room admits one per second; the operator raises it live for the worker.
+    settings.put("shop", null, Map.of("admit-per-second", "50")).block();
     RedisProperties redis =
         RedisProperties.cluster(List.of(cluster.seeds().split(",")), "500ms", "1s", 10_000);
     try (InProcessWorker worker = new InProcessWorker(redis, keys, policies, "100ms")) {

@@ -1,6 +1,7 @@
 package io.anteroom.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.history.HistorySample;
@@ -13,8 +14,10 @@ import io.anteroom.queue.redis.RedisConnector;
 import io.anteroom.testing.MutableClock;
 import io.anteroom.testing.redis.RedisCluster;
 import io.anteroom.testing.redis.RedisServer;
+import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -182,6 +185,30 @@ class ClusterModeIntegrationTests {
       Awaitility.await()
           .atMost(Duration.ofSeconds(10))
           .untilAsserted(() -> assertThat(heard).containsExactlyInAnyOrderElementsOf(expected));
+    }
+  }
+
+  @Test
+  void commandsToAFrozenPrimaryFailWithinTheTimeoutAndLatencyIsRecorded() {
+    SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    QueueId queue = queueOnEveryShard("frozen").get(0);
+    RedisServer primary = cluster.primaryOf(keys.waiting(queue));
+    try (RedisConnector fast =
+        RedisConnector.connect(
+            RedisProperties.cluster(List.of(cluster.seeds().split(",")), "300ms", "1s", 10_000),
+            meters)) {
+      RedisQueueStore store = new RedisQueueStore(fast.commands(), keys, clock);
+      store.enqueue(queue, "before", POLICY).block();
+      assertThat(meters.find("lettuce.command.completion").timers()).isNotEmpty();
+
+      primary.pause();
+      try {
+        assertThatThrownBy(
+                () -> store.enqueue(queue, "frozen", POLICY).block(Duration.ofSeconds(5)))
+            .isInstanceOf(RedisCommandTimeoutException.class);
+      } finally {
+        primary.resume();
+      }
     }
   }
 

@@ -104,7 +104,9 @@ class ClusterFailoverAdmissionIntegrationTests {
       checkOrder();
       // The replica has never run the scripts: after the failover they run through the fallback
       // that sends their source.
-      assertThat(replica.command("SCRIPT", "EXISTS", QueueScripts.ENQUEUE.sha(), QueueScripts.ADMIT.sha()))
+      assertThat(
+              replica.command(
+                  "SCRIPT", "EXISTS", QueueScripts.ENQUEUE.sha(), QueueScripts.ADMIT.sha()))
           .isEqualTo("0\n0");
       cluster.failover(replica);
       line.get();
