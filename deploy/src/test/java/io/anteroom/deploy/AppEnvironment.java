@@ -20,6 +20,8 @@ final class AppEnvironment {
           "ANTEROOM_CONFIG", List.of(AppSettings.GATEWAY_YML, AppSettings.WORKER_YML),
           // anteroom.redis.uri, read by both apps.
           "ANTEROOM_REDIS_URI", List.of(SHARED_CONFIG),
+          // anteroom.redis.cluster-nodes, read by both apps; set, it replaces the uri.
+          "ANTEROOM_REDIS_CLUSTER_NODES", List.of(SHARED_CONFIG),
           // anteroom.tokens.keys.main, read by the gateway.
           "ANTEROOM_TOKEN_KEY", List.of(SHARED_CONFIG),
           // anteroom.admin.token, the gateway's admin API token.

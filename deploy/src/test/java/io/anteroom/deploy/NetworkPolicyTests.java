@@ -42,7 +42,7 @@ class NetworkPolicyTests {
     assertThat(
             policy.getSpec().getIngress().get(0).getPorts().stream()
                 .map(NetworkPolicyPort::getPort))
-        .contains(new IntOrString(6379), new IntOrString(26379));
+        .contains(new IntOrString(6379), new IntOrString(26379), new IntOrString(16379));
   }
 
   @Test

@@ -21,7 +21,13 @@ public final class InProcessWorker implements AutoCloseable {
 
   /** Starts admitting at once, every {@code tick} (a duration with unit). */
   public InProcessWorker(String redisUri, QueueKeys keys, RoomPolicies policies, String tick) {
-    this.connector = RedisConnector.connect(new RedisProperties(redisUri, "500ms", "1s", 10_000));
+    this(new RedisProperties(redisUri, "500ms", "1s", 10_000), keys, policies, tick);
+  }
+
+  /** Starts admitting at once on the Redis of {@code redis}, e.g. a Cluster. */
+  public InProcessWorker(
+      RedisProperties redis, QueueKeys keys, RoomPolicies policies, String tick) {
+    this.connector = RedisConnector.connect(redis);
     SimpleMeterRegistry meters = new SimpleMeterRegistry();
     RedisQueueStore store = new RedisQueueStore(connector.commands(), keys, Clock.systemUTC());
     this.loop =

@@ -23,7 +23,11 @@ final class WorkerFixture implements AutoCloseable {
   final AdmissionLoop loop;
 
   WorkerFixture(String uri, String room, RoomPolicy policy, String tick) {
-    this.redis = RedisConnector.connect(new RedisProperties(uri, "500ms", "1s", 10_000));
+    this(new RedisProperties(uri, "500ms", "1s", 10_000), room, policy, tick);
+  }
+
+  WorkerFixture(RedisProperties redisProperties, String room, RoomPolicy policy, String tick) {
+    this.redis = RedisConnector.connect(redisProperties);
     QueueKeys keys = new QueueKeys("wr");
     RedisQueueStore store = new RedisQueueStore(redis.commands(), keys, Clock.systemUTC());
     RoomPolicies policies =

@@ -1,14 +1,7 @@
 package io.anteroom.queue.redis;
 
 import io.anteroom.queue.config.RedisProperties;
-import io.lettuce.core.ClientOptions;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisURI;
-import io.lettuce.core.SocketOptions;
-import io.lettuce.core.TimeoutOptions;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.metrics.MicrometerCommandLatencyRecorder;
 import io.lettuce.core.metrics.MicrometerOptions;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
@@ -22,7 +15,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * One shared Lettuce connection, set up for a waiting room's hot path: commands fail fast instead
  * of piling up while Redis is away (rejected while disconnected, bounded queue, a timeout on each
- * command), and the connection heals by itself when Redis comes back.
+ * command), and the connection heals by itself when Redis comes back. It reaches one server, the
+ * primary of a Sentinel group, or a Redis Cluster, as {@link RedisProperties} says; callers see the
+ * same commands in every mode.
  */
 public final class RedisConnector implements AutoCloseable {
 
@@ -31,16 +26,11 @@ public final class RedisConnector implements AutoCloseable {
       Delay.exponential(Duration.ofMillis(50), Duration.ofSeconds(1), 2, TimeUnit.MILLISECONDS);
 
   private final ClientResources resources;
-  private final RedisClient client;
-  private final StatefulRedisConnection<String, String> connection;
+  private final RedisMode mode;
 
-  private RedisConnector(
-      ClientResources resources,
-      RedisClient client,
-      StatefulRedisConnection<String, String> connection) {
+  private RedisConnector(ClientResources resources, RedisMode mode) {
     this.resources = resources;
-    this.client = client;
-    this.connection = connection;
+    this.mode = mode;
   }
 
   /**
@@ -76,45 +66,34 @@ public final class RedisConnector implements AutoCloseable {
   private static RedisConnector connect(
       RedisProperties properties, DefaultClientResources.Builder builder) {
     ClientResources resources = builder.reconnectDelay(RECONNECT_DELAY).build();
-    RedisClient client = RedisClient.create(resources, RedisURI.create(properties.uri()));
-    client.setOptions(options(properties));
     try {
-      return new RedisConnector(resources, client, client.connect(StringCodec.UTF8));
+      RedisMode mode =
+          properties.clustered()
+              ? ClusterMode.connect(resources, properties)
+              : StandaloneMode.connect(resources, properties);
+      return new RedisConnector(resources, mode);
     } catch (RuntimeException e) {
-      client.shutdown();
       resources.shutdown();
       throw e;
     }
   }
 
-  static ClientOptions options(RedisProperties properties) {
-    return ClientOptions.builder()
-        .autoReconnect(true)
-        .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-        .requestQueueSize(properties.requestQueueSize())
-        .timeoutOptions(TimeoutOptions.enabled(properties.commandTimeoutDuration()))
-        .socketOptions(
-            SocketOptions.builder()
-                .connectTimeout(properties.connectTimeoutDuration())
-                .keepAlive(true)
-                .build())
-        .build();
-  }
-
   /** Async commands of the shared connection; thread-safe. */
   public RedisClusterAsyncCommands<String, String> commands() {
-    return connection.async();
+    return mode.commands();
   }
 
-  /** A new connection for subscriptions; the caller closes it. */
+  /**
+   * A new connection for subscriptions; the caller closes it. In Cluster mode it subscribes on one
+   * node and still hears messages published on any node.
+   */
   public StatefulRedisPubSubConnection<String, String> connectPubSub() {
-    return client.connectPubSub(StringCodec.UTF8);
+    return mode.connectPubSub();
   }
 
   @Override
   public void close() {
-    connection.close();
-    client.shutdown();
+    mode.close();
     resources.shutdown();
   }
 }

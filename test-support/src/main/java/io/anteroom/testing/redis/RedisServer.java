@@ -28,6 +28,9 @@ public final class RedisServer implements AutoCloseable {
   private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(5);
   private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(10);
 
+  /** A Sentinel's own config file in its working directory, which it rewrites as it learns. */
+  private static final String SENTINEL_CONFIG = "sentinel.conf";
+
   private final int port;
   private final boolean persistent;
   private final Path dir;
@@ -36,11 +39,12 @@ public final class RedisServer implements AutoCloseable {
   private volatile boolean paused;
   private volatile boolean closed;
 
-  private RedisServer(Path binary, int port, boolean persistent, List<String> extraArgs) {
+  private RedisServer(
+      Path binary, int port, boolean persistent, boolean sentinel, List<String> extraArgs) {
     this.port = port;
     this.persistent = persistent;
     this.dir = createDirectory();
-    this.commandLine = commandLine(binary, extraArgs);
+    this.commandLine = commandLine(binary, sentinel, extraArgs);
     OrphanReaper.track(this);
   }
 
@@ -223,9 +227,12 @@ public final class RedisServer implements AutoCloseable {
     return process;
   }
 
-  private List<String> commandLine(Path binary, List<String> extraArgs) {
+  private List<String> commandLine(Path binary, boolean sentinel, List<String> extraArgs) {
     List<String> command = new ArrayList<>();
     command.add(binary.toString());
+    if (sentinel) {
+      command.addAll(List.of(writeSentinelConfig().toString(), "--sentinel"));
+    }
     command.addAll(List.of("--port", Integer.toString(port), "--bind", HOST));
     command.addAll(List.of("--protected-mode", "no", "--daemonize", "no"));
     command.addAll(List.of("--dir", dir.toString(), "--logfile", logFile().toString()));
@@ -237,6 +244,15 @@ public final class RedisServer implements AutoCloseable {
     // Last, so that they override the defaults above.
     command.addAll(extraArgs);
     return List.copyOf(command);
+  }
+
+  private Path writeSentinelConfig() {
+    Path config = dir.resolve(SENTINEL_CONFIG);
+    try {
+      return Files.writeString(config, "");
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + config, e);
+    }
   }
 
   private static Path createDirectory() {
@@ -267,9 +283,21 @@ public final class RedisServer implements AutoCloseable {
 
     private final List<String> args = new ArrayList<>();
     private boolean persistent;
+    private boolean sentinel;
     private int port;
 
     private Builder() {}
+
+    /**
+     * Runs a Sentinel ({@code redis-server sentinel.conf --sentinel}) instead of a data server, on
+     * an empty config file of its own; give it what to watch with {@code args("--sentinel",
+     * "monitor", …)}. A Sentinel rewrites that file as it learns; such a server is not meant to be
+     * restarted.
+     */
+    public Builder sentinel() {
+      this.sentinel = true;
+      return this;
+    }
 
     /**
      * Adds one redis-server option, e.g. {@code arg("cluster-enabled", "yes")}; a leading {@code
@@ -323,7 +351,7 @@ public final class RedisServer implements AutoCloseable {
       IllegalStateException failure = null;
       for (int attempt = 0; attempt < attempts; attempt++) {
         int chosen = port != 0 ? port : FreePorts.pick(clusterEnabled());
-        RedisServer server = new RedisServer(binary, chosen, persistent, extraArgs);
+        RedisServer server = new RedisServer(binary, chosen, persistent, sentinel, extraArgs);
         try {
           server.launch();
           return server;
