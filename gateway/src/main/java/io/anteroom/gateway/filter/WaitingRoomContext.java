@@ -20,10 +20,14 @@ record WaitingRoomContext(
     AnteroomCookies cookies,
     Line line,
     Forwarder forwarder,
-    Bypass bypass,
+    Map<String, Bypass> bypasses,
     WaitingResponses responses,
     Decisions decisions,
     ThrottledWarnings warnings) {
+
+  Bypass bypass(String room) {
+    return bypasses.get(room);
+  }
 
   ItemSource itemSource(String room) {
     return itemSources.get(room);
