@@ -23,8 +23,8 @@ class BypassTests {
   private final Bypass bypass =
       bypass(
           Map.of(
-              "bypass-paths[0]", "/products/*/reviews",
-              "bypass-paths[1]", "/health",
+              "bypass-paths.0", "/products/*/reviews",
+              "bypass-paths.1", "/health",
               "bypass-extensions", "pdf, .TXT",
               "bypass-networks", "192.0.2.0/24, 2001:db8::/32",
               "bypass-secret", SECRET));
@@ -96,7 +96,7 @@ class BypassTests {
 
   @Test
   void bypassOptionsAreNotTakenForPolicy() {
-    AnteroomProperties anteroom = anteroom(Map.of("bypass-networks[0]", "192.0.2.0/24"));
+    AnteroomProperties anteroom = anteroom(Map.of("bypass-networks.0", "192.0.2.0/24"));
 
     assertThat(anteroom.policies()).containsKey("shop");
     assertThat(anteroom.roomOptionList("shop", "bypass-networks")).containsExactly("192.0.2.0/24");

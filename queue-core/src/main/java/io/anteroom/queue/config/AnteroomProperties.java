@@ -55,7 +55,7 @@ public record AnteroomProperties(
 
   /**
    * A room's values of a list option such as {@code bypass-networks}: a comma-separated value, or
-   * the entries of a YAML list (bound as {@code option[0]}, {@code option[1]}, …), trimmed, blanks
+   * the entries of a YAML list (bound as {@code option.0}, {@code option.1}, …), trimmed, blanks
    * dropped.
    */
   public List<String> roomOptionList(String room, String option) {
@@ -64,7 +64,10 @@ public record AnteroomProperties(
     new java.util.TreeMap<>(settings)
         .forEach(
             (key, value) -> {
-              if (value != null && (key.equals(option) || key.startsWith(option + "["))) {
+              if (value != null
+                  && (key.equals(option)
+                      || key.startsWith(option + ".")
+                      || key.startsWith(option + "["))) {
                 for (String part : value.split(",")) {
                   if (!part.isBlank()) {
                     values.add(part.trim());
