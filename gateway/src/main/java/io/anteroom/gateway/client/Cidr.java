@@ -58,15 +58,29 @@ public final class Cidr {
     if (candidate.startsWith("[") && candidate.endsWith("]")) {
       candidate = candidate.substring(1, candidate.length() - 1);
     }
-    if (!IPV4.matcher(candidate).matches() && !IPV6.matcher(candidate).matches()) {
-      return null;
-    }
     try {
-      // A literal is parsed, not looked up.
-      return InetAddress.getByName(candidate);
-    } catch (UnknownHostException | SecurityException e) {
+      if (IPV4.matcher(candidate).matches()) {
+        return ipv4(candidate);
+      }
+      // With a colon, the JDK parses an IPv6 literal or fails; it never asks DNS.
+      return IPV6.matcher(candidate).matches() ? InetAddress.getByName(candidate) : null;
+    } catch (UnknownHostException | IllegalArgumentException | SecurityException e) {
       return null;
     }
+  }
+
+  /** Built from its four numbers, so an octet above 255 can never become a DNS lookup. */
+  private static InetAddress ipv4(String dotted) throws UnknownHostException {
+    String[] parts = dotted.split("\\.");
+    byte[] bytes = new byte[4];
+    for (int i = 0; i < 4; i++) {
+      int octet = Integer.parseInt(parts[i]);
+      if (octet > 255) {
+        return null;
+      }
+      bytes[i] = (byte) octet;
+    }
+    return InetAddress.getByAddress(bytes);
   }
 
   /** Whether {@code address} lies in this range. */

@@ -2,9 +2,11 @@ package io.anteroom.gateway.path;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.function.IntSupplier;
 import org.springframework.core.Ordered;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.CacheControl;
@@ -21,6 +23,8 @@ import reactor.core.publisher.Mono;
  * ({@link PathForms}) or is a case or trailing-slash variant of a path a waiting room protects
  * ({@link ProtectedPaths}), counting each as {@code anteroom.gateway.paths.rejected{reason}}. Every
  * request that passes is routed, queued and forwarded on the same path the origin receives.
+ * Requests to the management port (actuator, admin API) are left alone: no origin is behind it, and
+ * the admin API takes encoded item ids of its own.
  */
 final class PathGuard implements WebFilter, Ordered {
 
@@ -28,13 +32,17 @@ final class PathGuard implements WebFilter, Ordered {
       "{\"error\":\"ambiguous-path\"}".getBytes(StandardCharsets.UTF_8);
 
   private final Mono<ProtectedPaths> protectedPaths;
+  private final IntSupplier visitorPort;
   private final Map<PathForms.Problem, Counter> rejected = new EnumMap<>(PathForms.Problem.class);
 
   /**
    * @param protectedPaths the protected paths, computed once from the route definitions
+   * @param visitorPort the port visitors reach the gateway on, or -1 while unknown (then every
+   *     request is checked)
    */
-  PathGuard(Mono<ProtectedPaths> protectedPaths, MeterRegistry meters) {
+  PathGuard(Mono<ProtectedPaths> protectedPaths, IntSupplier visitorPort, MeterRegistry meters) {
     this.protectedPaths = protectedPaths;
+    this.visitorPort = visitorPort;
     for (PathForms.Problem problem : PathForms.Problem.values()) {
       rejected.put(
           problem, meters.counter("anteroom.gateway.paths.rejected", "reason", problem.tag));
@@ -48,6 +56,9 @@ final class PathGuard implements WebFilter, Ordered {
 
   @Override
   public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+    if (!onVisitorPort(exchange)) {
+      return chain.filter(exchange);
+    }
     String rawPath = exchange.getRequest().getURI().getRawPath();
     PathForms.Problem problem = PathForms.problem(rawPath);
     if (problem != null) {
@@ -58,6 +69,12 @@ final class PathGuard implements WebFilter, Ordered {
             paths.isVariant(rawPath)
                 ? refuse(exchange, PathForms.Problem.PROTECTED_VARIANT)
                 : chain.filter(exchange));
+  }
+
+  private boolean onVisitorPort(ServerWebExchange exchange) {
+    int port = visitorPort.getAsInt();
+    InetSocketAddress local = exchange.getRequest().getLocalAddress();
+    return port < 0 || local == null || local.getPort() == port;
   }
 
   private Mono<Void> refuse(ServerWebExchange exchange, PathForms.Problem problem) {

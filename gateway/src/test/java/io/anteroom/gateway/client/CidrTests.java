@@ -31,7 +31,18 @@ class CidrTests {
 
   @ParameterizedTest
   @ValueSource(
-      strings = {"", "localhost", "example.com", "10.0.0.0/33", "10.0.0.0/x", "::/129", "1.2.3"})
+      strings = {
+        "",
+        "localhost",
+        "example.com",
+        "10.0.0.0/33",
+        "10.0.0.0/x",
+        "::/129",
+        "1.2.3",
+        "999.1.1.1",
+        "1:2",
+        ":::::"
+      })
   void whatIsNotAnAddressOrRangeIsRefusedWithoutALookup(String text) {
     assertThatIllegalArgumentException().isThrownBy(() -> Cidr.parse(text));
   }
