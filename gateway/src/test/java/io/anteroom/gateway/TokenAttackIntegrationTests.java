@@ -78,7 +78,7 @@ class TokenAttackIntegrationTests {
   static final String PASS_TYP = "anteroom-pass+jwt";
 
   /** Longest a hostile request may take; far above a normal answer, far below a stall. */
-  static final Duration BOUND = Duration.ofSeconds(3);
+  static final Duration BOUND = Duration.ofSeconds(8);
 
   @LocalServerPort int port;
   @Autowired ActiveQueues active;

@@ -22,13 +22,13 @@ import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
 /**
- * The waiting room on one route. Per request, in this order: the room's bypass rules (static
- * assets, listed paths and networks, the monitoring secret) pass; the request is counted for
- * activation by traffic; a valid pass for this queue passes (checked locally, no Redis); then the
- * queue's mode and state decide ({@link io.anteroom.gateway.activation.QueueGate}): a queue that is
- * off gives out a pass and passes, a closed one shows the closed page, one that holds visitors puts
- * them in line and answers with the waiting page. When the line cannot be reached, the room's
- * failure policy lets the visitor through (marked) or answers 503.
+ * The waiting room on one route. Per request, in this order: static assets pass; the request is
+ * counted for activation by traffic; a valid pass for this queue passes (checked locally, no
+ * Redis); then the queue's mode and state decide ({@link
+ * io.anteroom.gateway.activation.QueueGate}): a queue that is off gives out a pass and passes, a
+ * closed one shows the closed page, one that holds visitors puts them in line and answers with the
+ * waiting page. When the line cannot be reached, the room's failure policy lets the visitor through
+ * (marked) or answers 503.
  */
 final class WaitingRoomFilter implements GatewayFilter, Ordered {
 
