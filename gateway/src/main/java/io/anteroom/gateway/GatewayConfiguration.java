@@ -5,6 +5,8 @@ import io.anteroom.gateway.activation.AutoActivator;
 import io.anteroom.gateway.activation.HitCounter;
 import io.anteroom.gateway.activation.HitFlusher;
 import io.anteroom.gateway.activation.QueueGate;
+import io.anteroom.gateway.client.ClientAddress;
+import io.anteroom.gateway.filter.BypassSecretStripper;
 import io.anteroom.gateway.filter.Decisions;
 import io.anteroom.gateway.filter.Line;
 import io.anteroom.gateway.filter.LineEvents;
@@ -177,10 +179,16 @@ class GatewayConfiguration {
       Decisions decisions,
       Line line,
       LineEvents events,
+      ClientAddress clients,
       Clock clock) {
     return new WaitingRoomGatewayFilterFactory(
         anteroom, gateway, policies, gate, hits, tokens, store, redis, registrar, responses,
-        decisions, line, events, clock);
+        decisions, line, events, clients, clock);
+  }
+
+  @Bean
+  BypassSecretStripper bypassSecretStripper() {
+    return new BypassSecretStripper();
   }
 
   @Bean

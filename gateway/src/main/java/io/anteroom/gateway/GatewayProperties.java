@@ -1,5 +1,6 @@
 package io.anteroom.gateway;
 
+import io.anteroom.gateway.client.Cidr;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.policy.Durations;
 import java.time.Duration;
@@ -29,6 +30,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param maxQueuesPerRoom most queues of one room that may be on when a gateway turns one on
  *     automatically (operators are not limited), so made-up item ids cannot grow the set of active
  *     queues without limit; default 1000
+ * @param trustedProxies addresses or CIDR ranges of the proxies and load balancers in front of the
+ *     gateway, whose {@code X-Forwarded-For} is believed when telling a client's address; default
+ *     none (the connection's peer is the client)
  */
 @ConfigurationProperties("anteroom.gateway")
 public record GatewayProperties(
@@ -45,7 +49,8 @@ public record GatewayProperties(
     @DefaultValue("200ms") String registerFlush,
     @DefaultValue("1s") String hitFlush,
     @DefaultValue("10000") int hitCapacity,
-    @DefaultValue("1000") int maxQueuesPerRoom) {
+    @DefaultValue("1000") int maxQueuesPerRoom,
+    @DefaultValue({}) List<String> trustedProxies) {
 
   private static final Set<Integer> WAITING_STATUSES = Set.of(200, 202, 429, 503);
 
@@ -73,6 +78,8 @@ public record GatewayProperties(
       throw new IllegalArgumentException(
           "anteroom.gateway.max-queues-per-room: must be at least 1, was " + maxQueuesPerRoom);
     }
+    trustedProxies = List.copyOf(trustedProxies);
+    trustedProxyRanges(trustedProxies);
     if (hitCapacity < 1) {
       throw new IllegalArgumentException(
           "anteroom.gateway.hit-capacity: must be at least 1, was " + hitCapacity);
@@ -84,6 +91,19 @@ public record GatewayProperties(
     return activateOnStart.stream()
         .map(q -> QueueId.of(q.substring(0, q.indexOf(':')), q.substring(q.indexOf(':') + 1)))
         .toList();
+  }
+
+  /** {@link #trustedProxies()} parsed. */
+  public List<Cidr> trustedProxyRanges() {
+    return trustedProxyRanges(trustedProxies);
+  }
+
+  private static List<Cidr> trustedProxyRanges(List<String> proxies) {
+    try {
+      return proxies.stream().map(Cidr::parse).toList();
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("anteroom.gateway.trusted-proxies: " + e.getMessage(), e);
+    }
   }
 
   public Duration mirrorRefreshInterval() {

@@ -11,7 +11,17 @@ class GatewayPropertiesTests {
 
   static GatewayProperties with(int status, List<String> activate, String refresh) {
     return new GatewayProperties(
-        true, status, "", List.of("CSS", "js"), activate, refresh, "200ms", "1s", 10_000, 1000);
+        true,
+        status,
+        "",
+        List.of("CSS", "js"),
+        activate,
+        refresh,
+        "200ms",
+        "1s",
+        10_000,
+        1000,
+        List.of());
   }
 
   @Test
@@ -29,6 +39,22 @@ class GatewayPropertiesTests {
         .hasMessageContaining("anteroom.gateway.waiting-status");
     assertThatThrownBy(() -> with(200, List.of("shop"), "250ms"))
         .hasMessageContaining("anteroom.gateway.activate-on-start");
+    assertThatThrownBy(
+            () ->
+                new GatewayProperties(
+                    true,
+                    200,
+                    "",
+                    List.of(),
+                    List.of(),
+                    "250ms",
+                    "200ms",
+                    "1s",
+                    1,
+                    1,
+                    List.of("10.0.0.0/33")))
+        .hasMessage(
+            "anteroom.gateway.trusted-proxies: '10.0.0.0/33': the prefix length must be 0 to 32");
     assertThatThrownBy(() -> with(200, List.of(), "250"))
         .hasMessageContaining("anteroom.gateway.mirror-refresh");
   }

@@ -22,10 +22,14 @@ record WaitingRoomContext(
     Proofs proofs,
     Line line,
     Forwarder forwarder,
-    Bypass bypass,
+    Map<String, Bypass> bypasses,
     WaitingResponses responses,
     Decisions decisions,
     ThrottledWarnings warnings) {
+
+  Bypass bypass(String room) {
+    return bypasses.get(room);
+  }
 
   ItemSource itemSource(String room) {
     return itemSources.get(room);

@@ -50,7 +50,7 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
   @Override
   public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
     ServerHttpRequest request = exchange.getRequest();
-    if (context.bypass().matches(request)) {
+    if (context.bypass(room).matches(request)) {
       context.decisions().count(room, Decision.BYPASSED);
       return context.forwarder().forward(exchange, chain, null);
     }
@@ -234,12 +234,26 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
 
   private Pass readPass(ServerHttpRequest request) {
     String token = context.cookies().pass(request, room);
-    return token == null ? null : validOrCounted(context.tokens().readPass(token, room));
+    if (token == null) {
+      countRepeated(context.cookies().repeatsPass(request, room));
+      return null;
+    }
+    return validOrCounted(context.tokens().readPass(token, room));
   }
 
   private Ticket readTicket(ServerHttpRequest request) {
     String token = context.cookies().ticket(request, room);
-    return token == null ? null : validOrCounted(context.tokens().readTicket(token, room));
+    if (token == null) {
+      countRepeated(context.cookies().repeatsTicket(request, room));
+      return null;
+    }
+    return validOrCounted(context.tokens().readTicket(token, room));
+  }
+
+  private void countRepeated(boolean repeated) {
+    if (repeated) {
+      context.decisions().rejectedToken(room, Rejection.DUPLICATE);
+    }
   }
 
   /** The token's value, or null after counting why it was rejected. */

@@ -4,6 +4,7 @@ import io.anteroom.gateway.GatewayProperties;
 import io.anteroom.gateway.RedisGuard;
 import io.anteroom.gateway.activation.HitFlusher;
 import io.anteroom.gateway.activation.QueueGate;
+import io.anteroom.gateway.client.ClientAddress;
 import io.anteroom.gateway.pass.AnteroomCookies;
 import io.anteroom.gateway.pass.PassRegistrar;
 import io.anteroom.gateway.proof.Proofs;
@@ -46,6 +47,7 @@ public class WaitingRoomGatewayFilterFactory
       Decisions decisions,
       Line line,
       LineEvents events,
+      ClientAddress clients,
       Clock clock) {
     super(Config.class);
     ThrottledWarnings warnings =
@@ -74,10 +76,19 @@ public class WaitingRoomGatewayFilterFactory
             new Proofs(tokens, cookies),
             line,
             forwarder,
-            new Bypass(gateway.staticExtensions()),
+            bypasses(anteroom, gateway, clients),
             responses,
             decisions,
             warnings);
+  }
+
+  private static Map<String, Bypass> bypasses(
+      AnteroomProperties anteroom, GatewayProperties gateway, ClientAddress clients) {
+    Map<String, Bypass> bypasses = new LinkedHashMap<>();
+    for (String room : anteroom.rooms().keySet()) {
+      bypasses.put(room, BypassOptions.parse(anteroom, room, gateway.staticExtensions(), clients));
+    }
+    return Map.copyOf(bypasses);
   }
 
   private static Map<String, ItemSource> itemSources(AnteroomProperties anteroom) {

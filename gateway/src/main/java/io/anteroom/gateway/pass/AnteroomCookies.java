@@ -1,6 +1,7 @@
 package io.anteroom.gateway.pass;
 
 import java.time.Duration;
+import java.util.List;
 import org.springframework.http.HttpCookie;
 import org.springframework.http.ResponseCookie;
 import org.springframework.http.server.reactive.ServerHttpRequest;
@@ -9,7 +10,9 @@ import org.springframework.http.server.reactive.ServerHttpRequest;
  * The one owner of Anteroom's cookie names and attributes: one pass cookie and one ticket cookie
  * per room, HttpOnly, SameSite=Lax, Path=/, Secure unless turned off for a plain-http demo. The
  * waiting page's script sets one more, the proof-of-work answer, which the gateway removes once
- * read.
+ * read. A request carrying several cookies of one name (set for other paths or domains, or injected
+ * by a sibling subdomain) has none of them read: which one a server takes first differs between
+ * servers, so none is trusted.
  */
 public final class AnteroomCookies {
 
@@ -26,17 +29,17 @@ public final class AnteroomCookies {
     this.secure = secure;
   }
 
-  /** The pass token the request carries for {@code room}, or null. */
+  /** The pass token the request carries for {@code room}, or null when none or several. */
   public String pass(ServerHttpRequest request, String room) {
     return value(request, PASS + room);
   }
 
-  /** The ticket token the request carries for {@code room}, or null. */
+  /** The ticket token the request carries for {@code room}, or null when none or several. */
   public String ticket(ServerHttpRequest request, String room) {
     return value(request, TICKET + room);
   }
 
-  /** The proof-of-work answer the request carries for {@code room}, or null. */
+  /** The proof-of-work answer the request carries for {@code room}, or null when none or several. */
   public String proof(ServerHttpRequest request, String room) {
     return value(request, PROOF + room);
   }
@@ -49,6 +52,16 @@ public final class AnteroomCookies {
   /** Removes the proof-of-work answer of {@code room}. */
   public ResponseCookie clearProof(String room) {
     return cookie(PROOF + room, "", Duration.ZERO);
+  }
+
+  /** Whether the request carries several pass cookies for {@code room}. */
+  public boolean repeatsPass(ServerHttpRequest request, String room) {
+    return count(request, PASS + room) > 1;
+  }
+
+  /** Whether the request carries several ticket cookies for {@code room}. */
+  public boolean repeatsTicket(ServerHttpRequest request, String room) {
+    return count(request, TICKET + room) > 1;
   }
 
   /** A pass cookie that lives as long as the pass. */
@@ -81,7 +94,16 @@ public final class AnteroomCookies {
   }
 
   private static String value(ServerHttpRequest request, String name) {
-    HttpCookie cookie = request.getCookies().getFirst(name);
-    return cookie == null || cookie.getValue().isEmpty() ? null : cookie.getValue();
+    List<HttpCookie> cookies = request.getCookies().get(name);
+    if (cookies == null || cookies.size() != 1) {
+      return null;
+    }
+    String value = cookies.get(0).getValue();
+    return value.isEmpty() ? null : value;
+  }
+
+  private static int count(ServerHttpRequest request, String name) {
+    List<HttpCookie> cookies = request.getCookies().get(name);
+    return cookies == null ? 0 : cookies.size();
   }
 }

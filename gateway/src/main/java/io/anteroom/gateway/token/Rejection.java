@@ -4,11 +4,16 @@ import java.util.Locale;
 
 /** Why a token was not accepted, in the order {@link TokenCodec} checks. */
 public enum Rejection {
-  /** Not a compact JWS Anteroom can read: empty, too long, bad base64, bad JSON. */
+  /**
+   * Not a compact JWS Anteroom can read: empty, too long (token or header), bad base64, bad JSON.
+   */
   MALFORMED,
   /** An algorithm other than HS256, or a header naming a key source or critical extensions. */
   ALGORITHM,
-  /** No {@code kid}, or one not in the key set (a key that was rotated out). */
+  /**
+   * No {@code kid}, one longer than 64 characters, one not in the key set, or one past its
+   * accept-until instant (a key that was rotated out).
+   */
   UNKNOWN_KEY,
   /** The signature does not match: a forged or tampered token. */
   SIGNATURE,
@@ -27,7 +32,9 @@ public enum Rejection {
   /** A valid token for another queue of the room; found by the caller with {@link Pass#opens}. */
   WRONG_QUEUE,
   /** A proof-of-work answer whose counter does not solve its challenge, or too easy a one. */
-  PROOF;
+  PROOF,
+  /** Several cookies of the same name: none of them is read, whichever a browser sent first. */
+  DUPLICATE;
 
   private final String tag = name().toLowerCase(Locale.ROOT);
 

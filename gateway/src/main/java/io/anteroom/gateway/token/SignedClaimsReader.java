@@ -15,13 +15,22 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Reads a compact JWS in the cheap-to-expensive order: size, header fields, signature, and only
- * then the claims, so an unsigned payload is never parsed.
+ * Reads a compact JWS in the cheap-to-expensive order: size of the token and of its header, header
+ * fields, kid, signature, and only then the claims, so an unsigned payload is never parsed and an
+ * unsigned header is never longer than {@value #MAX_HEADER_LENGTH} characters (which also bounds
+ * how deeply its JSON can nest). The algorithm comes from the key, never from the token: only HS256
+ * is accepted, and key-source headers ({@code jku}, {@code jwk}, {@code x5u}, {@code x5c}) are
+ * refused rather than ignored.
  */
 final class SignedClaimsReader {
 
   /** Longer than any token we issue, and than any cookie a browser keeps. */
   static final int MAX_LENGTH = 4096;
+
+  /**
+   * Four times the base64 of any header we issue, room for a foreign key to be named and refused.
+   */
+  static final int MAX_HEADER_LENGTH = 1024;
 
   /** Header parameters that point at keys other than ours, or ask for extensions. */
   private static final List<String> FORBIDDEN = List.of("jku", "jwk", "x5u", "x5c", "crit");
@@ -39,6 +48,10 @@ final class SignedClaimsReader {
     if (token == null || token.isEmpty() || token.length() > MAX_LENGTH) {
       return Verified.rejected(Rejection.MALFORMED);
     }
+    int headerEnd = token.indexOf('.');
+    if (headerEnd <= 0 || headerEnd > MAX_HEADER_LENGTH) {
+      return Verified.rejected(Rejection.MALFORMED);
+    }
     SignedJWT jwt;
     try {
       jwt = SignedJWT.parse(token);
@@ -50,7 +63,11 @@ final class SignedClaimsReader {
     if (problem != null) {
       return Verified.rejected(problem);
     }
-    MACVerifier verifier = keys.verifier(header.getKeyID());
+    String kid = header.getKeyID();
+    if (kid == null || kid.length() > TokenProperties.MAX_KID_LENGTH) {
+      return Verified.rejected(Rejection.UNKNOWN_KEY);
+    }
+    MACVerifier verifier = keys.verifier(kid);
     if (verifier == null) {
       return Verified.rejected(Rejection.UNKNOWN_KEY);
     }

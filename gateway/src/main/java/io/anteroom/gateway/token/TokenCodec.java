@@ -95,7 +95,7 @@ public final class TokenCodec {
   /** A codec with the configured keys (or a generated development key), issuer and durations. */
   public static TokenCodec from(TokenProperties properties, Clock clock) {
     return new TokenCodec(
-        TokenKeys.from(properties),
+        TokenKeys.from(properties, clock),
         properties.issuer(),
         clock,
         properties.leewayDuration(),

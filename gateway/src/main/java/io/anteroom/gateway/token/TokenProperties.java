@@ -2,16 +2,19 @@ package io.anteroom.gateway.token;
 
 import io.anteroom.queue.policy.Durations;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * How passes and tickets are signed. Rotating a key: add the new key, switch {@code signing-key} to
- * it, and remove the old key once the longest pass lifetime has gone by. {@code
+ * it, give the old key an {@code accept-until} one pass lifetime ahead, and remove it after. {@code
  * config/anteroom.yml} can take the key from the environment with {@code keys: { main:
  * "${ANTEROOM_TOKEN_KEY:}" }}: a blank value counts as no key.
  *
@@ -19,11 +22,15 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param signingKey the kid of the key that signs new tokens; default the only key when there is
  *     exactly one
  * @param keys the keys by kid, each base64 (standard or URL-safe) of at least 32 bytes; every one
- *     is accepted when verifying; default none
+ *     is accepted when verifying; a kid is 1 to {@value #MAX_KID_LENGTH} characters of letters,
+ *     digits, {@code .}, {@code _} and {@code -}; default none
+ * @param acceptUntil for keys being rotated out, by kid, the instant (ISO-8601, e.g. {@code
+ *     2026-12-04T08:00:00Z}) from which the tokens they signed are refused; never the signing key;
+ *     default none (every listed key is accepted)
  * @param generateDevKey with no keys, generate a random one (kid {@value #DEV_KID}) instead of
  *     failing; tokens then die with the process and work on one gateway only; default false
  * @param leeway clock difference tolerated between gateways for expiry and issue times; default
- *     {@code 5s}
+ *     {@code 30s}
  * @param ticketMaxAge tickets older than this are rejected; default {@code 24h}
  */
 @ConfigurationProperties("anteroom.tokens")
@@ -31,8 +38,9 @@ public record TokenProperties(
     @DefaultValue("anteroom") String issuer,
     String signingKey,
     Map<String, String> keys,
+    Map<String, String> acceptUntil,
     @DefaultValue("false") boolean generateDevKey,
-    @DefaultValue("5s") String leeway,
+    @DefaultValue("30s") String leeway,
     @DefaultValue("24h") String ticketMaxAge) {
 
   /** The kid of a generated development key. */
@@ -41,6 +49,11 @@ public record TokenProperties(
   /** Shortest accepted secret: HS256 needs a key as long as its hash. */
   public static final int MIN_KEY_BYTES = 32;
 
+  /** Longest kid; a token naming a longer one is refused before any lookup. */
+  public static final int MAX_KID_LENGTH = 64;
+
+  private static final Pattern KID = Pattern.compile("[A-Za-z0-9._-]{1," + MAX_KID_LENGTH + "}");
+
   private static final String PREFIX = "anteroom.tokens.";
 
   public TokenProperties {
@@ -48,8 +61,32 @@ public record TokenProperties(
       throw new IllegalArgumentException(PREFIX + "issuer: must not be blank");
     }
     keys = nonBlank(keys);
-    keys.forEach((kid, value) -> decode(kid, value));
+    keys.forEach(
+        (kid, value) -> {
+          if (!KID.matcher(kid).matches()) {
+            throw new IllegalArgumentException(
+                PREFIX
+                    + "keys."
+                    + kid
+                    + ": a kid is 1 to "
+                    + MAX_KID_LENGTH
+                    + " letters, digits, '.', '_' or '-'");
+          }
+          decode(kid, value);
+        });
     signingKey = signingKid(signingKey, keys, generateDevKey);
+    acceptUntil = acceptUntil == null ? Map.of() : Map.copyOf(acceptUntil);
+    acceptUntil.forEach((kid, value) -> instant(kid, value));
+    if (acceptUntil.containsKey(signingKey)) {
+      throw new IllegalArgumentException(
+          PREFIX + "accept-until." + signingKey + ": the signing key cannot have an end");
+    }
+    for (String kid : acceptUntil.keySet()) {
+      if (!keys.containsKey(kid)) {
+        throw new IllegalArgumentException(
+            PREFIX + "accept-until." + kid + ": not one of the keys " + sorted(keys));
+      }
+    }
     duration("leeway", leeway);
     if (duration("ticket-max-age", ticketMaxAge).isZero()) {
       throw new IllegalArgumentException(PREFIX + "ticket-max-age: must be longer than 0");
@@ -61,6 +98,13 @@ public record TokenProperties(
     Map<String, byte[]> secrets = new LinkedHashMap<>();
     keys.forEach((kid, value) -> secrets.put(kid, decode(kid, value)));
     return secrets;
+  }
+
+  /** {@link #acceptUntil()} parsed. */
+  public Map<String, Instant> acceptUntilInstants() {
+    Map<String, Instant> instants = new LinkedHashMap<>();
+    acceptUntil.forEach((kid, value) -> instants.put(kid, instant(kid, value)));
+    return instants;
   }
 
   /** {@link #leeway()} as a duration. */
@@ -76,9 +120,16 @@ public record TokenProperties(
   /** Names the keys but never shows a secret, so logging the properties is safe. */
   @Override
   public String toString() {
-    return ("TokenProperties[issuer=%s, signingKey=%s, keys=%s, generateDevKey=%s, leeway=%s,"
-            + " ticketMaxAge=%s]")
-        .formatted(issuer, signingKey, sorted(keys), generateDevKey, leeway, ticketMaxAge);
+    return ("TokenProperties[issuer=%s, signingKey=%s, keys=%s, acceptUntil=%s, generateDevKey=%s,"
+            + " leeway=%s, ticketMaxAge=%s]")
+        .formatted(
+            issuer,
+            signingKey,
+            sorted(keys),
+            new java.util.TreeMap<>(acceptUntil),
+            generateDevKey,
+            leeway,
+            ticketMaxAge);
   }
 
   private static Map<String, String> nonBlank(Map<String, String> keys) {
@@ -114,6 +165,18 @@ public record TokenProperties(
               + secret.length);
     }
     return secret;
+  }
+
+  private static Instant instant(String kid, String value) {
+    try {
+      return Instant.parse(value.trim());
+    } catch (DateTimeParseException e) {
+      throw new IllegalArgumentException(
+          PREFIX
+              + "accept-until."
+              + kid
+              + ": not an ISO-8601 instant such as 2026-12-04T08:00:00Z");
+    }
   }
 
   private static String signingKid(String signingKey, Map<String, String> keys, boolean dev) {

@@ -62,4 +62,31 @@ class KeyRotationTests {
     assertThat(new TokenKeys("new", Map.of("old", K1, "new", K2)).kids())
         .containsExactlyInAnyOrder("old", "new");
   }
+
+  @Test
+  void oldKeyIsAcceptedUntilItsEndAndRefusedFromThenOn() {
+    String token = before.issuePass(VISITOR, ROOM, List.of("_"), java.time.Duration.ofHours(2));
+    java.time.Instant end = clock.instant().plusSeconds(600);
+    TokenCodec overlapping =
+        TokenFixtures.codec(
+            new TokenKeys("new", Map.of("old", K1, "new", K2), Map.of("old", end), clock), clock);
+
+    assertThat(overlapping.readPass(token, ROOM).isValid()).isTrue();
+    clock.advance(java.time.Duration.ofSeconds(599));
+    assertThat(overlapping.readPass(token, ROOM).isValid()).isTrue();
+    clock.advance(java.time.Duration.ofSeconds(1));
+    assertThat(overlapping.readPass(token, ROOM))
+        .isEqualTo(Verified.rejected(Rejection.UNKNOWN_KEY));
+    String fresh = overlapping.issuePass(VISITOR, ROOM, List.of("_"), LIFETIME);
+    assertThat(overlapping.readPass(fresh, ROOM).isValid()).isTrue();
+  }
+
+  @Test
+  void signingKeyCannotHaveAnEnd() {
+    org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+        .isThrownBy(
+            () ->
+                new TokenKeys(
+                    "new", Map.of("old", K1, "new", K2), Map.of("new", clock.instant()), clock));
+  }
 }

@@ -241,6 +241,43 @@ class TokenAttackTests {
     assertRejected(jwt.serialize(), Rejection.TYPE);
   }
 
+  @Test
+  void kidLongerThanSixtyFourCharactersIsRefusedBeforeAnyLookup() {
+    String header =
+        "{\"alg\":\"HS256\",\"typ\":\"anteroom-pass+jwt\",\"kid\":\"" + "k".repeat(65) + "\"}";
+
+    assertRejected(TokenFixtures.hs256(header, claims, K1), Rejection.UNKNOWN_KEY);
+  }
+
+  @Test
+  void headerLongerThanTheLimitIsRefusedBeforeItIsParsedEvenWhenSigned() {
+    String header =
+        "{\"alg\":\"HS256\",\"typ\":\"anteroom-pass+jwt\",\"kid\":\"k1\",\"pad\":\""
+            + "x".repeat(1000)
+            + "\"}";
+
+    assertThat(TokenFixtures.encode(header).length())
+        .isGreaterThan(SignedClaimsReader.MAX_HEADER_LENGTH);
+    assertRejected(TokenFixtures.hs256(header, claims, K1), Rejection.MALFORMED);
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {10_000, 1_400})
+  void deeplyNestedClaimsAreRefusedWithoutOverflowingTheStack(int depth) {
+    String nested = "{\"sub\":" + "[".repeat(depth) + "]".repeat(depth) + "}";
+    String token = TokenFixtures.hs256(TokenFixtures.passHeader("k1"), nested, K1);
+
+    assertThat(codec.readPass(token, ROOM).isValid()).isFalse();
+    assertThat(codec.readTicket(token, ROOM).isValid()).isFalse();
+  }
+
+  @Test
+  void deeplyNestedHeaderIsRefusedWithoutParsingIt() {
+    String header = "{\"alg\":" + "[".repeat(10_000) + "]".repeat(10_000) + "}";
+
+    assertRejected(TokenFixtures.encode(header) + ".e30.AAAA", Rejection.MALFORMED);
+  }
+
   private void assertRejected(String token, Rejection reason) {
     assertThat(codec.readPass(token, ROOM)).isEqualTo(Verified.rejected(reason));
   }

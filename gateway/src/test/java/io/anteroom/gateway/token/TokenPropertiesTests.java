@@ -146,7 +146,8 @@ class TokenPropertiesTests {
   void configuredKeysWinOverTheDevKey() {
     TokenProperties properties = properties(null, Map.of("main", KEY_1), true, "5s", "24h");
 
-    assertThat(TokenKeys.from(properties).kids()).containsExactly("main");
+    assertThat(TokenKeys.from(properties, java.time.Clock.systemUTC()).kids())
+        .containsExactly("main");
   }
 
   @Test
@@ -162,10 +163,51 @@ class TokenPropertiesTests {
               assertThat(properties.issuer()).isEqualTo("anteroom");
               assertThat(properties.signingKey()).isEqualTo("new");
               assertThat(properties.generateDevKey()).isFalse();
-              assertThat(properties.leeway()).isEqualTo("5s");
+              assertThat(properties.leeway()).isEqualTo("30s");
               assertThat(properties.ticketMaxAge()).isEqualTo("24h");
               assertThat(started).hasSingleBean(TokenCodec.class);
             });
+  }
+
+  @Test
+  void acceptUntilBindsByKidAsAnInstant() {
+    context
+        .withPropertyValues(
+            "anteroom.tokens.keys.old=" + KEY_1,
+            "anteroom.tokens.keys.new=" + KEY_2,
+            "anteroom.tokens.signing-key=new",
+            "anteroom.tokens.accept-until.old=2026-12-04T08:00:00Z")
+        .run(
+            started ->
+                assertThat(started.getBean(TokenProperties.class).acceptUntilInstants())
+                    .containsExactly(
+                        Map.entry("old", java.time.Instant.parse("2026-12-04T08:00:00Z"))));
+  }
+
+  @Test
+  void acceptUntilOfTheSigningKeyOfAnUnknownKeyOrNotAnInstantIsRefused() {
+    Map<String, String> keys = Map.of("old", KEY_1, "new", KEY_2);
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> withAcceptUntil(keys, Map.of("new", "2026-12-04T08:00:00Z")))
+        .withMessage("anteroom.tokens.accept-until.new: the signing key cannot have an end");
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> withAcceptUntil(keys, Map.of("gone", "2026-12-04T08:00:00Z")))
+        .withMessage("anteroom.tokens.accept-until.gone: not one of the keys [new, old]");
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> withAcceptUntil(keys, Map.of("old", "tomorrow")))
+        .withMessageStartingWith("anteroom.tokens.accept-until.old: not an ISO-8601 instant");
+  }
+
+  @Test
+  void kidThatIsTooLongOrHasOddCharactersIsRefused() {
+    for (String kid : List.of("k".repeat(65), "a b", "k\"", "")) {
+      assertThatIllegalArgumentException()
+          .as(kid)
+          .isThrownBy(() -> properties(null, Map.of(kid, KEY_1), false, "5s", "24h"))
+          .withMessageContaining("a kid is 1 to 64 letters, digits");
+    }
+    assertThat(properties(null, Map.of("k".repeat(64), KEY_1), false, "5s", "24h").signingKey())
+        .hasSize(64);
   }
 
   @Test
@@ -188,8 +230,13 @@ class TokenPropertiesTests {
                 .hasMessageStartingWith("anteroom.tokens.keys: no signing key configured"));
   }
 
+  private static TokenProperties withAcceptUntil(
+      Map<String, String> keys, Map<String, String> acceptUntil) {
+    return new TokenProperties("anteroom", "new", keys, acceptUntil, false, "5s", "24h");
+  }
+
   private static TokenProperties properties(
       String signingKey, Map<String, String> keys, boolean dev, String leeway, String maxAge) {
-    return new TokenProperties("anteroom", signingKey, keys, dev, leeway, maxAge);
+    return new TokenProperties("anteroom", signingKey, keys, Map.of(), dev, leeway, maxAge);
   }
 }

@@ -34,9 +34,12 @@ public record AnteroomProperties(
   /**
    * Room settings that are not policy and cannot be changed live: {@code item}, where a request's
    * item id comes from ({@code path:<variable>}, {@code query:<name>}, {@code header:<name>} or
-   * {@code room} for one line per room; default {@code room}).
+   * {@code room} for one line per room; default {@code room}); and the gateway's bypass rules
+   * {@code bypass-paths}, {@code bypass-extensions}, {@code bypass-networks} and {@code
+   * bypass-secret} (lists are comma-separated or YAML lists; default none).
    */
-  public static final Set<String> ROOM_OPTIONS = Set.of("item");
+  public static final Set<String> ROOM_OPTIONS =
+      Set.of("item", "bypass-paths", "bypass-extensions", "bypass-networks", "bypass-secret");
 
   public AnteroomProperties {
     defaults = defaults == null ? Map.of() : Map.copyOf(defaults);
@@ -48,6 +51,42 @@ public record AnteroomProperties(
   /** A room's {@link #ROOM_OPTIONS} value, or {@code fallback} when it is not set. */
   public String roomOption(String room, String option, String fallback) {
     return rooms.getOrDefault(room, Map.of()).getOrDefault(option, fallback);
+  }
+
+  /**
+   * A room's values of a list option such as {@code bypass-networks}: a comma-separated value, or
+   * the entries of a YAML list (bound as {@code option.0}, {@code option.1}, …), trimmed, blanks
+   * dropped.
+   */
+  public List<String> roomOptionList(String room, String option) {
+    List<String> values = new ArrayList<>();
+    Map<String, String> settings = rooms.getOrDefault(room, Map.of());
+    new java.util.TreeMap<>(settings)
+        .forEach(
+            (key, value) -> {
+              if (value != null
+                  && (key.equals(option)
+                      || key.startsWith(option + ".")
+                      || key.startsWith(option + "["))) {
+                for (String part : value.split(",")) {
+                  if (!part.isBlank()) {
+                    values.add(part.trim());
+                  }
+                }
+              }
+            });
+    return values;
+  }
+
+  private static boolean isRoomOption(String key) {
+    int end = key.length();
+    for (char stop : new char[] {'[', '.'}) {
+      int at = key.indexOf(stop);
+      if (at >= 0) {
+        end = Math.min(end, at);
+      }
+    }
+    return ROOM_OPTIONS.contains(key.substring(0, end));
   }
 
   /** Each room's policy from YAML: built-in defaults, then {@code defaults}, then the room. */
@@ -70,7 +109,7 @@ public record AnteroomProperties(
       try {
         QueueId.requireRoom(room.getKey());
         Map<String, String> values = new LinkedHashMap<>(room.getValue());
-        values.keySet().removeAll(ROOM_OPTIONS);
+        values.keySet().removeIf(AnteroomProperties::isRoomOption);
         policies.put(room.getKey(), PolicyParser.apply(source, base, values));
       } catch (InvalidPolicyException e) {
         problems.addAll(e.problems());

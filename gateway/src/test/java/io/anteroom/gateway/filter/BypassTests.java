@@ -1,0 +1,137 @@
+package io.anteroom.gateway.filter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+import io.anteroom.gateway.client.Cidr;
+import io.anteroom.gateway.client.ClientAddress;
+import io.anteroom.queue.config.AnteroomProperties;
+import io.anteroom.queue.config.RedisProperties;
+import java.net.InetSocketAddress;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.springframework.http.HttpMethod;
+import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
+
+class BypassTests {
+
+  static final String SECRET = "monitor-secret-0123456789";
+  static final ClientAddress PEER_IS_CLIENT = new ClientAddress(List.of());
+
+  private final Bypass bypass =
+      bypass(
+          Map.of(
+              "bypass-paths.0", "/products/*/reviews",
+              "bypass-paths.1", "/health",
+              "bypass-extensions", "pdf, .TXT",
+              "bypass-networks", "192.0.2.0/24, 2001:db8::/32",
+              "bypass-secret", SECRET));
+
+  @Test
+  void readsOfAssetsAndListedPathsPass() {
+    assertThat(bypass.matches(get("/products/1/app.css"))).isTrue();
+    assertThat(bypass.matches(get("/products/1/manual.pdf"))).isTrue();
+    assertThat(bypass.matches(get("/products/1/notes.txt"))).isTrue();
+    assertThat(bypass.matches(get("/products/1/reviews"))).isTrue();
+    assertThat(bypass.matches(get("/health"))).isTrue();
+    assertThat(bypass.matches(get("/products/1"))).isFalse();
+    assertThat(bypass.matches(get("/products/1/reviews/2"))).isFalse();
+    assertThat(bypass.matches(request(HttpMethod.POST, "/products/1/reviews", "198.51.100.1")))
+        .isFalse();
+  }
+
+  @Test
+  void listedNetworksPassForAnyMethod() {
+    assertThat(bypass.matches(request(HttpMethod.POST, "/products/1", "192.0.2.44"))).isTrue();
+    assertThat(bypass.matches(request(HttpMethod.GET, "/products/1", "2001:db8::5"))).isTrue();
+    assertThat(bypass.matches(request(HttpMethod.GET, "/products/1", "192.0.3.1"))).isFalse();
+  }
+
+  @Test
+  void onlyTheExactSecretSentOncePasses() {
+    assertThat(bypass.matches(withSecret(SECRET))).isTrue();
+    assertThat(bypass.matches(withSecret(SECRET + "x"))).isFalse();
+    assertThat(bypass.matches(withSecret(SECRET.substring(1)))).isFalse();
+    assertThat(bypass.matches(withSecret(""))).isFalse();
+    assertThat(
+            bypass.matches(
+                MockServerHttpRequest.get("/products/1")
+                    .header(Bypass.SECRET_HEADER, SECRET, "other")
+                    .remoteAddress(peer("198.51.100.1"))
+                    .build()))
+        .isFalse();
+  }
+
+  @Test
+  void roomWithoutRulesPassesOnlyDefaultAssets() {
+    Bypass plain = bypass(Map.of());
+
+    assertThat(plain.matches(get("/products/1/app.css"))).isTrue();
+    assertThat(plain.matches(get("/products/1/manual.pdf"))).isFalse();
+    assertThat(plain.matches(withSecret(""))).isFalse();
+    assertThat(plain.matches(request(HttpMethod.GET, "/products/1", "192.0.2.44"))).isFalse();
+  }
+
+  @Test
+  void badRulesAreRefusedNamingTheProperty() {
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> bypass(Map.of("bypass-networks", "10.0.0.0/8, intranet")))
+        .withMessage(
+            "anteroom.rooms.shop.bypass-networks: 'intranet' is not an IP address or CIDR range");
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> bypass(Map.of("bypass-paths", "health")))
+        .withMessage("anteroom.rooms.shop.bypass-paths: 'health' must start with /");
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> bypass(Map.of("bypass-paths", "/a/{x")))
+        .withMessageStartingWith("anteroom.rooms.shop.bypass-paths: '/a/{x' is not a path pattern");
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> bypass(Map.of("bypass-secret", "short")))
+        .withMessage("anteroom.rooms.shop.bypass-secret: must be at least 16 characters");
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> bypass(Map.of("bypass-extensions", "tar.gz")))
+        .withMessage("anteroom.rooms.shop.bypass-extensions: 'tar.gz' is not a file extension");
+  }
+
+  @Test
+  void bypassOptionsAreNotTakenForPolicy() {
+    AnteroomProperties anteroom = anteroom(Map.of("bypass-networks.0", "192.0.2.0/24"));
+
+    assertThat(anteroom.policies()).containsKey("shop");
+    assertThat(anteroom.roomOptionList("shop", "bypass-networks")).containsExactly("192.0.2.0/24");
+  }
+
+  private static Bypass bypass(Map<String, String> options) {
+    return BypassOptions.parse(anteroom(options), "shop", List.of("css", "js"), PEER_IS_CLIENT);
+  }
+
+  private static AnteroomProperties anteroom(Map<String, String> options) {
+    Map<String, String> room = new LinkedHashMap<>(options);
+    room.put("item", "path:id");
+    return new AnteroomProperties(
+        "wr",
+        new RedisProperties("redis://127.0.0.1:6379", "500ms", "1s", 10_000),
+        Map.of(),
+        Map.of("shop", room));
+  }
+
+  private static MockServerHttpRequest get(String path) {
+    return request(HttpMethod.GET, path, "198.51.100.1");
+  }
+
+  private static MockServerHttpRequest withSecret(String secret) {
+    return MockServerHttpRequest.get("/products/1")
+        .header(Bypass.SECRET_HEADER, secret)
+        .remoteAddress(peer("198.51.100.1"))
+        .build();
+  }
+
+  private static MockServerHttpRequest request(HttpMethod method, String path, String peer) {
+    return MockServerHttpRequest.method(method, path).remoteAddress(peer(peer)).build();
+  }
+
+  private static InetSocketAddress peer(String address) {
+    return new InetSocketAddress(Cidr.literal(address), 40000);
+  }
+}
