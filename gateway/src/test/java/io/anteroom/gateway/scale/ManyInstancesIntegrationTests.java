@@ -57,9 +57,10 @@ class ManyInstancesIntegrationTests {
 
   static final String PASS_HEADER = "Anteroom-Pass";
 
-  static final double RATE = 20;
-  static final double BURST = 10; // admit-burst 500ms at 20 a second
-  static final int CAP = 10;
+  static final double RATE = 10;
+  static final double BURST = 5; // admit-burst 500ms at 10 a second
+  static final int CAP = 5;
+  static final int LINE = 200;
   static final String TICK = "100ms";
   static final long TICK_MS = 100;
   static final long[] WINDOWS_MS = {TICK_MS, 250, 500, 1_000, 2_000, 5_000};
@@ -87,7 +88,7 @@ class ManyInstancesIntegrationTests {
               "shop",
               null,
               Map.of(
-                  "admit-per-second", "20",
+                  "admit-per-second", "" + (int) RATE,
                   "admit-burst", "500ms",
                   "max-active", "1000",
                   "session-duration", "10m"))
@@ -130,12 +131,16 @@ class ManyInstancesIntegrationTests {
     }
 
     Crowd crowd = keep(new Crowd(east.port(), west.port()));
-    crowd.keepWaiting(BY_RATE.item(), 60);
-    crowd.keepWaiting(BY_CAP.item(), 20);
+    // Ten seconds' worth of admissions in line, so a slow moment of the crowd never lets it run
+    // dry.
+    crowd.keepWaiting(BY_RATE.item(), LINE);
+    crowd.keepWaiting(BY_CAP.item(), LINE / 4);
     crowd.keepAsking();
-    await("lines of 60 and 20 forming")
-        .atMost(Duration.ofSeconds(30))
-        .until(() -> crowd.waiting(BY_RATE.item()) >= 60 && crowd.waiting(BY_CAP.item()) >= 20);
+    await("lines forming")
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () ->
+                crowd.waiting(BY_RATE.item()) >= LINE && crowd.waiting(BY_CAP.item()) >= LINE / 4);
     report("gateways up, lines formed");
     RunningSampler sampler = keep(new RunningSampler(redis.uri(), keys.running(BY_CAP)));
 
@@ -143,11 +148,11 @@ class ManyInstancesIntegrationTests {
       workers.add(keep(new WorkerApp(redis.uri(), TICK)));
     }
     mark("three-workers");
-    runFor(Duration.ofSeconds(6), () -> workers.stream().allMatch(WorkerApp::isAdmitting));
+    runFor(Duration.ofSeconds(5), () -> workers.stream().allMatch(WorkerApp::isAdmitting));
 
     mark("kill-one");
     workers.remove(0).kill();
-    runFor(Duration.ofSeconds(6), () -> workers.stream().allMatch(WorkerApp::isAdmitting));
+    runFor(Duration.ofSeconds(5), () -> workers.stream().allMatch(WorkerApp::isAdmitting));
 
     mark("kill-all");
     workers.forEach(WorkerApp::kill);
@@ -261,10 +266,7 @@ class ManyInstancesIntegrationTests {
           && replay.wasAdmitted(valid.value().visitor())) {
         fine++;
         if (queue == BY_CAP) {
-          capPasses.add(
-              new long[] {
-                then.millis(), valid.value().expiresAt().toEpochMilli()
-              });
+          capPasses.add(new long[] {then.millis(), valid.value().expiresAt().toEpochMilli()});
         }
       }
     }
@@ -296,7 +298,8 @@ class ManyInstancesIntegrationTests {
     report(
         "%s: three workers %.1f/s, longest gap %d ms; after one killed %.1f/s, longest gap %d ms",
         BY_RATE, rate(before), maxGap(before), rate(after), maxGap(after));
-    softly.assertThat(rate(after)).as("rate after a kill").isBetween(0.85 * RATE, 1.1 * RATE);
+    // At most the rate is what every window above holds; here: at least the rate, still.
+    softly.assertThat(rate(after)).as("rate after a kill").isGreaterThanOrEqualTo(0.85 * RATE);
     // A few ticks, with room for this JVM being starved of CPU on a busy machine; a gap shorter
     // than
     // the burst (500 ms) loses nothing, as the rate over the phase shows.
@@ -351,7 +354,7 @@ class ManyInstancesIntegrationTests {
         .assertThat((double) firstSecond)
         .as("first second after restart")
         .isLessThanOrEqualTo(BURST + RATE);
-    softly.assertThat(rate(later)).as("rate after restart").isBetween(0.85 * RATE, 1.1 * RATE);
+    softly.assertThat(rate(later)).as("rate after restart").isGreaterThanOrEqualTo(0.85 * RATE);
   }
 
   private static List<Long> times(List<Admission> admissions) {
