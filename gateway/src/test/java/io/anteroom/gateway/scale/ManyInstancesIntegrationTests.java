@@ -307,9 +307,8 @@ class ManyInstancesIntegrationTests {
         .assertThat(Timeline.rate(after))
         .as("rate after a kill")
         .isGreaterThanOrEqualTo(0.85 * RATE);
-    // A few ticks, with room for this JVM being starved of CPU on a busy machine; a gap shorter
-    // than
-    // the burst (500 ms) loses nothing, as the rate over the phase shows.
+    // A few ticks, with room for this JVM being starved of CPU on a busy machine. A gap shorter
+    // than the burst (500 ms) costs no admissions, as the rate over the phase shows.
     softly
         .assertThat(Timeline.maxGap(after))
         .as("longest gap after a kill, ms")
