@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class Crowd implements AutoCloseable {
 
   private static final String STATUS = "/_anteroom/status?room=shop";
-  private static final int ASKED_AT_ONCE = 30;
+  private static final int ASKED_AT_ONCE = 20;
 
   private final int[] ports;
   private final Map<String, ConcurrentLinkedQueue<Browser>> lines = new ConcurrentHashMap<>();
@@ -35,7 +35,9 @@ final class Crowd implements AutoCloseable {
   private final AtomicInteger arrivals = new AtomicInteger();
   private final AtomicInteger requests = new AtomicInteger();
   private final ScheduledExecutorService timers = Executors.newScheduledThreadPool(3);
-  private final ExecutorService browsers = Executors.newFixedThreadPool(6);
+  // Newcomers and the line's front have threads of their own, so that asking never starves joining.
+  private final ExecutorService joiners = Executors.newFixedThreadPool(4);
+  private final ExecutorService askers = Executors.newFixedThreadPool(4);
   private volatile boolean closed;
 
   /** One visitor: the gateway it joined on and its round of asking. */
@@ -56,7 +58,7 @@ final class Crowd implements AutoCloseable {
           int missing = atLeast - waiting(item) - joining.get();
           for (int i = 0; i < missing; i++) {
             joining.incrementAndGet();
-            browsers.execute(
+            joiners.execute(
                 () -> {
                   try {
                     join(item);
@@ -73,7 +75,7 @@ final class Crowd implements AutoCloseable {
 
   /** From now on, the front of each line asks where it stands a few times a second. */
   void keepAsking() {
-    timers.scheduleWithFixedDelay(this::askFronts, 0, 300, TimeUnit.MILLISECONDS);
+    timers.scheduleWithFixedDelay(this::askFronts, 0, 500, TimeUnit.MILLISECONDS);
   }
 
   private void join(String item) {
@@ -96,7 +98,7 @@ final class Crowd implements AutoCloseable {
   private void askFronts() {
     List<Future<?>> asks = new ArrayList<>();
     for (ConcurrentLinkedQueue<Browser> line : lines.values()) {
-      line.stream().limit(ASKED_AT_ONCE).forEach(b -> asks.add(browsers.submit(() -> ask(b))));
+      line.stream().limit(ASKED_AT_ONCE).forEach(b -> asks.add(askers.submit(() -> ask(b))));
     }
     for (Future<?> ask : asks) {
       try {
@@ -179,11 +181,14 @@ final class Crowd implements AutoCloseable {
 
   @Override
   public void close() {
+    // Requests on the way are let finish, so what the crowd counts is what the origin saw.
     closed = true;
     timers.shutdownNow();
-    browsers.shutdownNow();
+    joiners.shutdown();
+    askers.shutdown();
     try {
-      browsers.awaitTermination(15, TimeUnit.SECONDS);
+      joiners.awaitTermination(20, TimeUnit.SECONDS);
+      askers.awaitTermination(20, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -57,9 +57,10 @@ class ManyInstancesIntegrationTests {
 
   static final String PASS_HEADER = "Anteroom-Pass";
 
-  static final double RATE = 20;
-  static final double BURST = 10; // admit-burst 500ms at 20 a second
-  static final int CAP = 10;
+  static final double RATE = 10;
+  static final double BURST = 5; // admit-burst 500ms at 10 a second
+  static final int CAP = 5;
+  static final int LINE = 200;
   static final String TICK = "100ms";
   static final long TICK_MS = 100;
   static final long[] WINDOWS_MS = {TICK_MS, 250, 500, 1_000, 2_000, 5_000};
@@ -87,7 +88,7 @@ class ManyInstancesIntegrationTests {
               "shop",
               null,
               Map.of(
-                  "admit-per-second", "20",
+                  "admit-per-second", "" + (int) RATE,
                   "admit-burst", "500ms",
                   "max-active", "1000",
                   "session-duration", "10m"))
@@ -130,12 +131,16 @@ class ManyInstancesIntegrationTests {
     }
 
     Crowd crowd = keep(new Crowd(east.port(), west.port()));
-    crowd.keepWaiting(BY_RATE.item(), 60);
-    crowd.keepWaiting(BY_CAP.item(), 20);
+    // Ten seconds' worth of admissions in line, so a slow moment of the crowd never lets it run
+    // dry.
+    crowd.keepWaiting(BY_RATE.item(), LINE);
+    crowd.keepWaiting(BY_CAP.item(), LINE / 4);
     crowd.keepAsking();
-    await("lines of 60 and 20 forming")
-        .atMost(Duration.ofSeconds(30))
-        .until(() -> crowd.waiting(BY_RATE.item()) >= 60 && crowd.waiting(BY_CAP.item()) >= 20);
+    await("lines forming")
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () ->
+                crowd.waiting(BY_RATE.item()) >= LINE && crowd.waiting(BY_CAP.item()) >= LINE / 4);
     report("gateways up, lines formed");
     RunningSampler sampler = keep(new RunningSampler(redis.uri(), keys.running(BY_CAP)));
 
@@ -143,11 +148,11 @@ class ManyInstancesIntegrationTests {
       workers.add(keep(new WorkerApp(redis.uri(), TICK)));
     }
     mark("three-workers");
-    runFor(Duration.ofSeconds(6), () -> workers.stream().allMatch(WorkerApp::isAdmitting));
+    runFor(Duration.ofSeconds(5), () -> workers.stream().allMatch(WorkerApp::isAdmitting));
 
     mark("kill-one");
     workers.remove(0).kill();
-    runFor(Duration.ofSeconds(6), () -> workers.stream().allMatch(WorkerApp::isAdmitting));
+    runFor(Duration.ofSeconds(5), () -> workers.stream().allMatch(WorkerApp::isAdmitting));
 
     mark("kill-all");
     workers.forEach(WorkerApp::kill);
@@ -207,7 +212,7 @@ class ManyInstancesIntegrationTests {
   private void rateHolds(SoftAssertions softly, QueueId queue, AdmissionReplay replay) {
     List<Long> times = times(replay.admissions());
     for (long window : WINDOWS_MS) {
-      int peak = peak(times, window);
+      int peak = Timeline.peak(times, window);
       double bound = RATE * window / 1000.0 + BURST;
       report("%s: peak admissions in %d ms = %d, bound %.1f", queue, window, peak, bound);
       softly
@@ -269,7 +274,7 @@ class ManyInstancesIntegrationTests {
     // a pass is issued when the visitor learns of the admission and runs a full session from then.
     report(
         "%s: most passes open at once (first use to expiry) %d, cap %d",
-        BY_CAP, mostAtOnce(capPasses), CAP);
+        BY_CAP, Timeline.mostAtOnce(capPasses), CAP);
     report(
         "origin: %d requests, %d with a valid pass of a visitor the line admitted; visitors"
             + " let in %d + %d, problems %s",
@@ -292,13 +297,20 @@ class ManyInstancesIntegrationTests {
     List<Long> after = times(byRate.between("kill-one", "kill-all"));
     report(
         "%s: three workers %.1f/s, longest gap %d ms; after one killed %.1f/s, longest gap %d ms",
-        BY_RATE, rate(before), maxGap(before), rate(after), maxGap(after));
-    softly.assertThat(rate(after)).as("rate after a kill").isBetween(0.85 * RATE, 1.1 * RATE);
-    // A few ticks, with room for this JVM being starved of CPU on a busy machine; a gap shorter
-    // than
-    // the burst (500 ms) loses nothing, as the rate over the phase shows.
+        BY_RATE,
+        Timeline.rate(before),
+        Timeline.maxGap(before),
+        Timeline.rate(after),
+        Timeline.maxGap(after));
+    // At most the rate is what every window above holds; here: at least the rate, still.
     softly
-        .assertThat(maxGap(after))
+        .assertThat(Timeline.rate(after))
+        .as("rate after a kill")
+        .isGreaterThanOrEqualTo(0.85 * RATE);
+    // A few ticks, with room for this JVM being starved of CPU on a busy machine. A gap shorter
+    // than the burst (500 ms) costs no admissions, as the rate over the phase shows.
+    softly
+        .assertThat(Timeline.maxGap(after))
         .as("longest gap after a kill, ms")
         .isLessThanOrEqualTo(10 * TICK_MS);
   }
@@ -333,13 +345,19 @@ class ManyInstancesIntegrationTests {
     }
     long first = resumed.get(0);
     long idle = first - dead.get(dead.size() - 1);
-    int firstTick = count(resumed, first, first + TICK_MS);
-    int firstSecond = count(resumed, first, first + 1_000);
+    int firstTick = Timeline.count(resumed, first, first + TICK_MS);
+    int firstSecond = Timeline.count(resumed, first, first + 1_000);
     List<Long> later = resumed.stream().filter(t -> t >= first + 1_000).toList();
     report(
         "%s: restart after %d ms without admissions (%.0f would be owed at the rate): first tick"
             + " %d, first second %d (bound %.0f), then %.1f/s",
-        BY_RATE, idle, idle * RATE / 1000, firstTick, firstSecond, RATE + BURST, rate(later));
+        BY_RATE,
+        idle,
+        idle * RATE / 1000,
+        firstTick,
+        firstSecond,
+        RATE + BURST,
+        Timeline.rate(later));
     softly
         .assertThat((double) firstTick)
         .as("first tick after restart")
@@ -348,61 +366,14 @@ class ManyInstancesIntegrationTests {
         .assertThat((double) firstSecond)
         .as("first second after restart")
         .isLessThanOrEqualTo(BURST + RATE);
-    softly.assertThat(rate(later)).as("rate after restart").isBetween(0.85 * RATE, 1.1 * RATE);
+    softly
+        .assertThat(Timeline.rate(later))
+        .as("rate after restart")
+        .isGreaterThanOrEqualTo(0.85 * RATE);
   }
 
   private static List<Long> times(List<Admission> admissions) {
     return admissions.stream().map(Admission::bucketMs).toList();
-  }
-
-  /** Most admissions in any window [t, t + windowMs] of sorted times. */
-  static int peak(List<Long> times, long windowMs) {
-    int peak = 0;
-    int end = 0;
-    for (int start = 0; start < times.size(); start++) {
-      while (end < times.size() && times.get(end) <= times.get(start) + windowMs) {
-        end++;
-      }
-      peak = Math.max(peak, end - start);
-    }
-    return peak;
-  }
-
-  /** Most of the intervals {from, to} that overlap at one moment. */
-  private static int mostAtOnce(List<long[]> intervals) {
-    List<long[]> edges = new ArrayList<>();
-    for (long[] interval : intervals) {
-      edges.add(new long[] {interval[0], 1});
-      edges.add(new long[] {interval[1], -1});
-    }
-    edges.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
-    int open = 0;
-    int most = 0;
-    for (long[] edge : edges) {
-      open += (int) edge[1];
-      most = Math.max(most, open);
-    }
-    return most;
-  }
-
-  private static int count(List<Long> times, long from, long to) {
-    return (int) times.stream().filter(t -> t >= from && t <= to).count();
-  }
-
-  private static long maxGap(List<Long> times) {
-    long gap = 0;
-    for (int i = 1; i < times.size(); i++) {
-      gap = Math.max(gap, times.get(i) - times.get(i - 1));
-    }
-    return gap;
-  }
-
-  /** Admissions a second from the first to the last of sorted times. */
-  private static double rate(List<Long> times) {
-    if (times.size() < 2) {
-      return 0;
-    }
-    return (times.size() - 1) * 1000.0 / (times.get(times.size() - 1) - times.get(0));
   }
 
   /** A moment in the MONITOR stream, between the commands before and after it. */
