@@ -25,13 +25,16 @@ final class OutageCredit {
   private long recoveredAtMs;
   private long outageMs;
 
+  /** Gaps shorter than this are late ticks on a busy machine, not outages. */
+  private static final long MIN_GAP_MS = 1000;
+
   /**
-   * @param tick the worker's tick; a gap of more than two ticks between successful reads of Redis
-   *     counts as an outage
+   * @param tick the worker's tick; a gap of more than two ticks (and at least a second) between
+   *     successful reads of Redis counts as an outage
    */
   OutageCredit(Clock clock, Duration tick) {
     this.clock = clock;
-    this.gapMs = 2 * tick.toMillis();
+    this.gapMs = Math.max(2 * tick.toMillis(), MIN_GAP_MS);
   }
 
   /**

@@ -43,6 +43,16 @@ class OutageCreditTests {
   }
 
   @Test
+  void lateTicksOfABusyMachineAreNoOutage() {
+    credit.started();
+    for (int i = 0; i < 10; i++) {
+      clock.advance(Duration.ofMillis(900));
+      credit.reached();
+    }
+    assertThat(credit.apply(policy)).isEqualTo(policy);
+  }
+
+  @Test
   void anOutageBeforeTheFirstReadCountsFromTheStart() {
     credit.started();
     clock.advance(Duration.ofSeconds(40));

@@ -39,7 +39,9 @@ public final class AnteroomCookies {
     return value(request, TICKET + room);
   }
 
-  /** The proof-of-work answer the request carries for {@code room}, or null when none or several. */
+  /**
+   * The proof-of-work answer the request carries for {@code room}, or null when none or several.
+   */
   public String proof(ServerHttpRequest request, String room) {
     return value(request, PROOF + room);
   }
