@@ -4,7 +4,9 @@ import java.util.regex.Pattern;
 
 /**
  * The one owner of Anteroom's Redis key layout. Every key of one queue carries the hash tag {@code
- * {room:item}}, so a queue lives in one Cluster slot and each script touches one slot.
+ * {room:item}}, so a queue lives in one Cluster slot and each script touches one slot. The keys
+ * outside a queue ({@code active}, {@code settings}, {@code history}) are each used alone by every
+ * script and command, so no call crosses slots in a Redis Cluster.
  *
  * <pre>
  * ZADD wr:{shop:42}:waiting  &lt;sequence&gt; &lt;visitor&gt;     line, in order

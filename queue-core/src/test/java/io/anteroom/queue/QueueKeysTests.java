@@ -38,6 +38,9 @@ class QueueKeysTests {
       int[] slots = Arrays.stream(keys.scriptKeys(queue)).mapToInt(SlotHash::getSlot).toArray();
 
       assertThat(slots).as("slots of %s", queue).containsOnly(slots[0]);
+      assertThat(SlotHash.getSlot(keys.hits(queue)))
+          .as("settle.lua takes the hits key with the others")
+          .isEqualTo(slots[0]);
       assertThat(slots[0]).isEqualTo(SlotHash.getSlot(queue.toString()));
     }
   }

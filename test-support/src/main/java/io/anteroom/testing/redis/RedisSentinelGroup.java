@@ -8,10 +8,10 @@ import java.util.stream.Collectors;
 /**
  * A real Sentinel setup for tests: a primary, one replica and three Sentinels (quorum two), five
  * redis-server processes on free loopback ports. The Sentinels call the primary down after one
- * second without an answer, so a failover takes a few seconds; a failover timeout of 5 s bounds how
- * long a former primary that is still up keeps its role before the Sentinels turn it into a
- * replica. {@link #start()} returns once every Sentinel knows the replica and the other Sentinels,
- * so a failover can be voted at once.
+ * second without an answer, so a failover takes a few seconds. A former primary that is still up
+ * after a failover is turned into a replica about ten seconds after the switch. {@link #start()}
+ * returns once every Sentinel knows the replica and the other Sentinels, so a failover can be voted
+ * at once.
  *
  * <p>Callers must {@link #close()} it; like every {@link RedisServer}, its processes are also
  * closed by a shutdown hook when the JVM exits.
