@@ -36,6 +36,8 @@ import java.util.List;
  *     default keep
  * @param failurePolicy {@code failure-policy}: {@code open} or {@code closed} for visitors without
  *     a pass when the line cannot be reached; default closed
+ * @param fairness queueing method, scheduled event and caps on places ({@link Fairness}); default
+ *     first come, first served without caps
  */
 public record RoomPolicy(
     double admitPerSecond,
@@ -51,7 +53,8 @@ public record RoomPolicy(
     Duration activationWindow,
     Duration coolDown,
     ClosedLine closedLine,
-    FailurePolicy failurePolicy) {
+    FailurePolicy failurePolicy,
+    Fairness fairness) {
 
   /** The {@code deactivate-below} value meaning "half of activate-above". */
   static final double HALF_OF_ACTIVATE_ABOVE = -1;
@@ -74,7 +77,8 @@ public record RoomPolicy(
           Duration.ofSeconds(3),
           Duration.ofMinutes(1),
           ClosedLine.KEEP,
-          FailurePolicy.CLOSED);
+          FailurePolicy.CLOSED,
+          Fairness.DEFAULTS);
 
   /** Most visitors one admission call may move; keeps a script call short. */
   static final int MAX_ADMIT_BATCH = 5000;
@@ -119,6 +123,11 @@ public record RoomPolicy(
     checkPositive(problems, coolDown, PolicyProperty.COOL_DOWN);
     check(problems, closedLine != null, PolicyProperty.CLOSED_LINE, "must be set");
     check(problems, failurePolicy != null, PolicyProperty.FAILURE_POLICY, "must be set");
+    if (fairness == null) {
+      problems.add("fairness: must be set");
+    } else {
+      fairness.check(problems);
+    }
     if (!problems.isEmpty()) {
       throw new InvalidPolicyException("room policy", problems);
     }
@@ -150,7 +159,8 @@ public record RoomPolicy(
         DEFAULTS.activationWindow,
         DEFAULTS.coolDown,
         DEFAULTS.closedLine,
-        DEFAULTS.failurePolicy);
+        DEFAULTS.failurePolicy,
+        DEFAULTS.fairness);
   }
 
   /** This policy with another {@code abandon-after}. */
@@ -169,7 +179,8 @@ public record RoomPolicy(
         activationWindow,
         coolDown,
         closedLine,
-        failurePolicy);
+        failurePolicy,
+        fairness);
   }
 
   /** Whether traffic can turn this queue on. */
