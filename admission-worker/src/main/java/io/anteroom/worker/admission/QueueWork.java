@@ -64,9 +64,8 @@ public final class QueueWork {
 
   /**
    * Admits; or, in a mode that admits nobody or while a scheduled event's pre-queue is open,
-   * finishes the visitors who stopped polling, and clears
-   * the line of a queue closed with {@code closed-line: clear}; then expires. Completes empty even
-   * when Redis fails.
+   * finishes the visitors who stopped polling, and clears the line of a queue closed with {@code
+   * closed-line: clear}; then expires. Completes empty even when Redis fails.
    */
   public Mono<Void> run(QueueId queue, RoomPolicy policy) {
     boolean admits = policy.mode().admits() && !policy.fairness().preQueue(clock.instant());

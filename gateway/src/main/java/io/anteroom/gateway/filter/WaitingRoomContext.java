@@ -2,12 +2,15 @@ package io.anteroom.gateway.filter;
 
 import io.anteroom.gateway.activation.HitFlusher;
 import io.anteroom.gateway.activation.QueueGate;
+import io.anteroom.gateway.identity.Identities;
 import io.anteroom.gateway.pass.AnteroomCookies;
 import io.anteroom.gateway.room.ItemSource;
 import io.anteroom.gateway.room.RoomPolicyMirror;
+import io.anteroom.gateway.status.LimitResponses;
 import io.anteroom.gateway.status.WaitingResponses;
 import io.anteroom.gateway.token.TokenCodec;
 import io.anteroom.queue.log.ThrottledWarnings;
+import java.time.Clock;
 import java.util.Map;
 
 /** What every room's filter shares; built once per gateway. */
@@ -23,7 +26,11 @@ record WaitingRoomContext(
     Bypass bypass,
     WaitingResponses responses,
     Decisions decisions,
-    ThrottledWarnings warnings) {
+    ThrottledWarnings warnings,
+    Identities identities,
+    PlaceGuard places,
+    LimitResponses limits,
+    Clock clock) {
 
   ItemSource itemSource(String room) {
     return itemSources.get(room);

@@ -56,12 +56,19 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
     RoomPolicy policy = context.policies().policy(queue);
     context.hits().record(queue, policy);
     Pass pass = readPass(request);
-    if (pass != null && pass.opens(queue)) {
+    if (pass != null
+        && pass.opens(queue)
+        && policy.fairness().honours(pass.issuedAt(), context.clock().instant())) {
       context.decisions().count(room, Decision.PASSED);
       return context.forwarder().forwardHolder(exchange, chain, queue, pass, policy);
     }
-    Ticket ticket = readTicket(request);
-    String known = pass != null ? pass.visitor() : ticket != null ? ticket.visitor() : null;
+    // A room that binds identities knows a visitor by the identity, whatever the browser holds.
+    String bound = context.identities().visitor(room, request);
+    Ticket ticket = ownTicket(readTicket(request), bound);
+    String known =
+        bound != null
+            ? bound
+            : pass != null ? pass.visitor() : ticket != null ? ticket.visitor() : null;
     return switch (context.gate().verdict(queue, policy)) {
       case ENTER -> enter(exchange, chain, queue, policy, pass, known);
       case CLOSED -> closed(exchange, queue, policy, ticket);
@@ -136,6 +143,32 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
       context.decisions().rejectedToken(room, Rejection.WRONG_QUEUE);
     }
     String newcomer = known != null ? known : VisitorIds.newVisitorId();
+    Mono<Optional<PlaceGuard.Refusal>> limits =
+        forThisQueue == null
+            ? context.places().check(request, queue, newcomer, policy)
+            : Mono.just(Optional.empty());
+    Ticket held = forThisQueue;
+    return limits.flatMap(
+        refusal ->
+            refusal.isPresent()
+                ? refused(exchange, refusal.get())
+                : meet(exchange, chain, queue, policy, pass, held, newcomer));
+  }
+
+  /** Turned away by a limit on new places: 429 with Retry-After, counted as rejected. */
+  private Mono<Void> refused(ServerWebExchange exchange, PlaceGuard.Refusal refusal) {
+    context.decisions().count(room, Decision.REJECTED);
+    return context.limits().refused(exchange, room, refusal.reason(), refusal.retryAfterSeconds());
+  }
+
+  private Mono<Void> meet(
+      ServerWebExchange exchange,
+      GatewayFilterChain chain,
+      QueueId queue,
+      RoomPolicy policy,
+      Pass pass,
+      Ticket forThisQueue,
+      String newcomer) {
     // Only a failure to reach the line (a Redis error, or the breaker in front of Redis refusing)
     // means "unavailable"; errors after it belong to the origin.
     return context
@@ -198,6 +231,11 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
                   .ticket(room, context.tokens().issueTicket(outcome.visitor(), queue)));
     }
     return context.responses().waiting(exchange, room, WaitingView.of(outcome, policy));
+  }
+
+  /** The ticket, unless the room binds identities and it belongs to another one. */
+  private static Ticket ownTicket(Ticket ticket, String bound) {
+    return bound != null && ticket != null && !ticket.visitor().equals(bound) ? null : ticket;
   }
 
   private Pass readPass(ServerHttpRequest request) {

@@ -4,12 +4,15 @@ import io.anteroom.gateway.GatewayProperties;
 import io.anteroom.gateway.RedisGuard;
 import io.anteroom.gateway.activation.HitFlusher;
 import io.anteroom.gateway.activation.QueueGate;
+import io.anteroom.gateway.identity.Identities;
 import io.anteroom.gateway.pass.AnteroomCookies;
 import io.anteroom.gateway.pass.PassRegistrar;
 import io.anteroom.gateway.room.ItemSource;
 import io.anteroom.gateway.room.RoomPolicyMirror;
+import io.anteroom.gateway.status.LimitResponses;
 import io.anteroom.gateway.status.WaitingResponses;
 import io.anteroom.gateway.token.TokenCodec;
+import io.anteroom.queue.PlaceLimits;
 import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.config.AnteroomProperties;
 import io.anteroom.queue.log.ThrottledWarnings;
@@ -45,7 +48,11 @@ public class WaitingRoomGatewayFilterFactory
       Decisions decisions,
       Line line,
       LineEvents events,
-      Clock clock) {
+      Clock clock,
+      Identities identities,
+      PlaceLimits placeLimits,
+      ClientAddress clientAddress,
+      LimitResponses limits) {
     super(Config.class);
     ThrottledWarnings warnings =
         new ThrottledWarnings(
@@ -75,7 +82,11 @@ public class WaitingRoomGatewayFilterFactory
             new Bypass(gateway.staticExtensions()),
             responses,
             decisions,
-            warnings);
+            warnings,
+            identities,
+            new PlaceGuard(placeLimits, redis, clientAddress, warnings),
+            limits,
+            clock);
   }
 
   private static Map<String, ItemSource> itemSources(AnteroomProperties anteroom) {

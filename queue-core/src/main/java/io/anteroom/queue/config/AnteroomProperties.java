@@ -34,9 +34,11 @@ public record AnteroomProperties(
   /**
    * Room settings that are not policy and cannot be changed live: {@code item}, where a request's
    * item id comes from ({@code path:<variable>}, {@code query:<name>}, {@code header:<name>} or
-   * {@code room} for one line per room; default {@code room}).
+   * {@code room} for one line per room; default {@code room}); {@code identity}, where a visitor's
+   * identity comes from ({@code header:<name>} or {@code cookie:<name>}; default none: each browser
+   * is a visitor).
    */
-  public static final Set<String> ROOM_OPTIONS = Set.of("item");
+  public static final Set<String> ROOM_OPTIONS = Set.of("item", "identity");
 
   public AnteroomProperties {
     defaults = defaults == null ? Map.of() : Map.copyOf(defaults);
