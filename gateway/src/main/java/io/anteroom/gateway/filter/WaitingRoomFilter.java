@@ -56,11 +56,13 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
     RoomPolicy policy = context.policies().policy(queue);
     context.hits().record(queue, policy);
     Pass pass = readPass(request);
-    if (pass != null
-        && pass.opens(queue)
-        && policy.fairness().honours(pass.issuedAt(), context.clock().instant())) {
-      context.decisions().count(room, Decision.PASSED);
-      return context.forwarder().forwardHolder(exchange, chain, queue, pass, policy);
+    if (pass != null && pass.opens(queue)) {
+      if (policy.fairness().honours(pass.issuedAt(), context.clock().instant())) {
+        context.decisions().count(room, Decision.PASSED);
+        return context.forwarder().forwardHolder(exchange, chain, queue, pass, policy);
+      }
+      // Issued before a scheduled event's pre-queue opened: its holder lines up like anyone else.
+      pass = null;
     }
     // A room that binds identities knows a visitor by the identity, whatever the browser holds.
     String bound = context.identities().visitor(room, request);
