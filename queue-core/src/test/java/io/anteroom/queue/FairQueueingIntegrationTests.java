@@ -27,7 +27,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * one at a time from its head, and counts how often arrival i left at place p. For a uniform
  * shuffle each of the N x N counts is about TRIALS / N; Pearson's statistic over the table then
  * follows a chi-square distribution with (N - 1)^2 = 16 degrees of freedom, which exceeds {@value
- * #CRITICAL} with probability 3.6e-6 (a false failure). A first-come line scores about 16,000.
+ * #CRITICAL} with probability 3.6e-6 (a false failure). A first-come line scores 20,000.
  */
 class FairQueueingIntegrationTests {
 
