@@ -215,10 +215,22 @@ class LineFairnessIntegrationTests {
 
     store.release(QueueId.of("shop", "cap-1"), carolsId()).block();
 
-    HttpResponse<String> joined =
-        asUser(new Visitor(port), "/products/cap-2", "carol", "application/json");
-    assertThat(joined.statusCode()).isEqualTo(200);
-    assertThat(Visitor.text(joined.body(), "state")).isEqualTo("waiting");
+    // Once the claim on cap-1 has settled (two seconds), it is checked against its line.
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(500))
+        .until(
+            () ->
+                "waiting"
+                    .equals(
+                        Visitor.text(
+                            asUser(
+                                    new Visitor(port),
+                                    "/products/cap-2",
+                                    "carol",
+                                    "application/json")
+                                .body(),
+                            "state")));
   }
 
   /** Carol's visitor id, the only one with places recorded for the cap. */

@@ -6,6 +6,7 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -19,6 +20,12 @@ public final class RedisPlaceLimits implements PlaceLimits {
 
   /** How long a joined item is remembered without being looked at; longer than any wait. */
   static final Duration KEEP = Duration.ofDays(1);
+
+  /**
+   * How long a claim counts without being checked against its line: a claim is made just before the
+   * visitor joins, so a recent one may not be in the line yet.
+   */
+  static final Duration SETTLING = Duration.ofSeconds(2);
 
   private static final long WINDOW_MS = 60_000;
 
@@ -39,33 +46,50 @@ public final class RedisPlaceLimits implements PlaceLimits {
   public Mono<Boolean> claim(QueueId queue, String visitor, int cap) {
     return tryClaim(queue, visitor, cap)
         .flatMap(
-            counted ->
-                counted.isEmpty()
-                    ? Mono.just(true)
-                    : forgetGone(queue.room(), visitor, counted)
+            first ->
+                first.recorded() || first.settled().isEmpty()
+                    ? Mono.just(first.recorded())
+                    : forgetGone(queue.room(), visitor, first.settled())
                         .flatMap(
                             forgotten ->
                                 forgotten == 0
                                     ? Mono.just(false)
-                                    : tryClaim(queue, visitor, cap).map(List::isEmpty)));
+                                    : tryClaim(queue, visitor, cap).map(Claim::recorded)));
   }
 
-  /** Empty when recorded; otherwise the items counted against the cap. */
-  private Mono<List<String>> tryClaim(QueueId queue, String visitor, int cap) {
+  /**
+   * The reply of {@code claim.lua}.
+   *
+   * @param recorded whether the claim was recorded
+   * @param settled when refused, the items counted that were claimed long enough ago to be checked
+   *     against their lines
+   */
+  private record Claim(boolean recorded, List<String> settled) {}
+
+  private Mono<Claim> tryClaim(QueueId queue, String visitor, int cap) {
+    long now = clock.millis();
     return scripts
         .<List<Object>>run(
             QueueScripts.CLAIM,
             ScriptOutputType.MULTI,
             new String[] {keys.places(queue.room(), visitor)},
-            Long.toString(clock.millis()),
+            Long.toString(now),
             queue.item(),
             Integer.toString(cap),
             Long.toString(KEEP.toMillis()))
         .map(
             reply ->
-                ((Long) reply.get(0)) == 1L
-                    ? List.of()
-                    : reply.subList(1, reply.size()).stream().map(Object::toString).toList());
+                ((Long) reply.get(0)) == 1L ? new Claim(true, List.of()) : refused(reply, now));
+  }
+
+  private static Claim refused(List<Object> reply, long now) {
+    List<String> settled = new ArrayList<>();
+    for (int i = 1; i + 1 < reply.size(); i += 2) {
+      if (Double.parseDouble(reply.get(i + 1).toString()) <= now - SETTLING.toMillis()) {
+        settled.add(reply.get(i).toString());
+      }
+    }
+    return new Claim(false, settled);
   }
 
   /** Drops the counted items whose line the visitor is no longer in; how many were dropped. */

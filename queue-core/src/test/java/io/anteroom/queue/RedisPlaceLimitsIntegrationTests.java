@@ -8,12 +8,16 @@ import io.anteroom.testing.redis.RedisServerExtension;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 /** Both limits on places, against a real Redis with a clock moved by hand. */
 class RedisPlaceLimitsIntegrationTests {
@@ -80,6 +84,8 @@ class RedisPlaceLimitsIntegrationTests {
     assertThat(claim("3")).isFalse();
 
     store.release(QueueId.of("shop", "1"), "v").block();
+    assertThat(claim("3")).as("claims are not checked while they settle").isFalse();
+    clock.advance(RedisPlaceLimits.SETTLING);
 
     assertThat(claim("3")).isTrue();
     assertThat(sync.zrange(keys.places("shop", "v"), 0, -1)).containsExactlyInAnyOrder("2", "3");
@@ -100,5 +106,36 @@ class RedisPlaceLimitsIntegrationTests {
     clock.advance(Duration.ofSeconds(50));
 
     assertThat(limits.countNewPlace("shop", "192.0.2.1", 3).block()).isTrue();
+  }
+
+  @Test
+  void gatewaysAskingAtOnceTogetherGetExactlyTheLimit() {
+    try (RedisFixture second = RedisFixture.connect(redis.uri())) {
+      PlaceLimits other = new RedisPlaceLimits(second.connector().commands(), keys, clock);
+      List<Mono<Boolean>> asks = new ArrayList<>();
+      for (int i = 0; i < 60; i++) {
+        asks.add((i % 2 == 0 ? limits : other).countNewPlace("shop", "192.0.2.9", 10));
+      }
+
+      List<Boolean> answers = Flux.merge(asks).collectList().block();
+
+      assertThat(answers).hasSize(60).filteredOn(allowed -> allowed).hasSize(10);
+    }
+  }
+
+  @Test
+  void oneIdentityJoiningTwoQueuesAtOnceUnderACapOfOneGetsOne() {
+    try (RedisFixture second = RedisFixture.connect(redis.uri())) {
+      PlaceLimits other = new RedisPlaceLimits(second.connector().commands(), keys, clock);
+
+      List<Boolean> answers =
+          Flux.merge(
+                  limits.claim(QueueId.of("shop", "a"), "v", 1),
+                  other.claim(QueueId.of("shop", "b"), "v", 1))
+              .collectList()
+              .block();
+
+      assertThat(answers).containsExactlyInAnyOrder(true, false);
+    }
   }
 }
