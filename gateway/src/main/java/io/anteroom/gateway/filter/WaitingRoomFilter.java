@@ -28,8 +28,8 @@ import reactor.core.publisher.Mono;
  * io.anteroom.gateway.activation.QueueGate}): a queue that is off gives out a pass and passes, a
  * closed one shows the closed page, one that holds visitors puts them in line and answers with the
  * waiting page. When the line cannot be reached, the room's failure policy lets the visitor through
- * (marked) or answers 503. A room that binds identities knows visitors by them; a newcomer to a line
- * first passes the room's limits on new places (429 when over one).
+ * (marked) or answers 503. A room that binds identities knows visitors by them; a newcomer to a
+ * line first passes the room's limits on new places (429 when over one).
  */
 final class WaitingRoomFilter implements GatewayFilter, Ordered {
 
@@ -66,7 +66,10 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
       pass = null;
     }
     // A room that binds identities knows a visitor by the identity, whatever the browser holds.
-    String bound = context.identities().visitor(room, request);
+    String bound =
+        context
+            .identities()
+            .visitor(room, request, policy.fairness().cutoff(context.clock().instant()));
     Ticket ticket = ownTicket(readTicket(request), bound);
     String known =
         bound != null

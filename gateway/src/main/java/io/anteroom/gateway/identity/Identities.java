@@ -4,6 +4,7 @@ import io.anteroom.gateway.token.VisitorIds;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
+import java.time.Instant;
 import java.util.Map;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -38,11 +39,18 @@ public final class Identities {
   /**
    * The visitor id bound to the identity the request carries, or null when the room does not bind
    * identities or the request carries none (the browser's own id applies then).
+   *
+   * @param since the start of a scheduled event's sessions ({@link
+   *     io.anteroom.queue.policy.Fairness#cutoff}), or null: from then on one identity has a new
+   *     visitor id, so a session from before the event does not admit its holder into it
    */
-  public String visitor(String room, ServerHttpRequest request) {
+  public String visitor(String room, ServerHttpRequest request, Instant since) {
     IdentitySource source = sources.get(room);
     String identity = source == null ? null : source.read(request);
-    return identity == null ? null : visitorOf(room, identity);
+    if (identity == null) {
+      return null;
+    }
+    return visitorOf(room + (since == null ? "" : "@" + since.toEpochMilli()), identity);
   }
 
   String visitorOf(String room, String identity) {

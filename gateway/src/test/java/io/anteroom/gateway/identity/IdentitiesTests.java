@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import io.anteroom.gateway.token.VisitorIds;
+import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.HttpCookie;
@@ -24,17 +25,30 @@ class IdentitiesTests {
 
   @Test
   void oneIdentityIsOneVisitorIdPerRoomAndNeverTheRawValue() {
-    String id = identities.visitor("shop", withHeader("alice"));
+    String id = identities.visitor("shop", withHeader("alice"), null);
 
     assertThat(VisitorIds.isVisitorId(id)).isTrue();
-    assertThat(identities.visitor("shop", withHeader(" alice "))).isEqualTo(id);
-    assertThat(identities.visitor("shop", withHeader("bob"))).isNotEqualTo(id);
+    assertThat(identities.visitor("shop", withHeader(" alice "), null)).isEqualTo(id);
+    assertThat(identities.visitor("shop", withHeader("bob"), null)).isNotEqualTo(id);
     assertThat(
             identities.visitor(
                 "hall",
-                MockServerHttpRequest.get("/").cookie(new HttpCookie("uid", "alice")).build()))
+                MockServerHttpRequest.get("/").cookie(new HttpCookie("uid", "alice")).build(),
+                null))
         .isNotEqualTo(id)
         .isNotNull();
+  }
+
+  @Test
+  void fromAnEventsCutoffOneIdentityHasANewVisitorId() {
+    Instant cutoff = Instant.parse("2026-12-24T17:30:00Z");
+    String before = identities.visitor("shop", withHeader("alice"), null);
+
+    String during = identities.visitor("shop", withHeader("alice"), cutoff);
+
+    assertThat(during).isNotEqualTo(before);
+    assertThat(identities.visitor("shop", withHeader("alice"), cutoff)).isEqualTo(during);
+    assertThat(VisitorIds.isVisitorId(during)).isTrue();
   }
 
   @Test
@@ -49,10 +63,10 @@ class IdentitiesTests {
 
   @Test
   void roomsWithoutTheSettingAndRequestsWithoutAnIdentityKeepTheBrowsersId() {
-    assertThat(identities.visitor("elsewhere", withHeader("alice"))).isNull();
-    assertThat(identities.visitor("shop", MockServerHttpRequest.get("/").build())).isNull();
-    assertThat(identities.visitor("shop", withHeader("  "))).isNull();
-    assertThat(identities.visitor("hall", withHeader("alice"))).isNull();
+    assertThat(identities.visitor("elsewhere", withHeader("alice"), null)).isNull();
+    assertThat(identities.visitor("shop", MockServerHttpRequest.get("/").build(), null)).isNull();
+    assertThat(identities.visitor("shop", withHeader("  "), null)).isNull();
+    assertThat(identities.visitor("hall", withHeader("alice"), null)).isNull();
     assertThat(identities.binds("shop")).isTrue();
   }
 

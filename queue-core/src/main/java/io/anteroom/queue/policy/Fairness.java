@@ -113,15 +113,23 @@ public record Fairness(
    * start) do not, so nobody carries a place from before the event into it.
    */
   public boolean honours(Instant issuedAt, Instant now) {
+    Instant cutoff = cutoff(now);
+    return cutoff == null || !issuedAt.isBefore(cutoff.truncatedTo(ChronoUnit.SECONDS));
+  }
+
+  /**
+   * From {@code now} on, the instant before which sessions do not count: when the pre-queue opened
+   * (or, without an opening time, the start); null without an event or before its pre-queue opens.
+   */
+  public Instant cutoff(Instant now) {
     if (eventStart == null) {
-      return true;
+      return null;
     }
     Instant opens = preQueueOpens();
     if (opens != null && now.isBefore(opens)) {
-      return true;
+      return null;
     }
-    Instant cutoff = opens != null ? opens : eventStart;
-    return !issuedAt.isBefore(cutoff.truncatedTo(ChronoUnit.SECONDS));
+    return opens != null ? opens : eventStart;
   }
 
   /** Whether a cap on queues per visitor id is set. */
