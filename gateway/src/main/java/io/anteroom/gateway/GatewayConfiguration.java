@@ -11,16 +11,19 @@ import io.anteroom.gateway.filter.Decisions;
 import io.anteroom.gateway.filter.Line;
 import io.anteroom.gateway.filter.LineEvents;
 import io.anteroom.gateway.filter.WaitingRoomGatewayFilterFactory;
+import io.anteroom.gateway.identity.Identities;
 import io.anteroom.gateway.pass.AnteroomCookies;
 import io.anteroom.gateway.pass.PassRegistrar;
 import io.anteroom.gateway.room.FailurePolicySwitch;
 import io.anteroom.gateway.room.RoomPolicyMirror;
+import io.anteroom.gateway.status.LimitResponses;
 import io.anteroom.gateway.status.StatusHandler;
 import io.anteroom.gateway.status.WaitingPage;
 import io.anteroom.gateway.status.WaitingResponses;
 import io.anteroom.gateway.token.TokenCodec;
 import io.anteroom.queue.Activation;
 import io.anteroom.queue.ActiveQueues;
+import io.anteroom.queue.PlaceLimits;
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.TrafficStore;
@@ -108,8 +111,8 @@ class GatewayConfiguration {
   }
 
   @Bean
-  QueueGate queueGate(ActiveQueueMirror mirror, AutoActivator activator) {
-    return new QueueGate(mirror, activator);
+  QueueGate queueGate(ActiveQueueMirror mirror, AutoActivator activator, Clock clock) {
+    return new QueueGate(mirror, activator, clock);
   }
 
   @Bean
@@ -160,8 +163,8 @@ class GatewayConfiguration {
   }
 
   @Bean
-  Line line(QueueStore store, RedisGuard redis, LineEvents events) {
-    return new Line(store, redis, events);
+  Line line(QueueStore store, RedisGuard redis, LineEvents events, Clock clock) {
+    return new Line(store, redis, events, clock);
   }
 
   @Bean
@@ -180,10 +183,29 @@ class GatewayConfiguration {
       Line line,
       LineEvents events,
       ClientAddress clients,
-      Clock clock) {
+      Clock clock,
+      Identities identities,
+      PlaceLimits placeLimits,
+      LimitResponses limits) {
     return new WaitingRoomGatewayFilterFactory(
-        anteroom, gateway, policies, gate, hits, tokens, store, redis, registrar, responses,
-        decisions, line, events, clients, clock);
+        anteroom,
+        gateway,
+        policies,
+        gate,
+        hits,
+        tokens,
+        store,
+        redis,
+        registrar,
+        responses,
+        decisions,
+        line,
+        events,
+        clients,
+        clock,
+        identities,
+        placeLimits,
+        limits);
   }
 
   @Bean

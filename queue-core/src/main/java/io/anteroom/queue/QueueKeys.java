@@ -10,15 +10,18 @@ import java.util.regex.Pattern;
  *
  * <pre>
  * ZADD wr:{shop:42}:waiting  &lt;sequence&gt; &lt;visitor&gt;     line, in order
+ * ZADD wr:{shop:42}:waiting  &lt;sequence + draw&gt; &lt;visitor&gt;   random place: draw in [0, 1)
  * ZADD wr:{shop:42}:running  &lt;last-activity-ms&gt; &lt;visitor&gt;   admitted sessions
  * ZADD wr:{shop:42}:finished &lt;end-ms&gt; &lt;visitor&gt;          ended, released or abandoned
  * ZADD wr:{shop:42}:seen     &lt;last-poll-ms&gt; &lt;visitor&gt;    waiting visitors' last poll
- * HSET wr:{shop:42}:state    seq &lt;n&gt; tokens &lt;f&gt; refill &lt;ms&gt; admitted &lt;n&gt; abandoned &lt;n&gt;
+ * HSET wr:{shop:42}:state    seq &lt;n&gt; drawn &lt;n&gt; tokens &lt;f&gt; refill &lt;ms&gt; admitted &lt;n&gt; abandoned &lt;n&gt;
  *                            expired &lt;n&gt; released &lt;n&gt; cleared &lt;n&gt; quiet-since &lt;ms&gt;
  * HINCRBY wr:{shop:42}:hits  &lt;epoch-second&gt; &lt;requests&gt;      traffic per second, expires
  * HSET wr:active             shop:42 manual|auto                active queues and why
  * PUBLISH wr:active:changed  shop:42                            after each change of wr:active
  * HSET wr:settings:shop      admit-per-second 250 42/mode paused  live overrides: room, queue
+ * ZADD wr:places:shop:&lt;visitor&gt; &lt;joined-ms&gt; 42        queues a visitor id joined, for a cap
+ * INCR wr:newplaces:shop:&lt;address&gt;:&lt;epoch-minute&gt;       new places per client address, expires
  * ZADD wr:history:shop       &lt;interval-ms&gt; &lt;ms:waiting:running:finished:admitted&gt;  last 15 min
  * </pre>
  */
@@ -87,6 +90,16 @@ public final class QueueKeys {
   /** Sorted set of a room's recent line samples, by time, for the admin page's chart. */
   public String history(String room) {
     return prefix + ":history:" + QueueId.requireRoom(room);
+  }
+
+  /** Sorted set of the items of a room whose lines one visitor id joined, by join time. */
+  public String places(String room, String visitor) {
+    return prefix + ":places:" + QueueId.requireRoom(room) + ":" + visitor;
+  }
+
+  /** Counter of the places one client address asked for in a room in one minute. */
+  public String newPlaces(String room, String address, long epochMinute) {
+    return prefix + ":newplaces:" + QueueId.requireRoom(room) + ":" + address + ":" + epochMinute;
   }
 
   private String queueKey(QueueId queue, String part) {

@@ -6,7 +6,9 @@ import io.anteroom.queue.script.QueueScripts;
 import io.anteroom.queue.script.ScriptRunner;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +30,9 @@ public final class RedisQueueStore implements QueueStore {
     VisitorStatus.State.FINISHED
   };
 
+  /** Random places are drawn here, not in the script, whose random numbers are predictable. */
+  private static final SecureRandom DRAWS = new SecureRandom();
+
   private final RedisClusterAsyncCommands<String, String> commands;
   private final ScriptRunner scripts;
   private final QueueKeys keys;
@@ -43,15 +48,17 @@ public final class RedisQueueStore implements QueueStore {
 
   @Override
   public Mono<EnqueueResult> enqueue(QueueId queue, String visitor, RoomPolicy policy) {
+    Instant instant = clock.instant();
     return list(
             QueueScripts.ENQUEUE,
             queue,
             visitor,
-            now(),
+            Long.toString(instant.toEpochMilli()),
             Double.toString(policy.admitPerSecond()),
             Double.toString(policy.burstTokens()),
             Integer.toString(policy.maxActive()),
-            policy.mode().admits() ? "1" : "0")
+            policy.mode().admits() && !policy.fairness().preQueue(instant) ? "1" : "0",
+            policy.fairness().randomPlace(instant) ? draw() : "")
         .map(
             r ->
                 new EnqueueResult(r.get(0) == 2, r.get(1), r.get(2), r.get(3) == 1, r.get(4) == 1));
@@ -145,7 +152,7 @@ public final class RedisQueueStore implements QueueStore {
                     t.getT1(),
                     t.getT2(),
                     t.getT3(),
-                    counter(t.getT4(), "seq"),
+                    counter(t.getT4(), "seq") + counter(t.getT4(), "drawn"),
                     counter(t.getT4(), "admitted"),
                     counter(t.getT4(), "abandoned"),
                     counter(t.getT4(), "expired"),
@@ -160,6 +167,11 @@ public final class RedisQueueStore implements QueueStore {
     return scripts
         .<Long>run(script, ScriptOutputType.INTEGER, keys.scriptKeys(queue), args)
         .map(r -> r == 1L);
+  }
+
+  /** A uniform random number in [0, 1) with 53 random bits, from a strong source. */
+  private static String draw() {
+    return Double.toString((DRAWS.nextLong() >>> 11) * 0x1.0p-53);
   }
 
   private String now() {

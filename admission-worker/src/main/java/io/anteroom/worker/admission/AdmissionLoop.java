@@ -97,7 +97,7 @@ public final class AdmissionLoop implements SmartLifecycle {
     return new AdmissionLoop(
         active,
         policies,
-        new QueueWork(store, lines, policies.rooms(), meters),
+        new QueueWork(store, lines, policies.rooms(), meters, clock),
         new AutoDeactivation(traffic, active, policies.rooms(), meters),
         lines,
         new HistoryWriter(history, clock),

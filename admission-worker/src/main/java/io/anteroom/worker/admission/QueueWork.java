@@ -42,14 +42,17 @@ public final class QueueWork {
   private final QueueStore store;
   private final LineMeters lines;
   private final MeterRegistry meters;
+  private final Clock clock;
   private final ThrottledWarnings warnings =
       new ThrottledWarnings(log, Clock.systemUTC(), Duration.ofSeconds(10));
 
   /**
    * Registers its counters for each of {@code rooms} at zero, so rates start from the first tick.
    */
-  public QueueWork(QueueStore store, LineMeters lines, Set<String> rooms, MeterRegistry meters) {
+  public QueueWork(
+      QueueStore store, LineMeters lines, Set<String> rooms, MeterRegistry meters, Clock clock) {
     this.store = store;
+    this.clock = clock;
     this.lines = lines;
     this.meters = meters;
     for (String room : rooms) {
@@ -60,12 +63,13 @@ public final class QueueWork {
   }
 
   /**
-   * Admits; or, in a mode that admits nobody, finishes the visitors who stopped polling, and clears
-   * the line of a queue closed with {@code closed-line: clear}; then expires. Completes empty even
-   * when Redis fails.
+   * Admits; or, in a mode that admits nobody or while a scheduled event's pre-queue is open,
+   * finishes the visitors who stopped polling, and clears the line of a queue closed with {@code
+   * closed-line: clear}; then expires. Completes empty even when Redis fails.
    */
   public Mono<Void> run(QueueId queue, RoomPolicy policy) {
-    Mono<Void> entry = policy.mode().admits() ? admit(queue, policy) : sweep(queue, policy);
+    boolean admits = policy.mode().admits() && !policy.fairness().preQueue(clock.instant());
+    Mono<Void> entry = admits ? admit(queue, policy) : sweep(queue, policy);
     if (policy.mode() == Mode.CLOSED && policy.closedLine() == ClosedLine.CLEAR) {
       entry = clear(queue);
     }

@@ -18,6 +18,7 @@ import io.anteroom.queue.redis.RedisConnector;
 import io.anteroom.testing.redis.RedisServerExtension;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -97,6 +98,44 @@ class ModesIntegrationTests {
 
     assertThat(waiting()).isZero();
     assertThat(store.counts(queue).block().running()).isZero();
+  }
+
+  @Test
+  void duringAnEventsPreQueueNobodyIsAdmittedAndFromItsStartEveryoneIs() {
+    lineUpThree(Activation.MANUAL);
+    String start = Instant.now().plusSeconds(3600).toString();
+    settings.put("drop", queue.item(), Map.of("mode", "queue", "event-start", start)).block();
+
+    worker.loop.runOnce().block();
+    assertThat(waiting()).isEqualTo(3);
+
+    String past = Instant.now().minusSeconds(1).toString();
+    settings.put("drop", queue.item(), Map.of("event-start", past)).block();
+    worker.loop.runOnce().block();
+    assertThat(waiting()).isZero();
+    assertThat(store.counts(queue).block().running()).isEqualTo(3);
+  }
+
+  @Test
+  void theWorkerSweepsVisitorsWhoLeftThePreQueue() {
+    lineUpThree(Activation.MANUAL);
+    String start = Instant.now().plusSeconds(3600).toString();
+    settings
+        .put(
+            "drop",
+            queue.item(),
+            Map.of("mode", "queue", "event-start", start, "abandon-after", "1ms"))
+        .block();
+
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(
+            () -> {
+              worker.loop.runOnce().block();
+              return waiting() == 0;
+            });
+    assertThat(store.counts(queue).block().running()).isZero();
+    assertThat(store.counts(queue).block().abandoned()).isEqualTo(3);
   }
 
   @Test

@@ -2,6 +2,7 @@ package io.anteroom.gateway.activation;
 
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.log.ThrottledWarnings;
+import io.anteroom.queue.policy.Mode;
 import io.anteroom.queue.policy.RoomPolicy;
 import java.time.Clock;
 import java.time.Duration;
@@ -14,6 +15,8 @@ import org.slf4j.LoggerFactory;
  * What a visitor without a pass for a queue meets, by the queue's mode and whether it is on. In
  * modes that hold everyone (queue-all, paused) a queue that is off is turned on (as automatic, so
  * the worker turns it off again once it is empty and quiet), so that the worker looks after it.
+ * While a scheduled event's pre-queue is open, a queue in mode queue or queue-all holds everyone
+ * the same way.
  */
 public final class QueueGate {
 
@@ -39,17 +42,25 @@ public final class QueueGate {
 
   private final ActiveQueueMirror mirror;
   private final AutoActivator activator;
+  private final Clock clock;
   private final Set<QueueId> activating = ConcurrentHashMap.newKeySet();
   private final ThrottledWarnings warnings =
       new ThrottledWarnings(log, Clock.systemUTC(), Duration.ofSeconds(10));
 
-  public QueueGate(ActiveQueueMirror mirror, AutoActivator activator) {
+  public QueueGate(ActiveQueueMirror mirror, AutoActivator activator, Clock clock) {
     this.mirror = mirror;
     this.activator = activator;
+    this.clock = clock;
   }
 
   /** The verdict for {@code queue} under {@code policy}; never calls Redis on the caller's path. */
   public Verdict verdict(QueueId queue, RoomPolicy policy) {
+    if (policy.mode().admits()
+        && policy.mode() != Mode.PASSTHROUGH
+        && policy.fairness().preQueue(clock.instant())) {
+      turnOn(queue);
+      return Verdict.WAIT;
+    }
     return switch (policy.mode()) {
       case PASSTHROUGH -> Verdict.ENTER;
       case CLOSED -> Verdict.CLOSED;

@@ -47,7 +47,20 @@ final class PolicyView {
       case CLOSED_LINE -> policy.closedLine().value();
       case FAILURE_POLICY -> policy.failurePolicy().value();
       case PROOF_OF_WORK -> Integer.toString(policy.proofOfWork());
+      case QUEUEING -> policy.fairness().queueing().value();
+      case EVENT_START -> orNone(policy.fairness().eventStart());
+      case PRE_QUEUE_OPENS ->
+          policy.fairness().preQueueLead() != null
+              ? Durations.format(policy.fairness().preQueueLead())
+              : orNone(policy.fairness().preQueueOpensAt());
+      case MAX_QUEUES_PER_IDENTITY -> Integer.toString(policy.fairness().maxQueuesPerIdentity());
+      case NEW_PLACES_PER_IP_PER_MINUTE ->
+          Integer.toString(policy.fairness().newPlacesPerIpPerMinute());
     };
+  }
+
+  private static String orNone(Object value) {
+    return value == null ? "none" : value.toString();
   }
 
   /** A decimal without a trailing {@code .0}: 10, 2.5. */

@@ -25,7 +25,10 @@ public final class Decisions {
     PASSED,
     /** Held in line: the waiting page or its JSON. */
     QUEUED,
-    /** Turned away without a place: a write (not GET or HEAD) to an active queue, 503. */
+    /**
+     * Turned away without a place: a write (not GET or HEAD) to an active queue, 503; or over a
+     * limit on new places, 429.
+     */
     REJECTED,
     /** A static asset, never queued. */
     BYPASSED,

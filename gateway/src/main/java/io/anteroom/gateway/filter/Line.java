@@ -7,6 +7,8 @@ import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.VisitorStatus;
 import io.anteroom.queue.policy.RoomPolicy;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -28,6 +30,8 @@ public final class Line {
    * @param waiting people in line
    * @param joined true when this call put the visitor in line (a new ticket is due)
    * @param requeued true when an earlier place had been given up and the visitor joined again
+   * @param startsInSeconds while a scheduled event's pre-queue is open, whole seconds until its
+   *     start (at least 1); otherwise 0
    */
   public record Outcome(
       String visitor,
@@ -35,16 +39,19 @@ public final class Line {
       long position,
       long waiting,
       boolean joined,
-      boolean requeued) {}
+      boolean requeued,
+      long startsInSeconds) {}
 
   private final QueueStore store;
   private final RedisGuard redis;
   private final LineEvents events;
+  private final Clock clock;
 
-  public Line(QueueStore store, RedisGuard redis, LineEvents events) {
+  public Line(QueueStore store, RedisGuard redis, LineEvents events, Clock clock) {
     this.store = store;
     this.redis = redis;
     this.events = events;
+    this.clock = clock;
   }
 
   /**
@@ -57,6 +64,7 @@ public final class Line {
   }
 
   private Mono<Outcome> lookUp(QueueId queue, Ticket ticket, String newcomer, RoomPolicy policy) {
+    long startsIn = startsIn(policy);
     if (ticket == null) {
       return join(queue, newcomer, policy);
     }
@@ -70,7 +78,7 @@ public final class Line {
                     events.waited(
                         queue.room(), ticket.issuedAt().toEpochMilli(), status.admittedAt());
                     yield Mono.just(
-                        new Outcome(ticketVisitor, true, 0, status.waiting(), false, false));
+                        new Outcome(ticketVisitor, true, 0, status.waiting(), false, false, 0));
                   }
                   case WAITING ->
                       Mono.just(
@@ -80,7 +88,8 @@ public final class Line {
                               status.position(),
                               status.waiting(),
                               false,
-                              false));
+                              false,
+                              startsIn));
                   case FINISHED, UNKNOWN -> join(queue, ticketVisitor, policy);
                 });
   }
@@ -98,7 +107,13 @@ public final class Line {
                     status.state() == VisitorStatus.State.WAITING
                         ? Optional.of(
                             new Outcome(
-                                visitor, false, status.position(), status.waiting(), false, false))
+                                visitor,
+                                false,
+                                status.position(),
+                                status.waiting(),
+                                false,
+                                false,
+                                0))
                         : Optional.empty()));
   }
 
@@ -132,6 +147,13 @@ public final class Line {
                     result.position(),
                     result.waiting(),
                     true,
-                    result.requeued()));
+                    result.requeued(),
+                    result.admitted() ? 0 : startsIn(policy)));
+  }
+
+  /** Seconds until a scheduled start while its pre-queue is open; 0 otherwise. */
+  private long startsIn(RoomPolicy policy) {
+    Instant now = clock.instant();
+    return policy.fairness().preQueue(now) ? policy.fairness().secondsUntilStart(now) : 0;
   }
 }

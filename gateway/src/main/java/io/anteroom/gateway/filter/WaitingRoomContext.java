@@ -2,13 +2,16 @@ package io.anteroom.gateway.filter;
 
 import io.anteroom.gateway.activation.HitFlusher;
 import io.anteroom.gateway.activation.QueueGate;
+import io.anteroom.gateway.identity.Identities;
 import io.anteroom.gateway.pass.AnteroomCookies;
 import io.anteroom.gateway.proof.Proofs;
 import io.anteroom.gateway.room.ItemSource;
 import io.anteroom.gateway.room.RoomPolicyMirror;
+import io.anteroom.gateway.status.LimitResponses;
 import io.anteroom.gateway.status.WaitingResponses;
 import io.anteroom.gateway.token.TokenCodec;
 import io.anteroom.queue.log.ThrottledWarnings;
+import java.time.Clock;
 import java.util.Map;
 
 /** What every room's filter shares; built once per gateway. */
@@ -25,7 +28,11 @@ record WaitingRoomContext(
     Map<String, Bypass> bypasses,
     WaitingResponses responses,
     Decisions decisions,
-    ThrottledWarnings warnings) {
+    ThrottledWarnings warnings,
+    Identities identities,
+    PlaceGuard places,
+    LimitResponses limits,
+    Clock clock) {
 
   Bypass bypass(String room) {
     return bypasses.get(room);

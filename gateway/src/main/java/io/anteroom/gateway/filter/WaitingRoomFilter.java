@@ -30,7 +30,8 @@ import reactor.core.publisher.Mono;
  * io.anteroom.gateway.activation.QueueGate}): a queue that is off gives out a pass and passes, a
  * closed one shows the closed page, one that holds visitors puts them in line and answers with the
  * waiting page. When the line cannot be reached, the room's failure policy lets the visitor through
- * (marked) or answers 503.
+ * (marked) or answers 503. A room that binds identities knows visitors by them; a newcomer to a
+ * line first passes the room's limits on new places (429 when over one).
  */
 final class WaitingRoomFilter implements GatewayFilter, Ordered {
 
@@ -59,11 +60,23 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
     context.hits().record(queue, policy);
     Pass pass = readPass(request);
     if (pass != null && pass.opens(queue)) {
-      context.decisions().count(room, Decision.PASSED);
-      return context.forwarder().forwardHolder(exchange, chain, queue, pass, policy);
+      if (policy.fairness().honours(pass.issuedAt(), context.clock().instant())) {
+        context.decisions().count(room, Decision.PASSED);
+        return context.forwarder().forwardHolder(exchange, chain, queue, pass, policy);
+      }
+      // Issued before a scheduled event's pre-queue opened: its holder lines up like anyone else.
+      pass = null;
     }
-    Ticket ticket = readTicket(request);
-    String known = pass != null ? pass.visitor() : ticket != null ? ticket.visitor() : null;
+    // A room that binds identities knows a visitor by the identity, whatever the browser holds.
+    String bound =
+        context
+            .identities()
+            .visitor(room, request, policy.fairness().cutoff(context.clock().instant()));
+    Ticket ticket = ownTicket(readTicket(request), bound);
+    String known =
+        bound != null
+            ? bound
+            : pass != null ? pass.visitor() : ticket != null ? ticket.visitor() : null;
     return switch (context.gate().verdict(queue, policy)) {
       case ENTER -> enter(exchange, chain, queue, policy, pass, known);
       case CLOSED -> closed(exchange, queue, policy, ticket);
@@ -147,6 +160,33 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
       newcomer = solved.visitor();
       exchange.getResponse().addCookie(context.cookies().clearProof(room));
     }
+    String joining = newcomer;
+    Mono<Optional<PlaceGuard.Refusal>> limits =
+        forThisQueue == null
+            ? context.places().check(request, queue, joining, policy)
+            : Mono.just(Optional.empty());
+    Ticket held = forThisQueue;
+    return limits.flatMap(
+        refusal ->
+            refusal.isPresent()
+                ? refused(exchange, refusal.get())
+                : meet(exchange, chain, queue, policy, pass, held, joining));
+  }
+
+  /** Turned away by a limit on new places: 429 with Retry-After, counted as rejected. */
+  private Mono<Void> refused(ServerWebExchange exchange, PlaceGuard.Refusal refusal) {
+    context.decisions().count(room, Decision.REJECTED);
+    return context.limits().refused(exchange, room, refusal.reason(), refusal.retryAfterSeconds());
+  }
+
+  private Mono<Void> meet(
+      ServerWebExchange exchange,
+      GatewayFilterChain chain,
+      QueueId queue,
+      RoomPolicy policy,
+      Pass pass,
+      Ticket forThisQueue,
+      String newcomer) {
     // Only a failure to reach the line (a Redis error, or the breaker in front of Redis refusing)
     // means "unavailable"; errors after it belong to the origin.
     return context
@@ -230,6 +270,11 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
                   .ticket(room, context.tokens().issueTicket(outcome.visitor(), queue)));
     }
     return context.responses().waiting(exchange, room, WaitingView.of(outcome, policy));
+  }
+
+  /** The ticket, unless the room binds identities and it belongs to another one. */
+  private static Ticket ownTicket(Ticket ticket, String bound) {
+    return bound != null && ticket != null && !ticket.visitor().equals(bound) ? null : ticket;
   }
 
   private Pass readPass(ServerHttpRequest request) {

@@ -5,13 +5,16 @@ import io.anteroom.gateway.RedisGuard;
 import io.anteroom.gateway.activation.HitFlusher;
 import io.anteroom.gateway.activation.QueueGate;
 import io.anteroom.gateway.client.ClientAddress;
+import io.anteroom.gateway.identity.Identities;
 import io.anteroom.gateway.pass.AnteroomCookies;
 import io.anteroom.gateway.pass.PassRegistrar;
 import io.anteroom.gateway.proof.Proofs;
 import io.anteroom.gateway.room.ItemSource;
 import io.anteroom.gateway.room.RoomPolicyMirror;
+import io.anteroom.gateway.status.LimitResponses;
 import io.anteroom.gateway.status.WaitingResponses;
 import io.anteroom.gateway.token.TokenCodec;
+import io.anteroom.queue.PlaceLimits;
 import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.config.AnteroomProperties;
 import io.anteroom.queue.log.ThrottledWarnings;
@@ -48,7 +51,10 @@ public class WaitingRoomGatewayFilterFactory
       Line line,
       LineEvents events,
       ClientAddress clients,
-      Clock clock) {
+      Clock clock,
+      Identities identities,
+      PlaceLimits placeLimits,
+      LimitResponses limits) {
     super(Config.class);
     ThrottledWarnings warnings =
         new ThrottledWarnings(
@@ -79,7 +85,11 @@ public class WaitingRoomGatewayFilterFactory
             bypasses(anteroom, gateway, clients),
             responses,
             decisions,
-            warnings);
+            warnings,
+            identities,
+            new PlaceGuard(placeLimits, redis, clients, warnings),
+            limits,
+            clock);
   }
 
   private static Map<String, Bypass> bypasses(

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -67,17 +68,19 @@ public final class WaitingPage {
    * @param view the visitor's place
    */
   public String render(String room, WaitingView view) {
-    Map<String, String> values =
-        Map.of(
-            "room", room,
-            "position", Long.toString(view.position()),
-            "waiting", Long.toString(view.waiting()),
-            "eta", describe(view.etaSeconds()),
-            "etaSeconds", Long.toString(view.etaSeconds()),
-            "pollAfterSeconds", Long.toString(view.pollAfterSeconds()),
-            "requeuedHidden", view.requeued() ? "" : "hidden",
-            "pausedHidden", hiddenUnless(view, WaitingView.State.PAUSED),
-            "closedHidden", hiddenUnless(view, WaitingView.State.CLOSED));
+    Map<String, String> values = new HashMap<>();
+    values.put("room", room);
+    values.put("position", Long.toString(view.position()));
+    values.put("waiting", Long.toString(view.waiting()));
+    values.put("eta", describe(view.etaSeconds()));
+    values.put("etaSeconds", Long.toString(view.etaSeconds()));
+    values.put("pollAfterSeconds", Long.toString(view.pollAfterSeconds()));
+    values.put("requeuedHidden", view.requeued() ? "" : "hidden");
+    values.put("pausedHidden", hiddenUnless(view, WaitingView.State.PAUSED));
+    values.put("closedHidden", hiddenUnless(view, WaitingView.State.CLOSED));
+    values.put("state", view.state().value());
+    values.put("preQueueHidden", hiddenUnless(view, WaitingView.State.PRE_QUEUE));
+    values.put("startsInSeconds", Long.toString(view.startsInSeconds()));
     return fill(template, values);
   }
 

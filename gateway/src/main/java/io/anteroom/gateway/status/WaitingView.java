@@ -13,6 +13,8 @@ import java.util.Locale;
  * @param etaSeconds estimated wait; at least 1 while waiting, 0 otherwise
  * @param pollAfterSeconds when to ask again
  * @param requeued true when the visitor's earlier place had been given up and they joined again
+ * @param startsInSeconds in the pre-queue of a scheduled event, whole seconds until its start;
+ *     otherwise 0
  */
 public record WaitingView(
     State state,
@@ -20,26 +22,42 @@ public record WaitingView(
     long waiting,
     long etaSeconds,
     long pollAfterSeconds,
-    boolean requeued) {
+    boolean requeued,
+    long startsInSeconds) {
+
+  /** A view outside a pre-queue. */
+  public WaitingView(
+      State state,
+      long position,
+      long waiting,
+      long etaSeconds,
+      long pollAfterSeconds,
+      boolean requeued) {
+    this(state, position, waiting, etaSeconds, pollAfterSeconds, requeued, 0);
+  }
 
   /**
    * The view of a visitor the line says is waiting: paused in a paused line, closed in the kept
-   * line of a closed one.
+   * line of a closed one, pre-queue before a scheduled start (the wait includes the time to it, and
+   * the page asks again at the start at the latest).
    */
   public static WaitingView of(Line.Outcome outcome, RoomPolicy policy) {
     State state =
         switch (policy.mode()) {
           case PAUSED -> State.PAUSED;
           case CLOSED -> State.CLOSED;
-          default -> State.WAITING;
+          default -> outcome.startsInSeconds() > 0 ? State.PRE_QUEUE : State.WAITING;
         };
+    long startsIn = state == State.PRE_QUEUE ? outcome.startsInSeconds() : 0;
+    long pollAfter = PollSchedule.pollAfterSeconds(outcome.position(), policy);
     return new WaitingView(
         state,
         outcome.position(),
         outcome.waiting(),
-        PollSchedule.etaSeconds(outcome.position(), policy),
-        PollSchedule.pollAfterSeconds(outcome.position(), policy),
-        outcome.requeued());
+        startsIn + PollSchedule.etaSeconds(outcome.position(), policy),
+        startsIn > 0 ? Math.min(pollAfter, startsIn) : pollAfter,
+        outcome.requeued(),
+        startsIn);
   }
 
   /** The view of a visitor of a closed room or queue. */
@@ -51,16 +69,19 @@ public record WaitingView(
     ADMITTED,
     PAUSED,
     CLOSED,
-    UNAVAILABLE;
+    UNAVAILABLE,
+    /** Waiting for a scheduled start; nobody is admitted before it. */
+    PRE_QUEUE;
 
     public String value() {
-      return name().toLowerCase(Locale.ROOT);
+      return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
   }
 
   /**
    * The JSON body: {@code
-   * {"state":…,"position":…,"waiting":…,"etaSeconds":…,"pollAfterSeconds":…}}.
+   * {"state":…,"position":…,"waiting":…,"etaSeconds":…,"pollAfterSeconds":…}}, and in the pre-queue
+   * {@code "startsInSeconds":…}.
    */
   public String toJson() {
     return "{\"state\":\""
@@ -75,6 +96,7 @@ public record WaitingView(
         + pollAfterSeconds
         + ",\"requeued\":"
         + requeued
+        + (state == State.PRE_QUEUE ? ",\"startsInSeconds\":" + startsInSeconds : "")
         + "}";
   }
 }

@@ -37,6 +37,23 @@ class WaitingPageTests {
   }
 
   @Test
+  void showsThePreQueueStateAndTheCountdown() {
+    WaitingView view = new WaitingView(WaitingView.State.PRE_QUEUE, 3, 9, 125, 5, false, 120);
+
+    String html = page.render("shop", view);
+
+    assertThat(html)
+        .contains("<span id=\"state\">pre-queue</span>", "<span id=\"startsIn\">120</span>")
+        .doesNotContain("id=\"prequeue\" hidden");
+    assertThat(view.toJson())
+        .isEqualTo(
+            "{\"state\":\"pre-queue\",\"position\":3,\"waiting\":9,\"etaSeconds\":125,"
+                + "\"pollAfterSeconds\":5,\"requeued\":false,\"startsInSeconds\":120}");
+    assertThat(page.render("shop", new WaitingView(WaitingView.State.WAITING, 1, 1, 1, 1, false)))
+        .contains("id=\"prequeue\" hidden");
+  }
+
+  @Test
   void valuesAreEscaped() {
     assertThat(WaitingPage.escape("<script>\"x\"&'y'</script>"))
         .isEqualTo("&lt;script&gt;&quot;x&quot;&amp;&#39;y&#39;&lt;/script&gt;");

@@ -34,12 +34,20 @@ public record AnteroomProperties(
   /**
    * Room settings that are not policy and cannot be changed live: {@code item}, where a request's
    * item id comes from ({@code path:<variable>}, {@code query:<name>}, {@code header:<name>} or
-   * {@code room} for one line per room; default {@code room}); and the gateway's bypass rules
-   * {@code bypass-paths}, {@code bypass-extensions}, {@code bypass-networks} and {@code
-   * bypass-secret} (lists are comma-separated or YAML lists; default none).
+   * {@code room} for one line per room; default {@code room}); {@code identity}, where a visitor's
+   * identity comes from ({@code header:<name>} or {@code cookie:<name>}; default none: each browser
+   * is a visitor); and the gateway's bypass rules {@code bypass-paths}, {@code bypass-extensions},
+   * {@code bypass-networks} and {@code bypass-secret} (lists are comma-separated or YAML lists;
+   * default none).
    */
   public static final Set<String> ROOM_OPTIONS =
-      Set.of("item", "bypass-paths", "bypass-extensions", "bypass-networks", "bypass-secret");
+      Set.of(
+          "item",
+          "identity",
+          "bypass-paths",
+          "bypass-extensions",
+          "bypass-networks",
+          "bypass-secret");
 
   public AnteroomProperties {
     defaults = defaults == null ? Map.of() : Map.copyOf(defaults);

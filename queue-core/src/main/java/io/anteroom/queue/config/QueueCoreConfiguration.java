@@ -1,9 +1,11 @@
 package io.anteroom.queue.config;
 
 import io.anteroom.queue.ActiveQueues;
+import io.anteroom.queue.PlaceLimits;
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.RedisActiveQueues;
+import io.anteroom.queue.RedisPlaceLimits;
 import io.anteroom.queue.RedisQueueStore;
 import io.anteroom.queue.RedisTrafficStore;
 import io.anteroom.queue.TrafficStore;
@@ -47,6 +49,11 @@ public class QueueCoreConfiguration {
   @Bean
   QueueStore queueStore(DeferredRedisConnector redis, QueueKeys keys, Clock clock) {
     return new RedisQueueStore(redis.commands(), keys, clock);
+  }
+
+  @Bean
+  PlaceLimits placeLimits(DeferredRedisConnector redis, QueueKeys keys, Clock clock) {
+    return new RedisPlaceLimits(redis.commands(), keys, clock);
   }
 
   @Bean

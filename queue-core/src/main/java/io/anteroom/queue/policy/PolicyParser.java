@@ -1,6 +1,7 @@
 package io.anteroom.queue.policy;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -52,6 +53,7 @@ public final class PolicyParser {
     FailurePolicy failure =
         v.choice(PolicyProperty.FAILURE_POLICY, FailurePolicy.class).orElse(base.failurePolicy());
     int proofOfWork = v.whole(PolicyProperty.PROOF_OF_WORK).orElse(base.proofOfWork());
+    Fairness fairness = fairness(v, base.fairness());
     // Values that did not parse fall back to the base, so range checks still run on the rest.
     try {
       RoomPolicy policy =
@@ -70,7 +72,8 @@ public final class PolicyParser {
               coolDown,
               closedLine,
               failure,
-              proofOfWork);
+              proofOfWork,
+              fairness);
       if (problems.isEmpty()) {
         return policy;
       }
@@ -78,6 +81,30 @@ public final class PolicyParser {
       e.problems().forEach(problem -> problems.add(source + "." + problem));
     }
     throw new InvalidPolicyException(source, problems);
+  }
+
+  private static Fairness fairness(Values v, Fairness base) {
+    Queueing queueing = v.choice(PolicyProperty.QUEUEING, Queueing.class).orElse(base.queueing());
+    Instant start =
+        v.cleared(PolicyProperty.EVENT_START)
+            ? null
+            : v.instant(PolicyProperty.EVENT_START).orElse(base.eventStart());
+    Instant opensAt = base.preQueueOpensAt();
+    Duration lead = base.preQueueLead();
+    if (v.given(PolicyProperty.PRE_QUEUE_OPENS)) {
+      // Written as an instant (it has a time part) or as a duration before the start.
+      boolean instant = v.values().get(PolicyProperty.PRE_QUEUE_OPENS.key()).contains("T");
+      opensAt = instant ? v.instant(PolicyProperty.PRE_QUEUE_OPENS).orElse(null) : null;
+      lead =
+          instant || v.cleared(PolicyProperty.PRE_QUEUE_OPENS)
+              ? null
+              : v.duration(PolicyProperty.PRE_QUEUE_OPENS).orElse(null);
+    }
+    int perIdentity =
+        v.whole(PolicyProperty.MAX_QUEUES_PER_IDENTITY).orElse(base.maxQueuesPerIdentity());
+    int perIp =
+        v.whole(PolicyProperty.NEW_PLACES_PER_IP_PER_MINUTE).orElse(base.newPlacesPerIpPerMinute());
+    return new Fairness(queueing, start, opensAt, lead, perIdentity, perIp);
   }
 
   private record Values(String source, Map<String, String> values, List<String> problems) {
@@ -92,6 +119,20 @@ public final class PolicyParser {
 
     Optional<Duration> duration(PolicyProperty property) {
       return parse(property, null, Durations::parse);
+    }
+
+    Optional<Instant> instant(PolicyProperty property) {
+      return cleared(property) ? Optional.empty() : parse(property, null, Instants::parse);
+    }
+
+    boolean given(PolicyProperty property) {
+      return values.containsKey(property.key());
+    }
+
+    /** Whether the value is written as {@code none}: unset, over a value of the base. */
+    boolean cleared(PolicyProperty property) {
+      String text = values.get(property.key());
+      return text != null && text.trim().equals("none");
     }
 
     <E extends Enum<E> & Choice> Optional<E> choice(PolicyProperty property, Class<E> type) {

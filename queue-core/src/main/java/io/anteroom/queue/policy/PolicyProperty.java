@@ -19,7 +19,12 @@ public enum PolicyProperty {
   COOL_DOWN("cool-down"),
   CLOSED_LINE("closed-line"),
   FAILURE_POLICY("failure-policy"),
-  PROOF_OF_WORK("proof-of-work");
+  PROOF_OF_WORK("proof-of-work"),
+  QUEUEING("queueing"),
+  EVENT_START("event-start"),
+  PRE_QUEUE_OPENS("pre-queue-opens"),
+  MAX_QUEUES_PER_IDENTITY("max-queues-per-identity"),
+  NEW_PLACES_PER_IP_PER_MINUTE("new-places-per-ip-per-minute");
 
   private final String key;
 

@@ -39,6 +39,8 @@ import java.util.List;
  * @param proofOfWork {@code proof-of-work}: leading zero bits of the SHA-256 puzzle a newcomer's
  *     browser solves before taking a place, 0 to 24 (each bit doubles the work; 16 is about 65,000
  *     hashes, about half a second in a desktop browser); default 0, no puzzle
+ * @param fairness queueing method, scheduled event and caps on places ({@link Fairness}); default
+ *     first come, first served without caps
  */
 public record RoomPolicy(
     double admitPerSecond,
@@ -55,7 +57,8 @@ public record RoomPolicy(
     Duration coolDown,
     ClosedLine closedLine,
     FailurePolicy failurePolicy,
-    int proofOfWork) {
+    int proofOfWork,
+    Fairness fairness) {
 
   /** The {@code deactivate-below} value meaning "half of activate-above". */
   static final double HALF_OF_ACTIVATE_ABOVE = -1;
@@ -79,7 +82,8 @@ public record RoomPolicy(
           Duration.ofMinutes(1),
           ClosedLine.KEEP,
           FailurePolicy.CLOSED,
-          0);
+          0,
+          Fairness.DEFAULTS);
 
   /** The hardest puzzle a room may set: about 16 million hashes on average. */
   public static final int MAX_PROOF_OF_WORK = 24;
@@ -132,6 +136,11 @@ public record RoomPolicy(
         proofOfWork >= 0 && proofOfWork <= MAX_PROOF_OF_WORK,
         PolicyProperty.PROOF_OF_WORK,
         "must be between 0 and " + MAX_PROOF_OF_WORK);
+    if (fairness == null) {
+      problems.add("fairness: must be set");
+    } else {
+      fairness.check(problems);
+    }
     if (!problems.isEmpty()) {
       throw new InvalidPolicyException("room policy", problems);
     }
@@ -164,7 +173,8 @@ public record RoomPolicy(
         DEFAULTS.coolDown,
         DEFAULTS.closedLine,
         DEFAULTS.failurePolicy,
-        DEFAULTS.proofOfWork);
+        DEFAULTS.proofOfWork,
+        DEFAULTS.fairness);
   }
 
   /** This policy with another {@code abandon-after}. */
@@ -184,7 +194,8 @@ public record RoomPolicy(
         coolDown,
         closedLine,
         failurePolicy,
-        proofOfWork);
+        proofOfWork,
+        fairness);
   }
 
   /** Whether traffic can turn this queue on. */

@@ -17,6 +17,8 @@ public final class QueueScripts {
   public static final LuaScript SWEEP = LuaScript.load("sweep.lua");
   public static final LuaScript SETTINGS = LuaScript.load("settings.lua");
   public static final LuaScript HISTORY = LuaScript.load("history.lua");
+  public static final LuaScript CLAIM = LuaScript.load("claim.lua");
+  public static final LuaScript LIMIT = LuaScript.load("limit.lua");
 
   private QueueScripts() {}
 }

@@ -1,0 +1,105 @@
+package io.anteroom.gateway.filter;
+
+import io.anteroom.gateway.RedisGuard;
+import io.anteroom.gateway.client.ClientAddress;
+import io.anteroom.gateway.status.LimitResponses.Reason;
+import io.anteroom.queue.PlaceLimits;
+import io.anteroom.queue.QueueId;
+import io.anteroom.queue.log.ThrottledWarnings;
+import io.anteroom.queue.policy.Fairness;
+import io.anteroom.queue.policy.RoomPolicy;
+import java.net.InetAddress;
+import java.util.Optional;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import reactor.core.publisher.Mono;
+
+/**
+ * The room's limits on new places, checked before a visitor without a ticket for the queue meets
+ * the line: new places per client address per minute, then queues per visitor id. A check that
+ * cannot reach Redis lets the request on to the line, whose failure policy then answers.
+ */
+final class PlaceGuard {
+
+  /** Retry-After of a refusal by the cap on queues per visitor id, which has no window. */
+  static final long QUEUE_CAP_RETRY_SECONDS = 60;
+
+  /** Why and for how long a new place is refused. */
+  record Refusal(Reason reason, long retryAfterSeconds) {}
+
+  private final PlaceLimits limits;
+  private final RedisGuard redis;
+  private final ClientAddress addresses;
+  private final ThrottledWarnings warnings;
+
+  PlaceGuard(
+      PlaceLimits limits, RedisGuard redis, ClientAddress addresses, ThrottledWarnings warnings) {
+    this.limits = limits;
+    this.redis = redis;
+    this.addresses = addresses;
+    this.warnings = warnings;
+  }
+
+  /** Empty when {@code visitor} may take a place in {@code queue}; why not otherwise. */
+  Mono<Optional<Refusal>> check(
+      ServerHttpRequest request, QueueId queue, String visitor, RoomPolicy policy) {
+    Fairness fairness = policy.fairness();
+    if (!fairness.limitsPlacesPerIp() && !fairness.capsQueuesPerIdentity()) {
+      return Mono.just(Optional.empty());
+    }
+    return perAddress(request, queue, fairness)
+        .flatMap(
+            refusal ->
+                refusal.isPresent() ? Mono.just(refusal) : perVisitor(queue, visitor, fairness));
+  }
+
+  private Mono<Optional<Refusal>> perAddress(
+      ServerHttpRequest request, QueueId queue, Fairness fairness) {
+    if (!fairness.limitsPlacesPerIp()) {
+      return Mono.just(Optional.empty());
+    }
+    return guarded(
+        queue,
+        limits
+            .countNewPlace(
+                queue.room(),
+                addresses.of(request).map(InetAddress::getHostAddress).orElse("unknown"),
+                fairness.newPlacesPerIpPerMinute())
+            .map(
+                allowed ->
+                    allowed
+                        ? Optional.<Refusal>empty()
+                        : Optional.of(
+                            new Refusal(Reason.PLACES_PER_IP, limits.secondsToNextWindow()))));
+  }
+
+  private Mono<Optional<Refusal>> perVisitor(QueueId queue, String visitor, Fairness fairness) {
+    if (!fairness.capsQueuesPerIdentity()) {
+      return Mono.just(Optional.empty());
+    }
+    return guarded(
+        queue,
+        limits
+            .claim(queue, visitor, fairness.maxQueuesPerIdentity())
+            .map(
+                allowed ->
+                    allowed
+                        ? Optional.<Refusal>empty()
+                        : Optional.of(
+                            new Refusal(Reason.QUEUES_PER_IDENTITY, QUEUE_CAP_RETRY_SECONDS))));
+  }
+
+  private Mono<Optional<Refusal>> guarded(QueueId queue, Mono<Optional<Refusal>> check) {
+    return redis
+        .call(check)
+        .onErrorResume(
+            error -> {
+              warnings.warn(
+                  queue.room() + ":limits",
+                  "room={} queue={} place limits not checked: {}",
+                  queue.room(),
+                  queue.item(),
+                  error.toString());
+              return Mono.just(Optional.empty());
+            });
+  }
+}

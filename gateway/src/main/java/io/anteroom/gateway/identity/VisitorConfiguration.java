@@ -1,0 +1,31 @@
+package io.anteroom.gateway.identity;
+
+import io.anteroom.gateway.status.LimitResponses;
+import io.anteroom.queue.config.AnteroomProperties;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** Who visitors are: bound identities, and the answer of a place limit. */
+@Configuration(proxyBeanMethods = false)
+class VisitorConfiguration {
+
+  /** A room whose {@code identity} setting does not parse fails at start-up, naming it. */
+  @Bean
+  Identities identities(AnteroomProperties anteroom, VisitorProperties visitors) {
+    Map<String, IdentitySource> sources = new LinkedHashMap<>();
+    for (String room : anteroom.rooms().keySet()) {
+      String setting = anteroom.roomOption(room, "identity", null);
+      if (setting != null) {
+        sources.put(room, IdentitySource.parse(room, setting.trim()));
+      }
+    }
+    return new Identities(sources, visitors.identitySecret());
+  }
+
+  @Bean
+  LimitResponses limitResponses() {
+    return new LimitResponses();
+  }
+}
