@@ -67,10 +67,23 @@ class RedisOutageIntegrationTests {
     active.activate(hot, Activation.MANUAL).block();
     await().atMost(Duration.ofSeconds(5)).until(() -> mirror.isActive(hot));
     Visitor.lineUpSomeone(port, "/products/1");
+    Visitor waiter = new Visitor(port);
+    assertThat(Visitor.text(waiter.json("/products/1").body(), "state")).isEqualTo("waiting");
     Visitor holder = new Visitor(port);
     assertThat(holder.page("/products/2").body()).contains("Product page");
 
     redis.server().kill();
+
+    HttpResponse<String> poll = waiter.json("/_anteroom/status?room=shop");
+    assertThat(poll.statusCode()).isEqualTo(503);
+    assertThat(poll.headers().firstValue("Retry-After")).hasValue("5");
+    assertThat(Visitor.text(poll.body(), "state")).isEqualTo("unavailable");
+    HttpResponse<String> browser = new Visitor(port).page("/products/1");
+    assertThat(browser.statusCode()).isEqualTo(503);
+    assertThat(browser.headers().firstValue("Retry-After")).hasValue("5");
+    assertThat(browser.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(type -> assertThat(type).startsWith("text/html"));
+    assertThat(browser.body()).contains("Temporarily unavailable");
 
     HttpResponse<String> newcomer = new Visitor(port).json("/products/1");
     assertThat(newcomer.statusCode()).isEqualTo(503);

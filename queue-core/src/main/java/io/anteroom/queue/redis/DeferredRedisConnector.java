@@ -56,7 +56,7 @@ public final class DeferredRedisConnector implements AutoCloseable {
     }
     log.warn(
         "Redis cannot be reached at start-up; starting without it and connecting in the"
-            + " background. Until then rooms answer by their failure-policy");
+            + " background. Until then every Redis command fails at once, as in an outage");
     connecting =
         Mono.fromSupplier(connect)
             .subscribeOn(Schedulers.boundedElastic())
