@@ -16,6 +16,7 @@ import io.anteroom.queue.QueueId;
 import io.anteroom.testing.redis.RedisServerExtension;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
+import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -24,9 +25,12 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.AfterAll;
@@ -234,6 +238,45 @@ class TokenAttackIntegrationTests {
     assertThat(response.statusCode()).isEqualTo(200);
     assertThat(response.body()).contains("Product page");
     assertThat(originHits()).isEqualTo(originHits + 1);
+  }
+
+  @Test
+  void aBurstOfHostileCookiesDoesNotHoldUpAPassHolder() throws Exception {
+    List<String> hostile =
+        List.of(
+            "A".repeat(8 * 1024),
+            signed(
+                header("HS256", "main", PASS_TYP),
+                "{\"sub\":" + "[".repeat(2_500) + "]".repeat(2_500) + "}",
+                SECRET),
+            base64("{\"alg\":" + "[".repeat(700) + "]".repeat(700) + "}") + ".e30.AAAA");
+    HttpClient http = HttpClient.newHttpClient();
+    List<CompletableFuture<HttpResponse<String>>> burst = new ArrayList<>();
+    long started = System.nanoTime();
+    for (int i = 0; i < 60; i++) {
+      burst.add(
+          http.sendAsync(
+              request("anteroom_pass_shop=" + hostile.get(i % hostile.size())),
+              HttpResponse.BodyHandlers.ofString()));
+    }
+    String pass = codec(Clock.systemUTC()).issuePass(VISITOR, "shop", List.of("21"), ttl());
+
+    HttpResponse<String> holder = sendWithCookie(pass);
+
+    assertThat(holder.statusCode()).isEqualTo(200);
+    assertThat(holder.body()).contains("Product page");
+    for (CompletableFuture<HttpResponse<String>> answer : burst) {
+      assertThat(answer.get(BOUND.toSeconds(), TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+    }
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(BOUND.multipliedBy(2));
+  }
+
+  private HttpRequest request(String cookieHeader) {
+    return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + PATH))
+        .header("Accept", "application/json")
+        .header("Cookie", cookieHeader)
+        .timeout(BOUND)
+        .build();
   }
 
   private HttpResponse<String> sendWithCookie(String cookie) {

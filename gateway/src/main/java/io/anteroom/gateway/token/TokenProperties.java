@@ -7,6 +7,7 @@ import java.time.format.DateTimeParseException;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -126,7 +127,7 @@ public record TokenProperties(
             issuer,
             signingKey,
             sorted(keys),
-            new java.util.TreeMap<>(acceptUntil),
+            new TreeMap<>(acceptUntil),
             generateDevKey,
             leeway,
             ticketMaxAge);
