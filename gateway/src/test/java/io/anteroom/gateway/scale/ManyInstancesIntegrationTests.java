@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
+import io.anteroom.gateway.GatewayApp;
 import io.anteroom.gateway.GatewayTestSetup;
 import io.anteroom.gateway.activation.ActiveQueueMirror;
 import io.anteroom.gateway.monitoring.WorkerApp;
@@ -56,6 +57,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class ManyInstancesIntegrationTests {
 
   static final String PASS_HEADER = "Anteroom-Pass";
+  static final String PASS_HEADER_ARGUMENT = "--anteroom.gateway.forward-pass-header=" + PASS_HEADER;
 
   static final double RATE = 10;
   static final double BURST = 5; // admit-burst 500ms at 10 a second
@@ -118,8 +120,8 @@ class ManyInstancesIntegrationTests {
   @Test
   void twoGatewaysAndThreeWorkersKeepRateCapOrderAndPassesThroughKillsAndARestart() {
     RedisMonitor monitor = keep(new RedisMonitor(redis.host(), redis.port()));
-    GatewayApp east = keep(new GatewayApp(redis.uri(), origin.port()));
-    GatewayApp west = keep(new GatewayApp(redis.uri(), origin.port()));
+    GatewayApp east = keep(new GatewayApp(redis.uri(), origin, PASS_HEADER_ARGUMENT));
+    GatewayApp west = keep(new GatewayApp(redis.uri(), origin, PASS_HEADER_ARGUMENT));
     for (GatewayApp gateway : List.of(east, west)) {
       await()
           .atMost(Duration.ofSeconds(10))
