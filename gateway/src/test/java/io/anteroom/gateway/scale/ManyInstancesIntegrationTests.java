@@ -57,7 +57,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class ManyInstancesIntegrationTests {
 
   static final String PASS_HEADER = "Anteroom-Pass";
-  static final String PASS_HEADER_ARGUMENT = "--anteroom.gateway.forward-pass-header=" + PASS_HEADER;
+  static final String PASS_HEADER_ARGUMENT =
+      "--anteroom.gateway.forward-pass-header=" + PASS_HEADER;
 
   static final double RATE = 10;
   static final double BURST = 5; // admit-burst 500ms at 10 a second
