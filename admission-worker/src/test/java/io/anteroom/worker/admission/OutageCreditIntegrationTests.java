@@ -80,14 +80,9 @@ class OutageCreditIntegrationTests {
     lineUpThree();
 
     redis.server().pause();
-    sleep(ABANDON_AFTER.plusSeconds(1));
-    redis.server().resume();
-    await().atMost(Duration.ofSeconds(10)).until(this::reached);
+    outlastAbandonAfterThenResume();
 
-    active.activate(queue, Activation.MANUAL).block();
-    await().atMost(Duration.ofSeconds(10)).until(() -> counts().waiting() == 0);
-    assertThat(counts().running()).isEqualTo(3);
-    assertThat(counts().abandoned()).isZero();
+    admitAllThree();
   }
 
   @Test
@@ -95,14 +90,9 @@ class OutageCreditIntegrationTests {
     lineUpThree();
     redis.server().pause();
     worker.loop.start();
-    sleep(ABANDON_AFTER.plusSeconds(1));
-    redis.server().resume();
-    await().atMost(Duration.ofSeconds(10)).until(this::reached);
+    outlastAbandonAfterThenResume();
 
-    active.activate(queue, Activation.MANUAL).block();
-    await().atMost(Duration.ofSeconds(10)).until(() -> counts().waiting() == 0);
-    assertThat(counts().running()).isEqualTo(3);
-    assertThat(counts().abandoned()).isZero();
+    admitAllThree();
   }
 
   @Test
@@ -124,15 +114,28 @@ class OutageCreditIntegrationTests {
     await().atMost(Duration.ofSeconds(10)).until(this::reached);
     lineUpThree();
     redis.server().pause();
-    sleep(ABANDON_AFTER.plusSeconds(1));
-    redis.server().resume();
-    await().atMost(Duration.ofSeconds(10)).until(this::reached);
+    outlastAbandonAfterThenResume();
 
     sleep(ABANDON_AFTER.plusSeconds(1));
     active.activate(queue, Activation.MANUAL).block();
 
     await().atMost(Duration.ofSeconds(10)).until(() -> counts().waiting() == 0);
     assertThat(counts().abandoned()).isEqualTo(3);
+  }
+
+  /** Redis stays paused for longer than abandon-after, then answers the worker again. */
+  void outlastAbandonAfterThenResume() {
+    sleep(ABANDON_AFTER.plusSeconds(1));
+    redis.server().resume();
+    await().atMost(Duration.ofSeconds(10)).until(this::reached);
+  }
+
+  /** Turns the queue on and checks that all three were admitted, none given up. */
+  void admitAllThree() {
+    active.activate(queue, Activation.MANUAL).block();
+    await().atMost(Duration.ofSeconds(10)).until(() -> counts().waiting() == 0);
+    assertThat(counts().running()).isEqualTo(3);
+    assertThat(counts().abandoned()).isZero();
   }
 
   /** The worker's loop has ticked against Redis since it came back. */
