@@ -153,7 +153,7 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
     }
     String newcomer = known != null ? known : VisitorIds.newVisitorId();
     if (forThisQueue == null && policy.proofOfWork() > 0) {
-      Proofs.Answer answer = context.proofs().read(request, queue, policy.proofOfWork());
+      Proofs.Answer answer = context.proofs().read(request, queue, policy.proofOfWork(), known);
       if (!(answer instanceof Proofs.Answer.Solved solved)) {
         return challenge(exchange, queue, policy, newcomer, answer);
       }

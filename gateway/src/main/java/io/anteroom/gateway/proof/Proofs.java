@@ -43,8 +43,13 @@ public final class Proofs {
     record Wrong(Rejection reason) implements Answer {}
   }
 
-  /** The answer the request carries for {@code queue} at {@code difficulty} bits. */
-  public Answer read(ServerHttpRequest request, QueueId queue, int difficulty) {
+  /**
+   * The answer the request carries for {@code queue} at {@code difficulty} bits.
+   *
+   * @param known the visitor id the gateway already knows the request by (a bound identity or the
+   *     holder of a pass for another queue), or null; an answer solved for anyone else is wrong
+   */
+  public Answer read(ServerHttpRequest request, QueueId queue, int difficulty, String known) {
     String answer = request.getHeaders().getFirst(HEADER);
     if (answer == null) {
       answer = cookies.proof(request, queue.room());
@@ -67,6 +72,9 @@ public final class Proofs {
     }
     if (valid.difficulty() < difficulty
         || !ProofOfWork.solves(token, answer.substring(dot + 1), valid.difficulty())) {
+      return new Answer.Wrong(Rejection.PROOF);
+    }
+    if (known != null && !known.equals(valid.visitor())) {
       return new Answer.Wrong(Rejection.PROOF);
     }
     return new Answer.Solved(valid.visitor());

@@ -21,6 +21,7 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -177,6 +178,22 @@ class ProofOfWorkIntegrationTests {
       assertThat(response.statusCode()).isEqualTo(200);
       assertThat(Visitor.text(response.body(), "state")).isEqualTo("challenge");
     }
+    assertThat(waiting()).isEqualTo(1);
+  }
+
+  @Test
+  void anAnswerSolvedForSomeoneElseDoesNotPlaceAKnownVisitor() {
+    String forSomeoneElse = answer(challengeFor(new Visitor(port)));
+    Visitor holder = new Visitor(port);
+    String pass =
+        tokens.issuePass("vQx3n0kq7S2mB8yZfL1aPg", "shop", List.of("99"), Duration.ofMinutes(5));
+    holder.setCookie("anteroom_pass_shop", pass);
+
+    HttpResponse<String> response = withAnswer(holder, forSomeoneElse);
+
+    assertThat(Visitor.text(response.body(), "state")).isEqualTo("challenge");
+    assertThat(issuedTo(Visitor.text(response.body(), "challenge")))
+        .isEqualTo("vQx3n0kq7S2mB8yZfL1aPg");
     assertThat(waiting()).isEqualTo(1);
   }
 
