@@ -1,0 +1,50 @@
+package io.anteroom.gateway.browser;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.WebDriver;
+
+/**
+ * Runs axe-core (from the test class path, never the network) on the page a browser shows, and
+ * fails on any {@code serious} or {@code critical} violation, listing them.
+ */
+final class Axe {
+
+  private static final String SOURCE = load();
+
+  private Axe() {}
+
+  @SuppressWarnings("unchecked")
+  static void assertNoSeriousViolations(WebDriver driver, String page) {
+    JavascriptExecutor js = (JavascriptExecutor) driver;
+    js.executeScript(SOURCE);
+    Object result =
+        js.executeAsyncScript(
+            "var done = arguments[arguments.length - 1];"
+                + "axe.run(document, {resultTypes: ['violations']})"
+                + ".then(function (r) { done(r.violations.map(function (v) {"
+                + "  return {id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length}; }));"
+                + "}, function (e) { done([{id: 'axe-error', impact: 'critical', help: String(e)}]); });");
+    List<Map<String, Object>> violations = (List<Map<String, Object>>) result;
+    assertThat(violations)
+        .as("serious or critical accessibility violations on the %s page", page)
+        .filteredOn(v -> "serious".equals(v.get("impact")) || "critical".equals(v.get("impact")))
+        .isEmpty();
+  }
+
+  private static String load() {
+    try (InputStream in = Axe.class.getResourceAsStream("/axe.min.js")) {
+      assertThat(in).as("axe.min.js on the test class path").isNotNull();
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
