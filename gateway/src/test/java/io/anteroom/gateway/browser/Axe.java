@@ -21,8 +21,15 @@ final class Axe {
 
   private Axe() {}
 
-  @SuppressWarnings("unchecked")
   static void assertNoSeriousViolations(WebDriver driver, String page) {
+    assertThat(seriousViolations(driver))
+        .as("serious or critical accessibility violations on the %s page", page)
+        .isEmpty();
+  }
+
+  /** The ids of the rules the shown page breaks with a serious or critical impact. */
+  @SuppressWarnings("unchecked")
+  static List<String> seriousViolations(WebDriver driver) {
     JavascriptExecutor js = (JavascriptExecutor) driver;
     js.executeScript(SOURCE);
     Object result =
@@ -33,10 +40,18 @@ final class Axe {
                 + "  return {id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length}; }));"
                 + "}, function (e) { done([{id: 'axe-error', impact: 'critical', help: String(e)}]); });");
     List<Map<String, Object>> violations = (List<Map<String, Object>>) result;
-    assertThat(violations)
-        .as("serious or critical accessibility violations on the %s page", page)
-        .filteredOn(v -> "serious".equals(v.get("impact")) || "critical".equals(v.get("impact")))
-        .isEmpty();
+    return violations.stream()
+        .filter(v -> "serious".equals(v.get("impact")) || "critical".equals(v.get("impact")))
+        .map(
+            v ->
+                v.get("id")
+                    + " ("
+                    + v.get("impact")
+                    + ", "
+                    + v.get("nodes")
+                    + "): "
+                    + v.get("help"))
+        .toList();
   }
 
   private static String load() {

@@ -118,6 +118,21 @@ class VisitorPagesBrowserIntegrationTests {
   }
 
   @Test
+  void axeReportsTheProblemsOfABrokenPage() {
+    try (HeadlessChromium browser = HeadlessChromium.start()) {
+      WebDriver driver = browser.driver();
+      driver.get(
+          "data:text/html,<html><body><img src='x.png'>"
+              + "<p style='color:%23ddd;background:%23fff'>faint</p></body></html>");
+
+      assertThat(Axe.seriousViolations(driver))
+          .anySatisfy(v -> assertThat(v).startsWith("image-alt"))
+          .anySatisfy(v -> assertThat(v).startsWith("html-has-lang"))
+          .anySatisfy(v -> assertThat(v).startsWith("color-contrast"));
+    }
+  }
+
+  @Test
   void thePausedPageSaysSoAndKeepsThePlace() {
     setMode("paused");
     try (HeadlessChromium browser = HeadlessChromium.start()) {
