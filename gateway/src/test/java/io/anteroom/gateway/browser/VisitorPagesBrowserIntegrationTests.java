@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
 import io.anteroom.gateway.GatewayTestSetup;
+import io.anteroom.gateway.InProcessWorker;
 import io.anteroom.gateway.Visitor;
 import io.anteroom.gateway.activation.ActiveQueueMirror;
 import io.anteroom.gateway.admin.AdminClient;
@@ -12,6 +13,8 @@ import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.queue.Activation;
 import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueId;
+import io.anteroom.queue.QueueKeys;
+import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.testing.redis.RedisServerExtension;
 import java.net.http.HttpResponse;
@@ -23,9 +26,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.WindowType;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalManagementPort;
@@ -77,6 +82,8 @@ class VisitorPagesBrowserIntegrationTests {
   @Autowired ActiveQueueMirror mirror;
   @Autowired RoomPolicyMirror policyMirror;
   @Autowired SettingsStore settings;
+  @Autowired QueueKeys keys;
+  @Autowired RoomPolicies policies;
 
   /** Redis was emptied by the extension; nobody is let in, so every browser waits. */
   @BeforeEach
@@ -146,6 +153,48 @@ class VisitorPagesBrowserIntegrationTests {
       browser.size(HeadlessChromium.DESKTOP).screenshot("paused-page-desktop");
       browser.size(HeadlessChromium.MOBILE).screenshot("paused-page-mobile");
       Axe.assertNoSeriousViolations(driver, "paused");
+    }
+  }
+
+  /**
+   * A tab left in the background past the room's abandon timeout still holds its place: its page
+   * keeps asking in the background. A tab that stopped asking would come back requeued, with a new
+   * ticket.
+   */
+  @Test
+  void aHiddenTabKeepsItsPlace() throws Exception {
+    settings.put("shop", null, Map.of("mode", "paused", "abandon-after", "8s")).block();
+    policyMirror.refresh().block();
+    try (HeadlessChromium browser = HeadlessChromium.start();
+        InProcessWorker worker = new InProcessWorker(redis.uri(), keys, policies, "200ms")) {
+      WebDriver driver = browser.driver();
+      driver.get(url());
+      String ticket = driver.manage().getCookieNamed("anteroom_ticket_shop").getValue();
+      String waitingTab = driver.getWindowHandle();
+      ((JavascriptExecutor) driver)
+          .executeScript(
+              "window.wentHidden = false; document.addEventListener('visibilitychange',"
+                  + " function () { if (document.hidden) { window.wentHidden = true; } });");
+
+      driver.switchTo().newWindow(WindowType.TAB);
+      driver.get("about:blank");
+      Thread.sleep(20_000);
+      driver.switchTo().window(waitingTab);
+
+      assertThat(((JavascriptExecutor) driver).executeScript("return window.wentHidden"))
+          .as("the waiting tab really was in the background")
+          .isEqualTo(true);
+      await()
+          .pollDelay(Duration.ofSeconds(2))
+          .atMost(Duration.ofSeconds(10))
+          .ignoreExceptionsInstanceOf(WebDriverException.class)
+          .untilAsserted(
+              () -> {
+                assertThat(driver.findElement(By.id("requeued")).isDisplayed()).isFalse();
+                assertThat(driver.findElement(By.id("position")).getText()).isIn("1", "2");
+              });
+      assertThat(driver.manage().getCookieNamed("anteroom_ticket_shop").getValue())
+          .isEqualTo(ticket);
     }
   }
 
