@@ -123,6 +123,26 @@
     });
     card.appendChild(rate);
 
+    var notice = el("form", { "class": "message-form" });
+    var messageInput = el("input", { type: "text", name: "message", maxlength: "500",
+      placeholder: "shown on every waiting page; empty removes it",
+      "aria-label": "Message to visitors of room " + room });
+    notice.append(el("span", {}, "Message to visitors"), messageInput,
+      el("button", { type: "submit", "class": "set-message" }, "Set message"));
+    notice.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var value = messageInput.value.trim();
+      api("PUT", "/rooms/" + encodeURIComponent(room) + "/message", { message: value || null })
+        .then(function () {
+          status(value ? "Room " + room + " now shows your message." : "Room " + room
+            + " shows no message.");
+        }, function (error) { status(error.message, true); });
+    });
+    card.appendChild(notice);
+    api("GET", "/rooms/" + encodeURIComponent(room) + "/message").then(function (body) {
+      if (body && body.message && !messageInput.value) { messageInput.value = body.message; }
+    }, function () {});
+
     var activate = el("form", { "class": "activate-form" });
     var itemInput = el("input", { type: "text", name: "item", required: "", maxlength: "1024",
       placeholder: "item id", "aria-label": "Item id to activate in room " + room });

@@ -15,6 +15,7 @@ import io.anteroom.gateway.identity.Identities;
 import io.anteroom.gateway.pass.AnteroomCookies;
 import io.anteroom.gateway.pass.PassRegistrar;
 import io.anteroom.gateway.room.FailurePolicySwitch;
+import io.anteroom.gateway.room.RoomMessages;
 import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.gateway.status.LimitResponses;
 import io.anteroom.gateway.status.StatusHandler;
@@ -148,8 +149,26 @@ class GatewayConfiguration {
   }
 
   @Bean
-  WaitingResponses waitingResponses(GatewayProperties gateway) {
-    return new WaitingResponses(new WaitingPage(), gateway.waitingStatus());
+  WaitingPage waitingPage(AnteroomProperties anteroom) {
+    return WaitingPage.of(anteroom);
+  }
+
+  @Bean
+  RoomMessages roomMessages(
+      DeferredRedisConnector redis, QueueKeys keys, AnteroomProperties anteroom) {
+    return new RoomMessages(redis.commands(), keys, anteroom.rooms().keySet());
+  }
+
+  @Bean
+  Periodic roomMessageRefresh(RoomMessages messages, GatewayProperties gateway) {
+    return new Periodic(
+        "Reading operator messages", gateway.mirrorRefreshInterval(), messages::refresh, false);
+  }
+
+  @Bean
+  WaitingResponses waitingResponses(
+      GatewayProperties gateway, WaitingPage page, RoomMessages messages) {
+    return new WaitingResponses(page, gateway.waitingStatus(), messages::message);
   }
 
   @Bean
@@ -220,8 +239,9 @@ class GatewayConfiguration {
       TokenCodec tokens,
       AnteroomCookies cookies,
       Line line,
-      PassRegistrar registrar) {
-    return new StatusHandler(policies, gate, tokens, cookies, line, registrar);
+      PassRegistrar registrar,
+      RoomMessages messages) {
+    return new StatusHandler(policies, gate, tokens, cookies, line, registrar, messages::message);
   }
 
   @Bean

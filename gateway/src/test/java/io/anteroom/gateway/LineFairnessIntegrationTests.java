@@ -322,7 +322,7 @@ class LineFairnessIntegrationTests {
         assertThat(Visitor.field(held.body(), "startsInSeconds")).isBetween(1L, 10L);
       }
       assertThat(new Visitor(port).page("/products/drop").body())
-          .contains("<span id=\"state\">pre-queue</span>")
+          .contains("<span id=\"state\" hidden>pre-queue</span>")
           .doesNotContain("id=\"prequeue\" hidden");
       // Polls before the start find everyone still held, with the worker running.
       while (Instant.now().isBefore(start.minusMillis(1500))) {

@@ -20,6 +20,7 @@ import java.util.regex.Pattern;
  * HSET wr:active             shop:42 manual|auto                active queues and why
  * PUBLISH wr:active:changed  shop:42                            after each change of wr:active
  * HSET wr:settings:shop      admit-per-second 250 42/mode paused  live overrides: room, queue
+ * SET wr:message:shop        &lt;text&gt;                          operator message on the room's pages
  * ZADD wr:places:shop:&lt;visitor&gt; &lt;joined-ms&gt; 42        queues a visitor id joined, for a cap
  * INCR wr:newplaces:shop:&lt;address&gt;:&lt;epoch-minute&gt;       new places per client address, expires
  * ZADD wr:history:shop       &lt;interval-ms&gt; &lt;ms:waiting:running:finished:admitted&gt;  last 15 min
@@ -88,6 +89,11 @@ public final class QueueKeys {
   }
 
   /** Sorted set of a room's recent line samples, by time, for the admin page's chart. */
+  /** The room's operator message, shown on its visitor pages. */
+  public String message(String room) {
+    return prefix + ":message:" + QueueId.requireRoom(room);
+  }
+
   public String history(String room) {
     return prefix + ":history:" + QueueId.requireRoom(room);
   }

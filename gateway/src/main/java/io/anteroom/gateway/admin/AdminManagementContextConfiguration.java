@@ -4,6 +4,7 @@ import io.anteroom.gateway.RedisGuard;
 import io.anteroom.gateway.activation.ActiveQueueMirror;
 import io.anteroom.gateway.filter.LineEvents;
 import io.anteroom.gateway.room.FailurePolicySwitch;
+import io.anteroom.gateway.room.RoomMessages;
 import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueStore;
@@ -63,7 +64,8 @@ class AdminManagementContextConfiguration {
       RedisGuard redis,
       RoomHistory history,
       LineEvents events,
-      FailurePolicySwitch flips) {
+      FailurePolicySwitch flips,
+      RoomMessages messages) {
     Rooms rooms = new Rooms(policies, settings);
     Audit audit = new Audit();
     RoomListing listing = new RoomListing(policies, rooms, active, queues);
@@ -75,6 +77,7 @@ class AdminManagementContextConfiguration {
         new SettingsHandler(rooms, settings, policyMirror, audit),
         new HistoryHandler(rooms, history),
         new FailurePolicyHandler(rooms, policyMirror, flips, audit),
+        new MessageHandler(rooms, messages, audit),
         new QueueActions(
             rooms, listing, active, queues, settings, activeMirror, policyMirror, audit, events));
   }

@@ -42,6 +42,9 @@ import reactor.core.publisher.Mono;
  *                                          "stored": "redis", or "local" when Redis could not be
  *                                          written (this gateway writes it once Redis answers);
  *                                          works while Redis is down
+ * GET   /admin/api/rooms/R/message    {"room", "message" (the operator message, or null)}
+ * PUT   /admin/api/rooms/R/message    {"message": "text"|null} (at most 500 characters; null or
+ *                                     blank removes it) → 200 as GET
  * GET   /admin/api/rooms/R/queues/I    queue: {"item", "queue", "active" (manual|auto|null),
  *                                      "mode", "state", "admit-per-second", "overrides",
  *                                      "waiting", "running", "finished", "enqueued", "admitted",
@@ -78,6 +81,7 @@ final class AdminRoutes {
       SettingsHandler settings,
       HistoryHandler history,
       FailurePolicyHandler failurePolicy,
+      MessageHandler message,
       QueueActions actions) {
     String queue = "/rooms/{room}/queues/{item}";
     RouterFunction<ServerResponse> api =
@@ -89,6 +93,8 @@ final class AdminRoutes {
             .GET("/rooms/{room}/history", history::room)
             .GET("/rooms/{room}/failure-policy", failurePolicy::get)
             .PUT("/rooms/{room}/failure-policy", failurePolicy::put)
+            .GET("/rooms/{room}/message", message::get)
+            .PUT("/rooms/{room}/message", message::put)
             .GET(queue, listing::queue)
             .GET(queue + "/settings", settings::queue)
             .PATCH(queue + "/settings", settings::patchQueue)

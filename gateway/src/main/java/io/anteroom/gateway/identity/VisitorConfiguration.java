@@ -1,6 +1,7 @@
 package io.anteroom.gateway.identity;
 
 import io.anteroom.gateway.status.LimitResponses;
+import io.anteroom.gateway.status.WaitingPage;
 import io.anteroom.queue.config.AnteroomProperties;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -25,7 +26,7 @@ class VisitorConfiguration {
   }
 
   @Bean
-  LimitResponses limitResponses() {
-    return new LimitResponses();
+  LimitResponses limitResponses(WaitingPage pages) {
+    return new LimitResponses(pages);
   }
 }

@@ -1,8 +1,5 @@
 package io.anteroom.gateway.status;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.CacheControl;
@@ -23,21 +20,16 @@ public final class LimitResponses {
   /** Why a place was refused. */
   public enum Reason {
     /** The client address asked for more new places this minute than the room allows. */
-    PLACES_PER_IP(
-        "too-many-new-places-from-address",
-        "Too many places in line were asked for from your network in the last minute."),
+    PLACES_PER_IP("too-many-new-places-from-address", "limited.placesPerIp"),
     /** The visitor already waits in as many of the room's lines as it allows. */
-    QUEUES_PER_IDENTITY(
-        "too-many-queues-per-identity",
-        "You are already waiting in as many lines here as one person may. Finish or leave one"
-            + " of them first.");
+    QUEUES_PER_IDENTITY("too-many-queues-per-identity", "limited.queuesPerIdentity");
 
     private final String code;
-    private final String message;
+    private final String textKey;
 
-    Reason(String code, String message) {
+    Reason(String code, String textKey) {
       this.code = code;
-      this.message = message;
+      this.textKey = textKey;
     }
 
     public String code() {
@@ -45,7 +37,11 @@ public final class LimitResponses {
     }
   }
 
-  private final String template = read("/templates/limited.html");
+  private final WaitingPage pages;
+
+  public LimitResponses(WaitingPage pages) {
+    this.pages = pages;
+  }
 
   public Mono<Void> refused(
       ServerWebExchange exchange, String room, Reason reason, long retryAfterSeconds) {
@@ -62,12 +58,9 @@ public final class LimitResponses {
               + retryAfterSeconds
               + "}");
     }
-    String page =
-        template
-            .replace("{{room}}", WaitingPage.escape(room))
-            .replace("{{reason}}", reason.code)
-            .replace("{{message}}", WaitingPage.escape(reason.message))
-            .replace("{{retryAfterSeconds}}", Long.toString(retryAfterSeconds));
+    PageText text =
+        pages.text(room, exchange.getRequest().getHeaders().getFirst(HttpHeaders.ACCEPT_LANGUAGE));
+    String page = pages.renderLimited(room, reason.code, reason.textKey, retryAfterSeconds, text);
     return write(response, MediaType.TEXT_HTML, page);
   }
 
@@ -77,16 +70,5 @@ public final class LimitResponses {
     headers.setCacheControl(CacheControl.noStore());
     DataBuffer buffer = response.bufferFactory().wrap(body.getBytes(StandardCharsets.UTF_8));
     return response.writeWith(Mono.just(buffer));
-  }
-
-  private static String read(String path) {
-    try (InputStream in = LimitResponses.class.getResourceAsStream(path)) {
-      if (in == null) {
-        throw new IllegalStateException("missing template " + path);
-      }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

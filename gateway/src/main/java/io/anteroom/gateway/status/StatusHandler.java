@@ -15,6 +15,7 @@ import io.anteroom.queue.policy.FailurePolicy;
 import io.anteroom.queue.policy.RoomPolicy;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -40,20 +41,27 @@ public final class StatusHandler {
   private final AnteroomCookies cookies;
   private final Line line;
   private final PassRegistrar registrar;
+  private final Function<String, String> messages;
 
+  /**
+   * @param messages each room's operator message (or null), added to the JSON of a visitor in line
+   *     or of a closed room as {@code "message"}
+   */
   public StatusHandler(
       RoomPolicyMirror policies,
       QueueGate gate,
       TokenCodec tokens,
       AnteroomCookies cookies,
       Line line,
-      PassRegistrar registrar) {
+      PassRegistrar registrar,
+      Function<String, String> messages) {
     this.policies = policies;
     this.gate = gate;
     this.tokens = tokens;
     this.cookies = cookies;
     this.line = line;
     this.registrar = registrar;
+    this.messages = messages;
   }
 
   public Mono<ServerResponse> status(ServerRequest request) {
@@ -85,7 +93,7 @@ public final class StatusHandler {
   /** Closed; with the place of a visitor in a line that is kept, whose poll counts. */
   private Mono<ServerResponse> closed(QueueId queue, String visitor, RoomPolicy policy) {
     if (policy.closedLine() != ClosedLine.KEEP) {
-      return json(HttpStatus.OK, WaitingView.CLOSED.toJson(), List.of());
+      return json(HttpStatus.OK, withMessage(queue.room(), WaitingView.CLOSED), List.of());
     }
     return line.standing(queue, visitor)
         .onErrorReturn(Optional.empty())
@@ -93,10 +101,9 @@ public final class StatusHandler {
             standing ->
                 json(
                     HttpStatus.OK,
-                    standing
-                        .map(o -> WaitingView.of(o, policy))
-                        .orElse(WaitingView.CLOSED)
-                        .toJson(),
+                    withMessage(
+                        queue.room(),
+                        standing.map(o -> WaitingView.of(o, policy)).orElse(WaitingView.CLOSED)),
                     List.of()));
   }
 
@@ -113,7 +120,7 @@ public final class StatusHandler {
                   outcome.joined()
                       ? List.of(cookies.ticket(room, tokens.issueTicket(visitor, queue)))
                       : List.of();
-              return json(HttpStatus.OK, WaitingView.of(outcome, policy).toJson(), set);
+              return json(HttpStatus.OK, withMessage(room, WaitingView.of(outcome, policy)), set);
             })
         .onErrorResume(error -> lineUnavailable(policy));
   }
@@ -146,6 +153,10 @@ public final class StatusHandler {
         HttpStatus.OK,
         view.toJson(),
         List.of(cookies.pass(room, token, policy.sessionDuration()), cookies.clearTicket(room)));
+  }
+
+  private String withMessage(String room, WaitingView view) {
+    return WaitingResponses.withMessage(view.toJson(), messages.apply(room));
   }
 
   private Pass currentPass(ServerRequest request, String room) {

@@ -2,6 +2,7 @@ package io.anteroom.gateway.status;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.function.Function;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpHeaders;
@@ -26,13 +27,16 @@ public final class WaitingResponses {
 
   private final WaitingPage page;
   private final HttpStatus waitingStatus;
+  private final Function<String, String> messages;
 
   /**
    * @param waitingStatus status of the waiting page and its JSON (200, 202, 429 or 503)
+   * @param messages each room's operator message, or null
    */
-  public WaitingResponses(WaitingPage page, int waitingStatus) {
+  public WaitingResponses(WaitingPage page, int waitingStatus, Function<String, String> messages) {
     this.page = page;
     this.waitingStatus = HttpStatus.valueOf(waitingStatus);
+    this.messages = messages;
   }
 
   /** The waiting page or JSON for a visitor in line. */
@@ -42,10 +46,12 @@ public final class WaitingResponses {
     if (waitingStatus.value() == 429 || waitingStatus.value() == 503) {
       response.getHeaders().set(HttpHeaders.RETRY_AFTER, Long.toString(view.pollAfterSeconds()));
     }
+    String message = messages.apply(room);
     if (wantsJson(exchange)) {
-      return write(response, MediaType.APPLICATION_JSON, view.toJson());
+      return write(response, MediaType.APPLICATION_JSON, withMessage(view.toJson(), message));
     }
-    return write(response, MediaType.TEXT_HTML, page.render(room, view));
+    return write(
+        response, MediaType.TEXT_HTML, page.render(room, view, message, text(exchange, room)));
   }
 
   /**
@@ -55,10 +61,13 @@ public final class WaitingResponses {
   public Mono<Void> closed(ServerWebExchange exchange, String room) {
     ServerHttpResponse response = exchange.getResponse();
     response.setStatusCode(HttpStatus.SERVICE_UNAVAILABLE);
+    String message = messages.apply(room);
     if (wantsJson(exchange)) {
-      return write(response, MediaType.APPLICATION_JSON, WaitingView.CLOSED.toJson());
+      return write(
+          response, MediaType.APPLICATION_JSON, withMessage(WaitingView.CLOSED.toJson(), message));
     }
-    return write(response, MediaType.TEXT_HTML, page.renderClosed(room));
+    return write(
+        response, MediaType.TEXT_HTML, page.renderClosed(room, message, text(exchange, room)));
   }
 
   /**
@@ -83,7 +92,10 @@ public final class WaitingResponses {
               + "}";
       return write(response, MediaType.APPLICATION_JSON, body);
     }
-    return write(response, MediaType.TEXT_HTML, page.renderChallenge(room, challenge, difficulty));
+    return write(
+        response,
+        MediaType.TEXT_HTML,
+        page.renderChallenge(room, challenge, difficulty, text(exchange, room)));
   }
 
   /** A JSON status (the status endpoint always answers JSON). */
@@ -106,7 +118,10 @@ public final class WaitingResponses {
     ServerHttpResponse response = exchange.getResponse();
     response.setStatusCode(HttpStatus.SERVICE_UNAVAILABLE);
     response.getHeaders().set(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds));
-    return write(response, MediaType.TEXT_HTML, page.renderUnavailable(room, retryAfterSeconds));
+    return write(
+        response,
+        MediaType.TEXT_HTML,
+        page.renderUnavailable(room, retryAfterSeconds, text(exchange, room)));
   }
 
   /** 503 with Retry-After and a JSON reason, for requests that cannot be served now. */
@@ -121,6 +136,43 @@ public final class WaitingResponses {
             + retryAfterSeconds
             + "}";
     return write(response, MediaType.APPLICATION_JSON, body);
+  }
+
+  /**
+   * A JSON status with the room's operator message added as {@code "message"} when it has one. The
+   * rest of the contract stays as it is, the same in every language.
+   */
+  public static String withMessage(String json, String message) {
+    if (message == null || message.isEmpty() || !json.endsWith("}")) {
+      return json;
+    }
+    return json.substring(0, json.length() - 1) + ",\"message\":" + jsonString(message) + "}";
+  }
+
+  private static String jsonString(String value) {
+    StringBuilder out = new StringBuilder(value.length() + 2).append('"');
+    for (char c : value.toCharArray()) {
+      switch (c) {
+        case '"' -> out.append("\\\"");
+        case '\\' -> out.append("\\\\");
+        case '<' -> out.append("\\u003c");
+        case '>' -> out.append("\\u003e");
+        case '&' -> out.append("\\u0026");
+        default -> {
+          if (c < 0x20 || c == 0x2028 || c == 0x2029) {
+            out.append(String.format("\\u%04x", (int) c));
+          } else {
+            out.append(c);
+          }
+        }
+      }
+    }
+    return out.append('"').toString();
+  }
+
+  private PageText text(ServerWebExchange exchange, String room) {
+    return page.text(
+        room, exchange.getRequest().getHeaders().getFirst(HttpHeaders.ACCEPT_LANGUAGE));
   }
 
   /** Whether the client asked for JSON rather than a page. */

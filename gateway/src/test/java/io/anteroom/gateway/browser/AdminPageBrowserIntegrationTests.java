@@ -122,11 +122,27 @@ class AdminPageBrowserIntegrationTests {
           .ignoreExceptionsInstanceOf(WebDriverException.class)
           .until(() -> "25".equals(cell(driver, "rate")));
 
+      room.findElement(By.cssSelector("form.message-form input[name=message]"))
+          .sendKeys("Doors open at 10:00");
+      room.findElement(By.cssSelector("form.message-form button.set-message")).click();
+      await()
+          .atMost(PAGE_WAIT)
+          .until(
+              () ->
+                  "Doors open at 10:00"
+                      .equals(connector.commands().get(keys.message("shop")).get()));
+
       driver.navigate().refresh();
       await()
           .atMost(PAGE_WAIT)
           .ignoreExceptionsInstanceOf(WebDriverException.class)
           .until(() -> "3".equals(cell(driver, "waiting")));
+      assertThat(
+              driver
+                  .findElement(By.cssSelector("#room-shop form.message-form input[name=message]"))
+                  .getAttribute("value"))
+          .as("the message in force is shown again")
+          .isEqualTo("Doors open at 10:00");
       assertThat(driver.findElement(By.id("sign-in")).isDisplayed())
           .as("the token is kept for this tab")
           .isFalse();

@@ -36,6 +36,13 @@ final class HeadlessChromium implements AutoCloseable {
   private final ChromeDriver driver;
 
   private HeadlessChromium(boolean javaScript) {
+    this(javaScript, null);
+  }
+
+  /**
+   * @param language the browser's language, sent as {@code Accept-Language}; null for the default
+   */
+  private HeadlessChromium(boolean javaScript, String language) {
     requireExecutable(CHROMIUM);
     requireExecutable(CHROMEDRIVER);
     try {
@@ -57,9 +64,16 @@ final class HeadlessChromium implements AutoCloseable {
         "--disable-sync",
         "--user-data-dir=" + profile,
         "--window-size=" + DESKTOP.getWidth() + "," + DESKTOP.getHeight());
+    Map<String, Object> prefs = new java.util.HashMap<>();
     if (!javaScript) {
-      options.setExperimentalOption(
-          "prefs", Map.of("profile.managed_default_content_settings.javascript", 2));
+      prefs.put("profile.managed_default_content_settings.javascript", 2);
+    }
+    if (language != null) {
+      options.addArguments("--lang=" + language);
+      prefs.put("intl.accept_languages", language);
+    }
+    if (!prefs.isEmpty()) {
+      options.setExperimentalOption("prefs", prefs);
     }
     ChromeDriverService service =
         new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).build();
@@ -74,6 +88,11 @@ final class HeadlessChromium implements AutoCloseable {
   /** A browser with JavaScript on, as most visitors have. */
   static HeadlessChromium start() {
     return new HeadlessChromium(true);
+  }
+
+  /** A browser with JavaScript on whose language is {@code language}, e.g. {@code ko}. */
+  static HeadlessChromium inLanguage(String language) {
+    return new HeadlessChromium(true, language);
   }
 
   /** A browser that runs no page script at all. */

@@ -14,6 +14,7 @@ import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueId;
 import io.anteroom.testing.redis.RedisServerExtension;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -76,6 +77,8 @@ class UnavailablePageBrowserIntegrationTests {
         assertThat(driver.getTitle()).isEqualTo("Temporarily unavailable");
         browser.size(HeadlessChromium.DESKTOP).screenshot("unavailable-page-desktop");
         browser.size(HeadlessChromium.MOBILE).screenshot("unavailable-page-mobile");
+        // Loading the URL again by itself is what this page is for, with or without JavaScript.
+        Axe.assertNoSeriousViolations(driver, "unavailable", List.of("meta-refresh"));
       } finally {
         redis.server().restart();
       }

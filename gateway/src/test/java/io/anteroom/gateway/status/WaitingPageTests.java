@@ -43,7 +43,7 @@ class WaitingPageTests {
     String html = page.render("shop", view);
 
     assertThat(html)
-        .contains("<span id=\"state\">pre-queue</span>", "<span id=\"startsIn\">120</span>")
+        .contains("<span id=\"state\" hidden>pre-queue</span>", "<span id=\"startsIn\">120</span>")
         .doesNotContain("id=\"prequeue\" hidden");
     assertThat(view.toJson())
         .isEqualTo(

@@ -38,7 +38,9 @@ public record AnteroomProperties(
    * identity comes from ({@code header:<name>} or {@code cookie:<name>}; default none: each browser
    * is a visitor); and the gateway's bypass rules {@code bypass-paths}, {@code bypass-extensions},
    * {@code bypass-networks} and {@code bypass-secret} (lists are comma-separated or YAML lists;
-   * default none).
+   * default none); {@code language}, the one language of the room's visitor pages ({@code en} or
+   * {@code ko}; default: the visitor's {@code Accept-Language}); {@code template}, the path of the
+   * room's own waiting page template (default the built-in one).
    */
   public static final Set<String> ROOM_OPTIONS =
       Set.of(
@@ -47,7 +49,9 @@ public record AnteroomProperties(
           "bypass-paths",
           "bypass-extensions",
           "bypass-networks",
-          "bypass-secret");
+          "bypass-secret",
+          "language",
+          "template");
 
   public AnteroomProperties {
     defaults = defaults == null ? Map.of() : Map.copyOf(defaults);

@@ -1,0 +1,291 @@
+package io.anteroom.gateway.browser;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import io.anteroom.gateway.GatewayTestSetup;
+import io.anteroom.gateway.InProcessWorker;
+import io.anteroom.gateway.Visitor;
+import io.anteroom.gateway.activation.ActiveQueueMirror;
+import io.anteroom.gateway.admin.AdminClient;
+import io.anteroom.gateway.room.RoomPolicyMirror;
+import io.anteroom.queue.Activation;
+import io.anteroom.queue.ActiveQueues;
+import io.anteroom.queue.QueueId;
+import io.anteroom.queue.QueueKeys;
+import io.anteroom.queue.policy.RoomPolicies;
+import io.anteroom.queue.policy.SettingsStore;
+import io.anteroom.testing.redis.RedisServerExtension;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebDriverException;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.WindowType;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalManagementPort;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * The visitor pages in a real browser (headless Chromium): Korean for a Korean browser, the paused
+ * and closed pages, the operator message appearing on an open page once it is set, and no serious
+ * or critical axe-core finding on any of them. Screenshots land in {@code
+ * gateway/target/screenshots}.
+ */
+@SpringBootTest(
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = {
+      GatewayTestSetup.CONFIG,
+      GatewayTestSetup.KEYS,
+      "anteroom.gateway.cookie-secure=false",
+      "management.server.port=0",
+      "anteroom.admin.token=" + VisitorPagesBrowserIntegrationTests.TOKEN,
+      "logging.level.org.openqa.selenium.devtools.CdpVersionFinder=error",
+      "logging.level.org.openqa.selenium.chromium.ChromiumDriver=error"
+    })
+class VisitorPagesBrowserIntegrationTests {
+
+  static final String TOKEN = "test-admin-token-pages-0123456789";
+
+  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
+  static WireMockServer origin = GatewayTestSetup.origin();
+
+  @DynamicPropertySource
+  static void properties(DynamicPropertyRegistry registry) {
+    GatewayTestSetup.properties(registry, redis, origin);
+  }
+
+  @AfterAll
+  static void stopOrigin() {
+    origin.stop();
+  }
+
+  static final String PRODUCT = "/products/1";
+
+  final QueueId queue = QueueId.of("shop", "1");
+
+  @LocalServerPort int port;
+  @LocalManagementPort int managementPort;
+  @Autowired ActiveQueues active;
+  @Autowired ActiveQueueMirror mirror;
+  @Autowired RoomPolicyMirror policyMirror;
+  @Autowired SettingsStore settings;
+  @Autowired QueueKeys keys;
+  @Autowired RoomPolicies policies;
+
+  /** Redis was emptied by the extension; nobody is let in, so every browser waits. */
+  @BeforeEach
+  void turnTheQueueOn() {
+    settings.put("shop", null, Map.of("admit-per-second", "1")).block();
+    active.activate(queue, Activation.MANUAL).block();
+    mirror.refresh().block();
+    policyMirror.refresh().block();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> mirror.isActive(queue) && policyMirror.policy("shop").admitPerSecond() == 1);
+    await().atMost(Duration.ofSeconds(10)).until(() -> joinAsPlainClient() == 1);
+  }
+
+  @Test
+  void aKoreanBrowserGetsTheKoreanWaitingPage() {
+    try (HeadlessChromium browser = HeadlessChromium.inLanguage("ko")) {
+      WebDriver driver = browser.driver();
+      driver.get(url());
+
+      assertThat(lang(driver)).isEqualTo("ko");
+      assertThat(heading(driver)).isEqualTo("대기열에 들어와 있습니다");
+      assertThat(driver.getTitle()).isEqualTo("대기열에 들어와 있습니다");
+      assertThat(driver.findElement(By.id("eta")).getText()).matches("1분 미만|약 \\d+분");
+      assertThat(driver.findElements(By.cssSelector("[aria-live=polite] #position"))).hasSize(1);
+      browser.size(HeadlessChromium.DESKTOP).screenshot("waiting-page-ko-desktop");
+      browser.size(HeadlessChromium.MOBILE).screenshot("waiting-page-ko-mobile");
+      Axe.assertNoSeriousViolations(driver, "Korean waiting");
+    }
+    try (HeadlessChromium browser = HeadlessChromium.start()) {
+      WebDriver driver = browser.driver();
+      driver.get(url());
+
+      assertThat(lang(driver)).isEqualTo("en");
+      assertThat(heading(driver)).isEqualTo("You are in line");
+      Axe.assertNoSeriousViolations(driver, "English waiting");
+      browser.size(HeadlessChromium.MOBILE).screenshot("waiting-page-en-mobile");
+    }
+  }
+
+  @Test
+  void axeReportsTheProblemsOfABrokenPage() {
+    try (HeadlessChromium browser = HeadlessChromium.start()) {
+      WebDriver driver = browser.driver();
+      driver.get(
+          "data:text/html,<html><body><img src='x.png'>"
+              + "<p style='color:%23ddd;background:%23fff'>faint</p></body></html>");
+
+      assertThat(Axe.seriousViolations(driver))
+          .anySatisfy(v -> assertThat(v).startsWith("image-alt"))
+          .anySatisfy(v -> assertThat(v).startsWith("html-has-lang"))
+          .anySatisfy(v -> assertThat(v).startsWith("color-contrast"));
+    }
+  }
+
+  @Test
+  void thePausedPageSaysSoAndKeepsThePlace() {
+    setMode("paused");
+    try (HeadlessChromium browser = HeadlessChromium.start()) {
+      WebDriver driver = browser.driver();
+      driver.get(url());
+
+      assertThat(heading(driver)).isEqualTo("You are in line");
+      assertThat(driver.findElement(By.id("paused")).isDisplayed()).isTrue();
+      assertThat(driver.findElement(By.id("paused")).getText()).contains("paused");
+      assertThat(driver.findElement(By.id("position")).getText()).isEqualTo("2");
+      browser.size(HeadlessChromium.DESKTOP).screenshot("paused-page-desktop");
+      browser.size(HeadlessChromium.MOBILE).screenshot("paused-page-mobile");
+      Axe.assertNoSeriousViolations(driver, "paused");
+    }
+  }
+
+  /**
+   * A tab left in the background past the room's abandon timeout still holds its place: its page
+   * keeps asking in the background. A tab that stopped asking would come back requeued, with a new
+   * ticket.
+   */
+  @Test
+  void aHiddenTabKeepsItsPlace() throws Exception {
+    settings.put("shop", null, Map.of("mode", "paused", "abandon-after", "8s")).block();
+    policyMirror.refresh().block();
+    try (HeadlessChromium browser = HeadlessChromium.start();
+        InProcessWorker worker = new InProcessWorker(redis.uri(), keys, policies, "200ms")) {
+      WebDriver driver = browser.driver();
+      driver.get(url());
+      String ticket = driver.manage().getCookieNamed("anteroom_ticket_shop").getValue();
+      String waitingTab = driver.getWindowHandle();
+      ((JavascriptExecutor) driver)
+          .executeScript(
+              "window.wentHidden = false; document.addEventListener('visibilitychange',"
+                  + " function () { if (document.hidden) { window.wentHidden = true; } });");
+
+      driver.switchTo().newWindow(WindowType.TAB);
+      driver.get("about:blank");
+      Thread.sleep(20_000);
+      driver.switchTo().window(waitingTab);
+
+      assertThat(((JavascriptExecutor) driver).executeScript("return window.wentHidden"))
+          .as("the waiting tab really was in the background")
+          .isEqualTo(true);
+      await()
+          .pollDelay(Duration.ofSeconds(2))
+          .atMost(Duration.ofSeconds(10))
+          .ignoreExceptionsInstanceOf(WebDriverException.class)
+          .untilAsserted(
+              () -> {
+                assertThat(driver.findElement(By.id("requeued")).isDisplayed()).isFalse();
+                assertThat(driver.findElement(By.id("position")).getText()).isIn("1", "2");
+              });
+      assertThat(driver.manage().getCookieNamed("anteroom_ticket_shop").getValue())
+          .isEqualTo(ticket);
+    }
+  }
+
+  @Test
+  void theClosedPageInBothLanguages() {
+    setMode("closed");
+    try (HeadlessChromium browser = HeadlessChromium.start()) {
+      WebDriver driver = browser.driver();
+      driver.get(url());
+
+      assertThat(heading(driver)).isEqualTo("This is closed");
+      browser.size(HeadlessChromium.DESKTOP).screenshot("closed-page-desktop");
+      browser.size(HeadlessChromium.MOBILE).screenshot("closed-page-mobile");
+      Axe.assertNoSeriousViolations(driver, "closed");
+    }
+    try (HeadlessChromium browser = HeadlessChromium.inLanguage("ko")) {
+      WebDriver driver = browser.driver();
+      driver.get(url());
+
+      assertThat(lang(driver)).isEqualTo("ko");
+      assertThat(heading(driver)).isEqualTo("마감되었습니다");
+      Axe.assertNoSeriousViolations(driver, "Korean closed");
+    }
+  }
+
+  @Test
+  void theOperatorMessageAppearsOnAnOpenPageOnceSet() {
+    AdminClient admin = new AdminClient(managementPort, TOKEN);
+    try (HeadlessChromium browser = HeadlessChromium.start()) {
+      WebDriver driver = browser.driver();
+      driver.get(url());
+      assertThat(driver.findElement(By.id("message")).isDisplayed()).isFalse();
+
+      String text = "Doors open at 10:00 <b>sharp</b> & \"on time\"";
+      HttpResponse<String> set =
+          admin.put(
+              "/admin/api/rooms/shop/message", "{\"message\":" + AdminJson.string(text) + "}");
+      assertThat(set.statusCode()).isEqualTo(200);
+
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .pollInterval(Duration.ofMillis(200))
+          .ignoreExceptionsInstanceOf(WebDriverException.class)
+          .until(() -> driver.findElement(By.id("message")).isDisplayed());
+      assertThat(driver.findElement(By.id("message-text")).getText()).isEqualTo(text);
+      assertThat(driver.findElements(By.cssSelector("#message b"))).as("shown as text").isEmpty();
+      browser.size(HeadlessChromium.MOBILE).screenshot("waiting-page-message-mobile");
+      Axe.assertNoSeriousViolations(driver, "waiting with a message");
+
+      driver.navigate().refresh();
+      assertThat(driver.findElement(By.id("message-text")).getText()).isEqualTo(text);
+    }
+    assertThat(new Visitor(port).json(PRODUCT).body()).contains("\"message\":\"Doors open");
+    assertThat(admin.get("/admin/api/rooms/shop/message").body()).contains("Doors open");
+    assertThat(
+            admin
+                .put("/admin/api/rooms/shop/message", "{\"message\":\"" + "x".repeat(501) + "\"}")
+                .statusCode())
+        .isEqualTo(400);
+    assertThat(admin.put("/admin/api/rooms/shop/message", "{\"message\":null}").statusCode())
+        .isEqualTo(200);
+    assertThat(new Visitor(port).json(PRODUCT).body()).doesNotContain("\"message\"");
+  }
+
+  private void setMode(String mode) {
+    settings.put("shop", null, Map.of("mode", mode)).block();
+    policyMirror.refresh().block();
+  }
+
+  private long joinAsPlainClient() {
+    String body = new Visitor(port).json(PRODUCT).body();
+    return body.contains("\"position\"") ? Visitor.field(body, "position") : 0;
+  }
+
+  private String url() {
+    return "http://127.0.0.1:" + port + PRODUCT;
+  }
+
+  private static String lang(WebDriver driver) {
+    return driver.findElement(By.tagName("html")).getAttribute("lang");
+  }
+
+  private static String heading(WebDriver driver) {
+    List<WebElement> headings = driver.findElements(By.tagName("h1"));
+    return headings.isEmpty() ? "" : headings.get(0).getText();
+  }
+
+  /** JSON string literals for request bodies. */
+  private static final class AdminJson {
+    static String string(String text) {
+      return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    }
+  }
+}

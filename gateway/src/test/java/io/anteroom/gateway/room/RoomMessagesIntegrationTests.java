@@ -1,0 +1,85 @@
+package io.anteroom.gateway.room;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.anteroom.queue.QueueKeys;
+import io.anteroom.queue.config.RedisProperties;
+import io.anteroom.queue.redis.RedisConnector;
+import io.anteroom.testing.redis.RedisServerExtension;
+import java.time.Duration;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The operator message of a room as two gateways hold it over one Redis: set on one, shown by the
+ * other after its refresh, removed on both; a refresh that fails keeps the last copy.
+ */
+class RoomMessagesIntegrationTests {
+
+  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
+
+  final QueueKeys keys = new QueueKeys("wr");
+  RedisConnector first;
+  RedisConnector second;
+  RoomMessages one;
+  RoomMessages other;
+
+  @BeforeEach
+  void connect() {
+    first = RedisConnector.connect(new RedisProperties(redis.uri(), "500ms", "1s", 1000));
+    second = RedisConnector.connect(new RedisProperties(redis.uri(), "500ms", "1s", 1000));
+    one = new RoomMessages(first.commands(), keys, Set.of("shop", "hall"));
+    other = new RoomMessages(second.commands(), keys, Set.of("shop", "hall"));
+  }
+
+  @AfterEach
+  void close() {
+    first.close();
+    second.close();
+  }
+
+  @Test
+  void aMessageSetOnOneGatewayReachesTheOtherAtItsRefresh() {
+    one.set("shop", "  Doors open at 10:00  ").block();
+
+    assertThat(one.message("shop")).isEqualTo("Doors open at 10:00");
+    assertThat(other.message("shop")).as("not read yet").isNull();
+    other.refresh().block();
+    assertThat(other.message("shop")).isEqualTo("Doors open at 10:00");
+    assertThat(other.message("hall")).isNull();
+
+    one.set("shop", " ").block();
+    assertThat(one.message("shop")).isNull();
+    other.refresh().block();
+    assertThat(other.message("shop")).isNull();
+  }
+
+  @Test
+  void tooLongIsRefusedAndAHandWrittenOneIsCut() {
+    assertThatThrownBy(() -> one.set("shop", "x".repeat(RoomMessages.MAX_LENGTH + 1)))
+        .hasMessageContaining("500");
+    first.commands().set(keys.message("shop"), "y".repeat(800));
+
+    other.refresh().block(Duration.ofSeconds(5));
+
+    assertThat(other.message("shop")).hasSize(RoomMessages.MAX_LENGTH);
+  }
+
+  @Test
+  void aFailedRefreshKeepsTheLastMessage() throws Exception {
+    one.set("shop", "Sold out at 10:05").block();
+    other.refresh().block();
+    redis.server().stop();
+    try {
+      other.refresh().block(Duration.ofSeconds(10));
+
+      assertThat(other.message("shop")).isEqualTo("Sold out at 10:05");
+    } finally {
+      redis.server().restart();
+    }
+  }
+}
