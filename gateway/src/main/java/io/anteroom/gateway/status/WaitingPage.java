@@ -72,9 +72,10 @@ public final class WaitingPage {
     values.put("room", room);
     values.put("position", Long.toString(view.position()));
     values.put("waiting", Long.toString(view.waiting()));
-    values.put("eta", describe(view.etaSeconds()));
+    values.put("eta", WaitWording.describe(view.etaMinSeconds(), view.etaMaxSeconds()));
     values.put("etaSeconds", Long.toString(view.etaSeconds()));
     values.put("pollAfterSeconds", Long.toString(view.pollAfterSeconds()));
+    values.put("pollCeilingSeconds", Long.toString(view.pollCeilingSeconds()));
     values.put("requeuedHidden", view.requeued() ? "" : "hidden");
     values.put("pausedHidden", hiddenUnless(view, WaitingView.State.PAUSED));
     values.put("closedHidden", hiddenUnless(view, WaitingView.State.CLOSED));
@@ -96,14 +97,6 @@ public final class WaitingPage {
           out, Matcher.quoteReplacement(escape(values.getOrDefault(m.group(1), ""))));
     }
     return m.appendTail(out).toString();
-  }
-
-  static String describe(long seconds) {
-    if (seconds < 60) {
-      return "less than a minute";
-    }
-    long minutes = (seconds + 59) / 60;
-    return minutes == 1 ? "about 1 minute" : "about " + minutes + " minutes";
   }
 
   static String escape(String value) {
