@@ -34,6 +34,6 @@ public record WaitEstimate(long minSeconds, long maxSeconds) {
 
   /** The middle of the range, for clients that show one number; 0 when there is no estimate. */
   public long midSeconds() {
-    return (minSeconds + maxSeconds + 1) / 2;
+    return (minSeconds + maxSeconds) / 2;
   }
 }

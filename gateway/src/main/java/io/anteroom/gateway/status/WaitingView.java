@@ -96,7 +96,7 @@ public record WaitingView(
 
   /** The middle of the estimated wait, for clients that show one number; 0 without an estimate. */
   public long etaSeconds() {
-    return (etaMinSeconds + etaMaxSeconds + 1) / 2;
+    return (etaMinSeconds + etaMaxSeconds) / 2;
   }
 
   /** The view of a visitor of a closed room or queue. */

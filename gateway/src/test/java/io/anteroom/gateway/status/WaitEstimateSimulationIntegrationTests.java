@@ -135,10 +135,19 @@ class WaitEstimateSimulationIntegrationTests {
     double max = sorted.get(sorted.size() - 1);
     double bias = errors.stream().mapToDouble(Double::doubleValue).average().orElse(0);
     Entry last = entries.get(entries.size() - 1);
+    Entry worst = null;
+    for (Entry entry : entries) {
+      double real = (admittedAt.get(entry.visitor()) - entry.joinedAt()) / 1000.0;
+      if (entry.joinedAt() - start >= WARM_UP_MS
+          && Math.abs((entry.etaSeconds() - real) / real) >= max) {
+        worst = entry;
+      }
+    }
     System.out.printf(
         "wait estimate vs real wait, %d visitors after the first %d s: |error| median %.1f %%,"
             + " p90 %.1f %%, max %.1f %%, mean signed %.1f %%; last visitor: place %d, measured"
-            + " %.2f/s, estimate %d s, real %.1f s%n",
+            + " %.2f/s, estimate %d s, real %.1f s; worst: joined at %.1f s, place %d, estimate"
+            + " %d s, real %.1f s%n",
         errors.size(),
         WARM_UP_MS / 1000,
         median * 100,
@@ -148,7 +157,11 @@ class WaitEstimateSimulationIntegrationTests {
         last.position(),
         last.measuredRate(),
         last.etaSeconds(),
-        (admittedAt.get(last.visitor()) - last.joinedAt()) / 1000.0);
+        (admittedAt.get(last.visitor()) - last.joinedAt()) / 1000.0,
+        (worst.joinedAt() - start) / 1000.0,
+        worst.position(),
+        worst.etaSeconds(),
+        (admittedAt.get(worst.visitor()) - worst.joinedAt()) / 1000.0);
 
     assertThat(errors).hasSizeGreaterThan(300);
     assertThat(max).as("worst relative error of the estimate").isLessThanOrEqualTo(0.2);
