@@ -8,12 +8,13 @@ import io.anteroom.queue.policy.RoomPolicy;
  * move: the cap on active sessions can only slow it, so that range reaches twice as long.
  *
  * @param minSeconds the short end; at least 1 while waiting, 0 when there is no estimate
- * @param maxSeconds the long end; at least {@code minSeconds}
+ * @param midSeconds the middle, for clients that show one number; 0 when there is no estimate
+ * @param maxSeconds the long end; at least {@code midSeconds}
  */
-public record WaitEstimate(long minSeconds, long maxSeconds) {
+public record WaitEstimate(long minSeconds, long midSeconds, long maxSeconds) {
 
   /** No estimate: paused, closed, before a scheduled start. */
-  public static final WaitEstimate NONE = new WaitEstimate(0, 0);
+  public static final WaitEstimate NONE = new WaitEstimate(0, 0, 0);
 
   static final double MEASURED_LOW = 0.8;
   static final double MEASURED_HIGH = 1.2;
@@ -27,13 +28,15 @@ public record WaitEstimate(long minSeconds, long maxSeconds) {
   public static WaitEstimate of(long position, double measuredRate, RoomPolicy policy) {
     boolean measured = measuredRate > 0;
     double base = position / (measured ? measuredRate : policy.admitPerSecond());
-    long min = Math.max(1, (long) Math.floor(base * (measured ? MEASURED_LOW : CONFIGURED_LOW)));
-    long max = Math.max(min, (long) Math.ceil(base * (measured ? MEASURED_HIGH : CONFIGURED_HIGH)));
-    return new WaitEstimate(min, max);
+    double low = base * (measured ? MEASURED_LOW : CONFIGURED_LOW);
+    double high = base * (measured ? MEASURED_HIGH : CONFIGURED_HIGH);
+    long min = Math.max(1, Math.round(low));
+    long mid = Math.max(min, Math.round((low + high) / 2));
+    return new WaitEstimate(min, mid, Math.max(mid, Math.round(high)));
   }
 
-  /** The middle of the range, for clients that show one number; 0 when there is no estimate. */
-  public long midSeconds() {
-    return (minSeconds + maxSeconds) / 2;
+  /** One number as the whole range: {@code seconds} at each end. */
+  public static WaitEstimate exactly(long seconds) {
+    return new WaitEstimate(seconds, seconds, seconds);
   }
 }

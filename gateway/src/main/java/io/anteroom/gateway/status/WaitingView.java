@@ -10,9 +10,8 @@ import java.util.Locale;
  * @param state where the visitor stands
  * @param position 1-based place in line; 0 unless waiting
  * @param waiting people in line
- * @param etaMinSeconds short end of the estimated wait; at least 1 while waiting with an estimate,
- *     0 without one (paused, closed, pre-queue) and otherwise
- * @param etaMaxSeconds long end of the estimated wait; 0 without an estimate
+ * @param eta the estimated wait; {@link WaitEstimate#NONE} without one (paused, closed, pre-queue)
+ *     and unless waiting
  * @param pollAfterSeconds when to ask again
  * @param pollCeilingSeconds the longest a page may wait between polls, even in a hidden tab: a
  *     third of the abandon timeout
@@ -24,8 +23,7 @@ public record WaitingView(
     State state,
     long position,
     long waiting,
-    long etaMinSeconds,
-    long etaMaxSeconds,
+    WaitEstimate eta,
     long pollAfterSeconds,
     long pollCeilingSeconds,
     boolean requeued,
@@ -55,8 +53,7 @@ public record WaitingView(
         state,
         position,
         waiting,
-        etaSeconds,
-        etaSeconds,
+        WaitEstimate.exactly(etaSeconds),
         pollAfterSeconds,
         pollAfterSeconds,
         requeued,
@@ -86,8 +83,7 @@ public record WaitingView(
         state,
         outcome.position(),
         outcome.waiting(),
-        estimate.minSeconds(),
-        estimate.maxSeconds(),
+        estimate,
         startsIn > 0 ? Math.min(pollAfter, startsIn) : pollAfter,
         PollSchedule.ceilingSeconds(policy),
         outcome.requeued(),
@@ -96,7 +92,17 @@ public record WaitingView(
 
   /** The middle of the estimated wait, for clients that show one number; 0 without an estimate. */
   public long etaSeconds() {
-    return (etaMinSeconds + etaMaxSeconds) / 2;
+    return eta.midSeconds();
+  }
+
+  /** The short end of the estimated wait; 0 without an estimate. */
+  public long etaMinSeconds() {
+    return eta.minSeconds();
+  }
+
+  /** The long end of the estimated wait; 0 without an estimate. */
+  public long etaMaxSeconds() {
+    return eta.maxSeconds();
   }
 
   /** The view of a visitor of a closed room or queue. */
@@ -132,9 +138,9 @@ public record WaitingView(
         + ",\"etaSeconds\":"
         + etaSeconds()
         + ",\"etaMinSeconds\":"
-        + etaMinSeconds
+        + etaMinSeconds()
         + ",\"etaMaxSeconds\":"
-        + etaMaxSeconds
+        + etaMaxSeconds()
         + ",\"pollAfterSeconds\":"
         + pollAfterSeconds
         + ",\"requeued\":"

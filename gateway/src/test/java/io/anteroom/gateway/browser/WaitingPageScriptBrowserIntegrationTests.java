@@ -2,6 +2,7 @@ package io.anteroom.gateway.browser;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.anteroom.gateway.status.WaitEstimate;
 import io.anteroom.gateway.status.WaitWording;
 import io.anteroom.gateway.status.WaitingPage;
 import io.anteroom.gateway.status.WaitingView;
@@ -25,7 +26,9 @@ class WaitingPageScriptBrowserIntegrationTests {
   static final String PAGE =
       new WaitingPage()
           .render(
-              "shop", new WaitingView(WaitingView.State.WAITING, 5, 5, 60, 90, 4, 30, false, 0));
+              "shop",
+              new WaitingView(
+                  WaitingView.State.WAITING, 5, 5, new WaitEstimate(60, 75, 90), 4, 30, false, 0));
 
   @BeforeAll
   static void start() {

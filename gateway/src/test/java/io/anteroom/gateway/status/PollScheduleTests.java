@@ -43,7 +43,7 @@ class PollScheduleTests {
   @RepeatedTest(20)
   void aMeasuredEstimateSetsThePaceOfPolling() {
     // The configured rate says 10 s for place 100; the line really moves at 1 per second.
-    long after = PollSchedule.pollAfterSeconds(100, new WaitEstimate(80, 120), tenPerSecond);
+    long after = PollSchedule.pollAfterSeconds(100, new WaitEstimate(80, 100, 120), tenPerSecond);
 
     assertThat(after).isBetween(6L, 10L);
     assertThat(PollSchedule.pollAfterSeconds(100, tenPerSecond)).isBetween(1L, 3L);

@@ -52,14 +52,14 @@ class WaitEstimateSimulationIntegrationTests {
 
   @Test
   void theEstimateAtEntryMatchesTheRealWaitWithinTwentyPercent() {
-    // The workers admit at 10 per second.
+    // The workers admit at 10 per second; a bucket of 1 s keeps that rate through late ticks.
     RoomPolicy configured =
         PolicyParser.apply(
             "sim",
             RoomPolicy.DEFAULTS,
             Map.of(
                 "admit-per-second", "10",
-                "admit-burst", "250ms",
+                "admit-burst", "1s",
                 "max-active", "1000000",
                 "session-duration", "1h",
                 "abandon-after", "10m"));

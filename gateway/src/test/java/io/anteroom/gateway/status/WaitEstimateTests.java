@@ -16,7 +16,7 @@ class WaitEstimateTests {
   void aMeasuredRateGivesTwentyPercentEitherSide() {
     WaitEstimate estimate = WaitEstimate.of(500, 2.5, tenPerSecond);
 
-    assertThat(estimate).isEqualTo(new WaitEstimate(160, 240));
+    assertThat(estimate).isEqualTo(new WaitEstimate(160, 200, 240));
     assertThat(estimate.midSeconds()).isEqualTo(200);
   }
 
@@ -24,7 +24,13 @@ class WaitEstimateTests {
   void withoutAMeasuredRateTheConfiguredOneIsTheFastestTheLineCanMove() {
     WaitEstimate estimate = WaitEstimate.of(500, 0, tenPerSecond);
 
-    assertThat(estimate).isEqualTo(new WaitEstimate(40, 100));
+    assertThat(estimate).isEqualTo(new WaitEstimate(40, 70, 100));
+  }
+
+  @Test
+  void theMiddleIsTheMeasuredWaitRoundedNotTheMiddleOfRoundedEnds() {
+    // 58 places at 10 per second: 5.8 s, whose ends 4.64 and 6.96 round to 5 and 7.
+    assertThat(WaitEstimate.of(58, 10, tenPerSecond)).isEqualTo(new WaitEstimate(5, 6, 7));
   }
 
   @Test
