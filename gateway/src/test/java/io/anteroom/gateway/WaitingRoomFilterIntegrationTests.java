@@ -161,7 +161,7 @@ class WaitingRoomFilterIntegrationTests {
     assertThat(json.body())
         .matches(
             "\\{\"state\":\"waiting\",\"position\":(\\d+),\"waiting\":\\1,\"etaSeconds\":\\d+,"
-                + "\"pollAfterSeconds\":\\d+,\"requeued\":false}");
+                + "\"etaMinSeconds\":\\d+,\"etaMaxSeconds\":\\d+,\"pollAfterSeconds\":\\d+,\"requeued\":false}");
   }
 
   @Test

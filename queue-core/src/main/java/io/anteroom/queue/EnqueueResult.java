@@ -10,6 +10,20 @@ package io.anteroom.queue;
  *     again at the back
  * @param added true when this call put the visitor in line or in running; false when they were
  *     there already (a repeated call)
+ * @param measuredRate when waiting: the queue's admissions per second as measured lately (30 s time
+ *     constant); 0 when not known
  */
 public record EnqueueResult(
-    boolean admitted, long position, long waiting, boolean requeued, boolean added) {}
+    boolean admitted,
+    long position,
+    long waiting,
+    boolean requeued,
+    boolean added,
+    double measuredRate) {
+
+  /** A result without a measured rate. */
+  public EnqueueResult(
+      boolean admitted, long position, long waiting, boolean requeued, boolean added) {
+    this(admitted, position, waiting, requeued, added, 0);
+  }
+}

@@ -16,6 +16,8 @@ import java.util.regex.Pattern;
  * ZADD wr:{shop:42}:seen     &lt;last-poll-ms&gt; &lt;visitor&gt;    waiting visitors' last poll
  * HSET wr:{shop:42}:state    seq &lt;n&gt; drawn &lt;n&gt; tokens &lt;f&gt; refill &lt;ms&gt; admitted &lt;n&gt; abandoned &lt;n&gt;
  *                            expired &lt;n&gt; released &lt;n&gt; cleared &lt;n&gt; quiet-since &lt;ms&gt;
+ *                            rate-sum &lt;f&gt; rate-weight &lt;ms&gt; rate-at &lt;ms&gt; rate-open 0|1
+ *                            (measured admission rate, see rate.lua)
  * HINCRBY wr:{shop:42}:hits  &lt;epoch-second&gt; &lt;requests&gt;      traffic per second, expires
  * HSET wr:active             shop:42 manual|auto                active queues and why
  * PUBLISH wr:active:changed  shop:42                            after each change of wr:active

@@ -61,13 +61,26 @@ public final class RedisQueueStore implements QueueStore {
             policy.fairness().randomPlace(instant) ? draw() : "")
         .map(
             r ->
-                new EnqueueResult(r.get(0) == 2, r.get(1), r.get(2), r.get(3) == 1, r.get(4) == 1));
+                new EnqueueResult(
+                    r.get(0) == 2,
+                    r.get(1),
+                    r.get(2),
+                    r.get(3) == 1,
+                    r.get(4) == 1,
+                    perSecond(r.get(5))));
   }
 
   @Override
   public Mono<VisitorStatus> status(QueueId queue, String visitor) {
     return list(QueueScripts.STATUS, queue, visitor, now())
-        .map(r -> new VisitorStatus(STATES[r.get(0).intValue()], r.get(1), r.get(2), r.get(3)));
+        .map(
+            r ->
+                new VisitorStatus(
+                    STATES[r.get(0).intValue()],
+                    r.get(1),
+                    r.get(2),
+                    r.get(3),
+                    perSecond(r.get(4))));
   }
 
   @Override
@@ -172,6 +185,11 @@ public final class RedisQueueStore implements QueueStore {
   /** A uniform random number in [0, 1) with 53 random bits, from a strong source. */
   private static String draw() {
     return Double.toString((DRAWS.nextLong() >>> 11) * 0x1.0p-53);
+  }
+
+  /** The scripts reply with the measured rate per 1000 s, as Redis replies carry integers. */
+  private static double perSecond(long perThousandSeconds) {
+    return perThousandSeconds / 1000.0;
   }
 
   private String now() {

@@ -8,8 +8,16 @@ package io.anteroom.queue;
  * @param waiting people in line
  * @param admittedAt when {@link State#ADMITTED}: the session's last activity (epoch ms), which is
  *     the admission time until the visitor's first request with a pass; otherwise 0
+ * @param measuredRate when {@link State#WAITING}: the queue's admissions per second as measured
+ *     lately (30 s time constant); 0 when not known
  */
-public record VisitorStatus(State state, long position, long waiting, long admittedAt) {
+public record VisitorStatus(
+    State state, long position, long waiting, long admittedAt, double measuredRate) {
+
+  /** A status without a measured rate. */
+  public VisitorStatus(State state, long position, long waiting, long admittedAt) {
+    this(state, position, waiting, admittedAt, 0);
+  }
 
   /** A visitor's state in one queue. */
   public enum State {

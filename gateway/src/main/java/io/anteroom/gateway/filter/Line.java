@@ -32,6 +32,8 @@ public final class Line {
    * @param requeued true when an earlier place had been given up and the visitor joined again
    * @param startsInSeconds while a scheduled event's pre-queue is open, whole seconds until its
    *     start (at least 1); otherwise 0
+   * @param measuredRate while waiting, the queue's admissions per second as measured lately; 0 when
+   *     not known
    */
   public record Outcome(
       String visitor,
@@ -40,7 +42,8 @@ public final class Line {
       long waiting,
       boolean joined,
       boolean requeued,
-      long startsInSeconds) {}
+      long startsInSeconds,
+      double measuredRate) {}
 
   private final QueueStore store;
   private final RedisGuard redis;
@@ -78,7 +81,7 @@ public final class Line {
                     events.waited(
                         queue.room(), ticket.issuedAt().toEpochMilli(), status.admittedAt());
                     yield Mono.just(
-                        new Outcome(ticketVisitor, true, 0, status.waiting(), false, false, 0));
+                        new Outcome(ticketVisitor, true, 0, status.waiting(), false, false, 0, 0));
                   }
                   case WAITING ->
                       Mono.just(
@@ -89,7 +92,8 @@ public final class Line {
                               status.waiting(),
                               false,
                               false,
-                              startsIn));
+                              startsIn,
+                              status.measuredRate()));
                   case FINISHED, UNKNOWN -> join(queue, ticketVisitor, policy);
                 });
   }
@@ -113,7 +117,8 @@ public final class Line {
                                 status.waiting(),
                                 false,
                                 false,
-                                0))
+                                0,
+                                status.measuredRate()))
                         : Optional.empty()));
   }
 
@@ -148,7 +153,8 @@ public final class Line {
                     result.waiting(),
                     true,
                     result.requeued(),
-                    result.admitted() ? 0 : startsIn(policy)));
+                    result.admitted() ? 0 : startsIn(policy),
+                    result.measuredRate()));
   }
 
   /** Seconds until a scheduled start while its pre-queue is open; 0 otherwise. */

@@ -64,15 +64,6 @@ public final class PageText {
     return strings;
   }
 
-  /** A wait in words: under a minute, or about so many minutes rounded up. */
-  public String describe(long seconds) {
-    if (seconds < 60) {
-      return get("eta.lessThanMinute");
-    }
-    long minutes = (seconds + 59) / 60;
-    return minutes == 1 ? get("eta.oneMinute") : get("eta.minutes").replace("{0}", "" + minutes);
-  }
-
   private static Map<String, PageText> load() {
     Map<String, PageText> all = new TreeMap<>();
     Map<String, String> english = null;

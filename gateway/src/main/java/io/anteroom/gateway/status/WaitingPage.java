@@ -205,9 +205,10 @@ public final class WaitingPage {
     values.put("room", room);
     values.put("position", Long.toString(view.position()));
     values.put("waiting", Long.toString(view.waiting()));
-    values.put("eta", text.describe(view.etaSeconds()));
+    values.put("eta", WaitWording.describe(view.etaMinSeconds(), view.etaMaxSeconds(), text));
     values.put("etaSeconds", Long.toString(view.etaSeconds()));
     values.put("pollAfterSeconds", Long.toString(view.pollAfterSeconds()));
+    values.put("pollCeilingSeconds", Long.toString(view.pollCeilingSeconds()));
     values.put("requeuedHidden", view.requeued() ? "" : "hidden");
     values.put("pausedHidden", hiddenUnless(view, WaitingView.State.PAUSED));
     values.put("closedHidden", hiddenUnless(view, WaitingView.State.CLOSED));
@@ -250,10 +251,6 @@ public final class WaitingPage {
       m.appendReplacement(out, Matcher.quoteReplacement(value));
     }
     return m.appendTail(out).toString();
-  }
-
-  static String describe(long seconds) {
-    return PageText.english().describe(seconds);
   }
 
   static String escape(String value) {

@@ -10,8 +10,11 @@ import java.util.Locale;
  * @param state where the visitor stands
  * @param position 1-based place in line; 0 unless waiting
  * @param waiting people in line
- * @param etaSeconds estimated wait; at least 1 while waiting, 0 otherwise
+ * @param eta the estimated wait; {@link WaitEstimate#NONE} without one (paused, closed, pre-queue)
+ *     and unless waiting
  * @param pollAfterSeconds when to ask again
+ * @param pollCeilingSeconds the longest a page may wait between polls, even in a hidden tab: a
+ *     third of the abandon timeout
  * @param requeued true when the visitor's earlier place had been given up and they joined again
  * @param startsInSeconds in the pre-queue of a scheduled event, whole seconds until its start;
  *     otherwise 0
@@ -20,12 +23,13 @@ public record WaitingView(
     State state,
     long position,
     long waiting,
-    long etaSeconds,
+    WaitEstimate eta,
     long pollAfterSeconds,
+    long pollCeilingSeconds,
     boolean requeued,
     long startsInSeconds) {
 
-  /** A view outside a pre-queue. */
+  /** A view with one estimated wait (or none: 0) outside a pre-queue. */
   public WaitingView(
       State state,
       long position,
@@ -36,10 +40,31 @@ public record WaitingView(
     this(state, position, waiting, etaSeconds, pollAfterSeconds, requeued, 0);
   }
 
+  /** A view with one estimated wait (or none: 0). */
+  public WaitingView(
+      State state,
+      long position,
+      long waiting,
+      long etaSeconds,
+      long pollAfterSeconds,
+      boolean requeued,
+      long startsInSeconds) {
+    this(
+        state,
+        position,
+        waiting,
+        WaitEstimate.exactly(etaSeconds),
+        pollAfterSeconds,
+        pollAfterSeconds,
+        requeued,
+        startsInSeconds);
+  }
+
   /**
    * The view of a visitor the line says is waiting: paused in a paused line, closed in the kept
-   * line of a closed one, pre-queue before a scheduled start (the wait includes the time to it, and
-   * the page asks again at the start at the latest).
+   * line of a closed one, pre-queue before a scheduled start (the page asks again at the start at
+   * the latest). Only a line that admits carries an estimate: from the measured rate when there is
+   * one, otherwise from the configured rate.
    */
   public static WaitingView of(Line.Outcome outcome, RoomPolicy policy) {
     State state =
@@ -49,15 +74,35 @@ public record WaitingView(
           default -> outcome.startsInSeconds() > 0 ? State.PRE_QUEUE : State.WAITING;
         };
     long startsIn = state == State.PRE_QUEUE ? outcome.startsInSeconds() : 0;
-    long pollAfter = PollSchedule.pollAfterSeconds(outcome.position(), policy);
+    WaitEstimate estimate =
+        state == State.WAITING
+            ? WaitEstimate.of(outcome.position(), outcome.measuredRate(), policy)
+            : WaitEstimate.NONE;
+    long pollAfter = PollSchedule.pollAfterSeconds(outcome.position(), estimate, policy);
     return new WaitingView(
         state,
         outcome.position(),
         outcome.waiting(),
-        startsIn + PollSchedule.etaSeconds(outcome.position(), policy),
+        estimate,
         startsIn > 0 ? Math.min(pollAfter, startsIn) : pollAfter,
+        PollSchedule.ceilingSeconds(policy),
         outcome.requeued(),
         startsIn);
+  }
+
+  /** The middle of the estimated wait, for clients that show one number; 0 without an estimate. */
+  public long etaSeconds() {
+    return eta.midSeconds();
+  }
+
+  /** The short end of the estimated wait; 0 without an estimate. */
+  public long etaMinSeconds() {
+    return eta.minSeconds();
+  }
+
+  /** The long end of the estimated wait; 0 without an estimate. */
+  public long etaMaxSeconds() {
+    return eta.maxSeconds();
   }
 
   /** The view of a visitor of a closed room or queue. */
@@ -80,8 +125,8 @@ public record WaitingView(
 
   /**
    * The JSON body: {@code
-   * {"state":…,"position":…,"waiting":…,"etaSeconds":…,"pollAfterSeconds":…}}, and in the pre-queue
-   * {@code "startsInSeconds":…}.
+   * {"state":…,"position":…,"waiting":…,"etaSeconds":…,"etaMinSeconds":…,"etaMaxSeconds":…,
+   * "pollAfterSeconds":…,"requeued":…}}, and in the pre-queue {@code "startsInSeconds":…}.
    */
   public String toJson() {
     return "{\"state\":\""
@@ -91,7 +136,11 @@ public record WaitingView(
         + ",\"waiting\":"
         + waiting
         + ",\"etaSeconds\":"
-        + etaSeconds
+        + etaSeconds()
+        + ",\"etaMinSeconds\":"
+        + etaMinSeconds()
+        + ",\"etaMaxSeconds\":"
+        + etaMaxSeconds()
         + ",\"pollAfterSeconds\":"
         + pollAfterSeconds
         + ",\"requeued\":"

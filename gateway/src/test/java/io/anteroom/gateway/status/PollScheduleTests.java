@@ -39,4 +39,26 @@ class PollScheduleTests {
 
     assertThat(PollSchedule.pollAfterSeconds(1_000_000, quick)).isBetween(1L, 6L);
   }
+
+  @RepeatedTest(20)
+  void aMeasuredEstimateSetsThePaceOfPolling() {
+    // The configured rate says 10 s for place 100; the line really moves at 1 per second.
+    long after = PollSchedule.pollAfterSeconds(100, new WaitEstimate(80, 100, 120), tenPerSecond);
+
+    assertThat(after).isBetween(6L, 10L);
+    assertThat(PollSchedule.pollAfterSeconds(100, tenPerSecond)).isBetween(1L, 3L);
+  }
+
+  @Test
+  void theHiddenTabCeilingIsAThirdOfTheAbandonTimeoutAndAboveEveryVisibleInterval() {
+    assertThat(PollSchedule.ceilingSeconds(tenPerSecond)).isEqualTo(40);
+    RoomPolicy quick = PolicyParser.apply("x", tenPerSecond, Map.of("abandon-after", "20s"));
+    assertThat(PollSchedule.ceilingSeconds(quick)).isEqualTo(6);
+    for (int i = 0; i < 200; i++) {
+      assertThat(PollSchedule.pollAfterSeconds(1_000_000, quick))
+          .isLessThanOrEqualTo(PollSchedule.ceilingSeconds(quick));
+      assertThat(PollSchedule.pollAfterSeconds(1_000_000, tenPerSecond))
+          .isLessThanOrEqualTo(PollSchedule.ceilingSeconds(tenPerSecond));
+    }
+  }
 }

@@ -7,9 +7,11 @@
 -- ARGV: 1 now (ms), 2 admit per second, 3 burst (tokens), 4 max active, 5 batch limit,
 --       6 abandon after (ms)
 -- Reply: {admitted, abandoned, waiting, running}
+-- Each call also samples the measured admission rate (rate.lua) while people are left waiting.
 -- Safe to repeat: a repeated call spends the tokens left, so the rate still holds.
 
 --@include bucket.lua
+--@include rate.lua
 
 local now, rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local max_active, batch, abandon_after = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
@@ -58,4 +60,6 @@ if abandoned > 0 then
   redis.call('HINCRBY', KEYS[5], 'abandoned', abandoned)
 end
 bucket_store(KEYS[5], tokens - admitted, refill)
-return {admitted, abandoned, redis.call('ZCARD', KEYS[1]), running + admitted}
+local waiting = redis.call('ZCARD', KEYS[1])
+rate_sample(KEYS[5], now, admitted, waiting)
+return {admitted, abandoned, waiting, running + admitted}

@@ -1,11 +1,14 @@
 -- Where a visitor stands, refreshing the last-seen time of one who is waiting.
 -- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state
 -- ARGV: 1 visitor, 2 now (ms)
--- Reply: {state, position, waiting, admitted at}
+-- Reply: {state, position, waiting, admitted at, rate}
 --   state 1 = waiting at 1-based position, 2 = admitted, 3 = finished (session ended, released or
 --   abandoned), 0 = unknown; waiting: people in line; admitted at: when admitted, the session's
---   last activity (ms), which is the admission time until the visitor's first request with a pass
+--   last activity (ms), which is the admission time until the visitor's first request with a pass;
+--   rate: the measured admission rate per 1000 s, 0 when not known (rate.lua)
 -- Safe to repeat: it only moves the seen time forward.
+
+--@include rate.lua
 
 local visitor, now = ARGV[1], tonumber(ARGV[2])
 local length = redis.call('ZCARD', KEYS[1])
@@ -13,13 +16,13 @@ local length = redis.call('ZCARD', KEYS[1])
 local rank = redis.call('ZRANK', KEYS[1], visitor)
 if rank then
   redis.call('ZADD', KEYS[4], 'GT', now, visitor)
-  return {1, rank + 1, length, 0}
+  return {1, rank + 1, length, 0, rate_read(KEYS[5], now)}
 end
 local active = redis.call('ZSCORE', KEYS[2], visitor)
 if active then
-  return {2, 0, length, tonumber(active)}
+  return {2, 0, length, tonumber(active), 0}
 end
 if redis.call('ZSCORE', KEYS[3], visitor) then
-  return {3, 0, length, 0}
+  return {3, 0, length, 0, 0}
 end
-return {0, 0, length, 0}
+return {0, 0, length, 0, 0}

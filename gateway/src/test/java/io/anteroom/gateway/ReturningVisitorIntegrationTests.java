@@ -1,0 +1,105 @@
+package io.anteroom.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import io.anteroom.gateway.activation.ActiveQueueMirror;
+import io.anteroom.gateway.room.RoomPolicyMirror;
+import io.anteroom.queue.Activation;
+import io.anteroom.queue.ActiveQueues;
+import io.anteroom.queue.QueueId;
+import io.anteroom.queue.QueueKeys;
+import io.anteroom.queue.QueueStore;
+import io.anteroom.queue.policy.RoomPolicies;
+import io.anteroom.queue.policy.SettingsStore;
+import io.anteroom.testing.redis.RedisServerExtension;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * A visitor whose page was away longer than abandon-after loses the place to the admission worker,
+ * and on coming back is told plainly that it was released and that they joined again: on the page
+ * and in the JSON status.
+ */
+@SpringBootTest(
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = {
+      GatewayTestSetup.CONFIG,
+      GatewayTestSetup.KEYS,
+      "anteroom.gateway.cookie-secure=false",
+      "management.server.port=0"
+    })
+class ReturningVisitorIntegrationTests {
+
+  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
+  static WireMockServer origin = GatewayTestSetup.origin();
+
+  @DynamicPropertySource
+  static void properties(DynamicPropertyRegistry registry) {
+    GatewayTestSetup.properties(registry, redis, origin);
+  }
+
+  @AfterAll
+  static void stopOrigin() {
+    origin.stop();
+  }
+
+  @LocalServerPort int port;
+  @Autowired ActiveQueues active;
+  @Autowired ActiveQueueMirror mirror;
+  @Autowired RoomPolicyMirror policyMirror;
+  @Autowired SettingsStore settings;
+  @Autowired RoomPolicies policies;
+  @Autowired QueueKeys keys;
+  @Autowired QueueStore store;
+
+  @Test
+  void aVisitorAwayLongerThanAbandonAfterIsToldThePlaceWasReleasedAndTheyJoinedAgain() {
+    // Paused, so nobody is admitted and the line only loses those who stopped polling.
+    QueueId queue = QueueId.of("shop", "back");
+    settings.put("shop", "back", Map.of("mode", "paused", "abandon-after", "1s")).block();
+    active.activate(queue, Activation.MANUAL).block();
+    mirror.refresh().block();
+    policyMirror.refresh().block();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                mirror.isActive(queue)
+                    && policyMirror.policy(queue).abandonAfter().equals(Duration.ofSeconds(1)));
+    Visitor toPage = new Visitor(port);
+    Visitor toStatus = new Visitor(port);
+    assertThat(Visitor.field(toPage.json("/products/back").body(), "position")).isEqualTo(1);
+    assertThat(Visitor.field(toStatus.json("/products/back").body(), "position")).isEqualTo(2);
+    HttpResponse<String> fresh = toStatus.page("/products/back");
+    assertThat(fresh.body()).contains("id=\"requeued\" hidden");
+
+    try (InProcessWorker worker = new InProcessWorker(redis.uri(), keys, policies, "100ms")) {
+      await()
+          .atMost(Duration.ofSeconds(15))
+          .until(() -> store.counts(queue).block().abandoned() == 2);
+    }
+
+    HttpResponse<String> page = toPage.page("/products/back");
+    HttpResponse<String> poll = toStatus.json("/_anteroom/status?room=shop");
+    HttpResponse<String> nextPoll = toStatus.json("/_anteroom/status?room=shop");
+
+    assertThat(page.statusCode()).isEqualTo(200);
+    assertThat(page.body())
+        .contains("id=\"requeued\" >")
+        .contains("Your earlier place was released", "joined the line again");
+    assertThat(poll.body()).contains("\"requeued\":true");
+    assertThat(Visitor.field(poll.body(), "position")).isEqualTo(2);
+    assertThat(nextPoll.body()).contains("\"requeued\":false");
+  }
+}
