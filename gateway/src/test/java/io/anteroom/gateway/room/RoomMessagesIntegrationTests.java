@@ -9,6 +9,7 @@ import io.anteroom.queue.redis.RedisConnector;
 import io.anteroom.testing.redis.RedisServerExtension;
 import java.time.Duration;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -59,10 +60,10 @@ class RoomMessagesIntegrationTests {
   }
 
   @Test
-  void tooLongIsRefusedAndAHandWrittenOneIsCut() {
+  void tooLongIsRefusedAndAHandWrittenOneIsCut() throws Exception {
     assertThatThrownBy(() -> one.set("shop", "x".repeat(RoomMessages.MAX_LENGTH + 1)))
         .hasMessageContaining("500");
-    first.commands().set(keys.message("shop"), "y".repeat(800));
+    first.commands().set(keys.message("shop"), "y".repeat(800)).get(5, TimeUnit.SECONDS);
 
     other.refresh().block(Duration.ofSeconds(5));
 
