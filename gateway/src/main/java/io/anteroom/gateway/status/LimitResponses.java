@@ -1,8 +1,5 @@
 package io.anteroom.gateway.status;
 
-import java.nio.charset.StandardCharsets;
-import org.springframework.core.io.buffer.DataBuffer;
-import org.springframework.http.CacheControl;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -49,7 +46,7 @@ public final class LimitResponses {
     response.setStatusCode(HttpStatus.TOO_MANY_REQUESTS);
     response.getHeaders().set(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds));
     if (WaitingResponses.wantsJson(exchange)) {
-      return write(
+      return WaitingResponses.write(
           response,
           MediaType.APPLICATION_JSON,
           "{\"state\":\"refused\",\"reason\":\""
@@ -61,14 +58,6 @@ public final class LimitResponses {
     PageText text =
         pages.text(room, exchange.getRequest().getHeaders().getFirst(HttpHeaders.ACCEPT_LANGUAGE));
     String page = pages.renderLimited(room, reason.code, reason.textKey, retryAfterSeconds, text);
-    return write(response, MediaType.TEXT_HTML, page);
-  }
-
-  private static Mono<Void> write(ServerHttpResponse response, MediaType type, String body) {
-    HttpHeaders headers = response.getHeaders();
-    headers.setContentType(new MediaType(type, StandardCharsets.UTF_8));
-    headers.setCacheControl(CacheControl.noStore());
-    DataBuffer buffer = response.bufferFactory().wrap(body.getBytes(StandardCharsets.UTF_8));
-    return response.writeWith(Mono.just(buffer));
+    return WaitingResponses.write(response, MediaType.TEXT_HTML, page);
   }
 }

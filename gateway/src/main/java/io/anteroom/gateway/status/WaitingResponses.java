@@ -193,7 +193,8 @@ public final class WaitingResponses {
     return json;
   }
 
-  private static Mono<Void> write(ServerHttpResponse response, MediaType type, String body) {
+  /** Writes {@code body} as {@code type} in UTF-8, never cached. */
+  static Mono<Void> write(ServerHttpResponse response, MediaType type, String body) {
     HttpHeaders headers = response.getHeaders();
     headers.setContentType(new MediaType(type, StandardCharsets.UTF_8));
     headers.setCacheControl(CacheControl.noStore());
