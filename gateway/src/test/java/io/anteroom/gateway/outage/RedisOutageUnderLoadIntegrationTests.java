@@ -142,12 +142,14 @@ class RedisOutageUnderLoadIntegrationTests {
     try (InProcessWorker worker = new InProcessWorker(redis.uri(), keys, policies, "100ms");
         LoadRun load = new LoadRun(port, PATH, holders, NEWCOMER_THREADS)) {
       LoadRun.hold(Duration.ofSeconds(2));
-      outageStart = System.nanoTime();
       if (freeze) {
         redis.server().pause();
       } else {
         redis.server().kill();
       }
+      // From here Redis is stopped or gone: a request that started earlier may still have been
+      // answered by it.
+      outageStart = System.nanoTime();
       LoadRun.hold(length);
       outageEnd = System.nanoTime();
       if (freeze) {
