@@ -28,11 +28,6 @@ PIN=auto
 OUT=bench/results/status-polls.md
 ROOM=shop
 ITEM=1
-# The demo's ports and the usual Redis port: never used here, even when free.
-RESERVED_PORTS=" 6379 6380 8080 8081 8082 8090 "
-# A fixed test key: base64 of the 32 ASCII bytes "anteroom-bench-status-polls-key!".
-TOKEN_KEY=YW50ZXJvb20tYmVuY2gtc3RhdHVzLXBvbGxzLWtleSE=
-READY_TIMEOUT=180
 COMMAND="bench/status-polls.sh${*:+ $*}"
 
 usage() {
@@ -56,281 +51,44 @@ while [ $# -gt 0 ]; do
   esac
 done
 PROXIED_CONNECTIONS=${PROXIED_CONNECTIONS:-$CONNECTIONS}
-for value in "$ROUNDS" "$DURATION" "$WARMUP" "$MAX_WARMUP" "$VISITORS" "$CONNECTIONS" "$PROXIED_CONNECTIONS" "$THREADS"; do
-  [[ $value =~ ^[1-9][0-9]*$ ]] || { echo "status-polls: '$value' is not a positive whole number" >&2; exit 2; }
-done
 
-STARTED_AT=$SECONDS
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/status-polls.XXXXXX")
-KEEP_WORK=1
-PIDS=()
-
-# ---------------------------------------------------------------------------------------------
-# Helpers
-
-die() {
-  echo "status-polls: $*" >&2
-  exit 1
-}
-
-have() {
-  command -v "$1" >/dev/null 2>&1
-}
-
-log() {
-  printf '[%3ds] %s\n' "$((SECONDS - STARTED_AT))" "$*"
-}
-
-# True while process $1 runs (a child that has exited stays a zombie until waited for).
-alive() {
-  [ -r "/proc/$1/stat" ] && [ "$(awk '{ sub(/.*\) /, ""); print $1 }' "/proc/$1/stat" 2>/dev/null)" != Z ]
-}
-
-# Stops what this script started, newest first: the gateway before the Redis it uses.
-cleanup() {
-  local i pid
-  trap '' INT TERM
-  for ((i = ${#PIDS[@]} - 1; i >= 0; i--)); do
-    pid=${PIDS[i]}
-    kill -TERM "$pid" 2>/dev/null || true
-    for _ in $(seq 1 100); do
-      alive "$pid" || break
-      sleep 0.2
-    done
-    kill -KILL "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-  done
-  if [ "$KEEP_WORK" -eq 0 ]; then
-    rm -rf "$WORK"
-  else
-    echo "status-polls: logs kept in $WORK" >&2
-  fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-# True when a TCP socket in any state, listening or connected, holds local port $1.
-port_in_use() {
-  if have ss && [ -n "$(ss -Htan "sport = :$1" 2>/dev/null)" ]; then
-    return 0
-  fi
-  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
-}
-
-TAKEN_PORTS=" "
-# Below the kernel's range of ports for outgoing connections, where one may appear any moment.
-EPHEMERAL_LOW=$(awk '{ print $1 }' /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
-PORT_LOW=20000
-PORT_SPAN=$((EPHEMERAL_LOW > PORT_LOW + 1000 ? EPHEMERAL_LOW - PORT_LOW : 40000))
-# Sets the variable named $1 to a free port that is neither reserved nor already picked.
-pick_port() {
-  local port
-  while :; do
-    port=$((PORT_LOW + (RANDOM * 32768 + RANDOM) % PORT_SPAN))
-    case "$RESERVED_PORTS$TAKEN_PORTS" in *" $port "*) continue ;; esac
-    port_in_use "$port" && continue
-    TAKEN_PORTS+="$port "
-    printf -v "$1" '%s' "$port"
-    return
-  done
-}
-
-# Waits until "$2..." succeeds, failing when process $1 dies or READY_TIMEOUT passes.
-await() {
-  local pid=$1 name=$2 deadline=$((SECONDS + READY_TIMEOUT))
-  shift 2
-  until "$@"; do
-    alive "$pid" || die "the $name stopped while starting; see $WORK/$name.log"
-    [ "$SECONDS" -lt "$deadline" ] || die "the $name was not ready within ${READY_TIMEOUT}s; see $WORK/$name.log"
-    sleep 0.5
-  done
-  log "$name ready"
-}
-
-http_ok() {
-  curl -fsS -o /dev/null --max-time 2 "$1" 2>/dev/null
-}
-
-redis() {
-  redis-cli -h 127.0.0.1 -p "$REDIS_PORT" "$@"
-}
-
-redis_ready() {
-  [ "$(redis ping 2>/dev/null)" = PONG ]
-}
-
-# "name calls usec" per command from INFO commandstats.
-redis_commandstats() {
-  redis info commandstats | tr -d '\r' \
-    | awk -F'[:,=]' '/^cmdstat_/ { sub(/^cmdstat_/, "", $1); print $1, $3, $5 }'
-}
-
-# Per-CPU "busy total steal" of the cpus in $@ (ids), summed, in clock ticks.
-cpu_ticks() {
-  awk -v want=" $* " '
-    $1 ~ /^cpu[0-9]+$/ && index(want, " " substr($1, 4) " ") {
-      busy += $2 + $3 + $4 + $7 + $8; steal += $9
-      for (i = 2; i <= 9; i++) total += $i
-    }
-    END { print busy + 0, total + 0, steal + 0 }' /proc/stat
-}
-
-# CPU ticks the gateway's JIT compiler threads have used.
-jit_ticks() {
-  local task sum=0
-  for task in /proc/"$GATEWAY_PID"/task/*; do
-    case "$(cat "$task/comm" 2>/dev/null)" in
-      C1\ Compiler* | C2\ Compiler*) sum=$((sum + $(proc_ticks "${task#/proc/}"))) ;;
-    esac
-  done
-  echo "$sum"
-}
-
-# Seconds the gateway's JVM has spent in garbage collection so far (jstat's GCT), or 0 without jstat.
-gc_seconds() {
-  if have jstat; then
-    "${LOAD_PIN[@]}" jstat -gc "$GATEWAY_PID" 2>/dev/null | awk 'NR == 2 { print $NF; found = 1 } END { if (!found) print 0 }'
-  else
-    echo 0
-  fi
-}
-
-# CPU ticks (user + system, all threads) that process $1 has used.
-proc_ticks() {
-  awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"
-}
-
-# Median and "min max" of the numbers on stdin, one a line.
-median() {
-  sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-
-minmax() {
-  sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { print lo " " hi }'
-}
-
-# Expands a cpu list such as "0-3,6" into "0 1 2 3 6".
-expand_cpus() {
-  local part parts
-  IFS=, read -r -a parts <<<"$1"
-  for part in "${parts[@]}"; do
-    if [[ $part == *-* ]]; then
-      seq "${part%-*}" "${part#*-}"
-    else
-      echo "$part"
-    fi
-  done | paste -sd' '
-}
+BENCH=status-polls
+# shellcheck source=bench/lib/common.sh
+. bench/lib/common.sh
+# shellcheck source=bench/lib/tools.sh
+. bench/lib/tools.sh
+# shellcheck source=bench/lib/services.sh
+. bench/lib/services.sh
+# shellcheck source=bench/lib/wrk.sh
+. bench/lib/wrk.sh
+require_counts "$ROUNDS" "$DURATION" "$WARMUP" "$MAX_WARMUP" "$VISITORS" "$CONNECTIONS" "$PROXIED_CONNECTIONS" "$THREADS"
+WRK_THREADS=$THREADS
 
 # ---------------------------------------------------------------------------------------------
-# Tools, build, pinning
+# Tools, build, pinning, then Redis, the origin and the gateway
 
-have java || die "no java on the PATH; Anteroom needs a JDK 17 or newer"
-have curl || die "curl is needed to create the waiting visitors"
-{ have redis-server && have redis-cli; } || die "redis-server and redis-cli are needed (Debian: apt-get install redis-server)"
-if ! have wrk; then
-  log "installing wrk from Debian"
-  if [ "$(id -u)" -eq 0 ]; then
-    SUDO=()
-  elif have sudo; then
-    SUDO=(sudo)
-  else
-    die "wrk is missing, and installing it needs root or sudo: apt-get install -y wrk"
-  fi
-  "${SUDO[@]}" apt-get install -y -qq wrk >"$WORK/apt.log" 2>&1 \
-    || { "${SUDO[@]}" apt-get update -qq >>"$WORK/apt.log" 2>&1 && "${SUDO[@]}" apt-get install -y -qq wrk >>"$WORK/apt.log" 2>&1; } \
-    || die "apt-get install -y wrk failed; see $WORK/apt.log"
-fi
-
-gateway_jar() {
-  local jar newest=""
-  for jar in gateway/target/*-exec.jar; do
-    [ -f "$jar" ] || continue
-    if [ -z "$newest" ] || [ "$jar" -nt "$newest" ]; then newest=$jar; fi
-  done
-  printf '%s' "$newest"
-}
-JAR=$(gateway_jar)
-if [ -z "$JAR" ]; then
-  log "building the gateway (./mvnw -B -q -DskipTests install -pl gateway -am)"
-  ./mvnw -B -q -DskipTests install -pl gateway -am >"$WORK/build.log" 2>&1 || die "the build failed; see $WORK/build.log"
-  JAR=$(gateway_jar)
-  [ -n "$JAR" ] || die "the build made no gateway/target/*-exec.jar"
-fi
-
-ALLOWED=$(expand_cpus "$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)")
-read -r -a ALLOWED_CPUS <<<"$ALLOWED"
-GW_PIN=()
-LOAD_PIN=()
-if [ "$PIN" != no ] && have taskset && [ ${#ALLOWED_CPUS[@]} -ge 2 ]; then
-  GW_CPU=${ALLOWED_CPUS[0]}
-  LOAD_CPUS=("${ALLOWED_CPUS[@]:1}")
-  LOAD_LIST=$(IFS=,; echo "${LOAD_CPUS[*]}")
-  GW_PIN=(taskset -c "$GW_CPU")
-  LOAD_PIN=(taskset -c "$LOAD_LIST")
-  ALL_LIST=$(IFS=,; echo "${ALLOWED_CPUS[*]}")
+require_tools
+require_gateway_jar
+setup_pinning "$PIN"
+if [ "$PINNED" -eq 1 ]; then
   PINNING="yes. The gateway starts on CPU $GW_CPU alone (\`taskset -c $GW_CPU\`), so the JVM sizes itself for one CPU, and every recorded run has all its threads on CPU $GW_CPU (\`taskset -a -p -c $GW_CPU\`). Only while visitors join and during the warm-up may it also use CPU $LOAD_LIST, so that its JIT compilers finish in time. wrk, redis-server, the origin and curl run on CPU $LOAD_LIST (\`taskset -c $LOAD_LIST\`)."
-  PINNED=1
 else
-  GW_CPU=""
-  LOAD_CPUS=("${ALLOWED_CPUS[@]}")
-  PINNING="no: every process may run on any of CPUs ${ALLOWED// /,}, so the gateway's share is not one core"
-  PINNED=0
+  PINNING="no: every process may run on any of CPUs $ALL_LIST, so the gateway's share is not one core"
 fi
-
-# ---------------------------------------------------------------------------------------------
-# Start Redis, the origin and the gateway
-
-pick_port REDIS_PORT
-pick_port ORIGIN_PORT
-pick_port GATEWAY_PORT
-pick_port MANAGEMENT_PORT
 LOAD_AT_START=$(cut -d' ' -f1-3 /proc/loadavg)
 
-log "starting redis-server on $REDIS_PORT and the demo shop (origin) on $ORIGIN_PORT"
-"${LOAD_PIN[@]}" redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no \
-  --dir "$WORK" >"$WORK/redis.log" 2>&1 &
-REDIS_PID=$!
-PIDS+=("$REDIS_PID")
-"${LOAD_PIN[@]}" java -Xmx256m demo/DemoShop.java "$ORIGIN_PORT" >"$WORK/origin.log" 2>&1 &
-ORIGIN_PID=$!
-PIDS+=("$ORIGIN_PID")
-await "$REDIS_PID" redis redis_ready
+start_redis
+pick_port ORIGIN_PORT
+log "starting the demo shop (origin) on $ORIGIN_PORT"
+spawn origin "${LOAD_PIN[@]}" java -Xmx256m demo/DemoShop.java "$ORIGIN_PORT"
+ORIGIN_PID=$SPAWNED_PID
 await "$ORIGIN_PID" origin http_ok "http://127.0.0.1:$ORIGIN_PORT/"
-
-log "starting the gateway on $GATEWAY_PORT (actuator $MANAGEMENT_PORT)"
-env -u ANTEROOM_TOKEN_KEY \
-  ANTEROOM_CONFIG="$ROOT/config/anteroom.yml" \
-  ANTEROOM_REDIS_URI="redis://127.0.0.1:$REDIS_PORT" \
-  ANTEROOM_ORIGIN="http://127.0.0.1:$ORIGIN_PORT" \
-  "${GW_PIN[@]}" java -Xmx512m -XX:+PrintCommandLineFlags -jar "$JAR" \
-  --server.port="$GATEWAY_PORT" \
-  --management.server.port="$MANAGEMENT_PORT" \
-  --anteroom.tokens.keys.main="$TOKEN_KEY" \
-  --anteroom.gateway.cookie-secure=false \
-  --anteroom.gateway.activate-on-start="$ROOM:$ITEM" \
-  >"$WORK/gateway.log" 2>&1 &
-GATEWAY_PID=$!
-PIDS+=("$GATEWAY_PID")
-await "$GATEWAY_PID" gateway http_ok "http://127.0.0.1:$MANAGEMENT_PORT/actuator/health/readiness"
-
-# Moves every thread of the gateway to the cpus in $1 (new threads inherit from their creator).
-pin_gateway() {
-  taskset -a -p -c "$1" "$GATEWAY_PID" >/dev/null || die "taskset could not move the gateway to CPU $1"
-  local task want
-  want=$(expand_cpus "$1")
-  for task in /proc/"$GATEWAY_PID"/task/*; do
-    [ -r "$task/status" ] || continue
-    [ "$(expand_cpus "$(awk '/^Cpus_allowed_list/ { print $2 }' "$task/status")")" = "$want" ] \
-      || die "gateway thread ${task##*/} is not on CPU $1"
-  done
-}
+ORIGIN="http://127.0.0.1:$ORIGIN_PORT"
+start_gateway --anteroom.gateway.activate-on-start="$ROOM:$ITEM"
 # The JVM has sized itself for one CPU; let it use all of them to compile its code while visitors
 # join and during the warm-up. A JIT sharing one busy core takes minutes to finish.
 [ "$PINNED" -eq 0 ] || pin_gateway "$ALL_LIST"
-GC=$(grep -o -- '-XX:+Use[A-Za-z]*GC' "$WORK/gateway.log" | head -n 1 | sed 's/-XX:+Use//')
-BASE="http://127.0.0.1:$GATEWAY_PORT"
+BASE=$GATEWAY_URL
 
 # ---------------------------------------------------------------------------------------------
 # Waiting visitors: each joins once, without cookies; no worker runs, so nobody moves.
@@ -442,8 +200,6 @@ end
 EOF
 } >"$WORK/proxied.lua"
 
-WRK_ARGS=(-t"$THREADS" --latency --timeout 5s)
-CLK_TCK=$(getconf CLK_TCK)
 
 # Runs wrk for side $1 (polls|proxied) for $2 seconds; with $3 = round, records the run. Sets
 # LAST_RPS.
@@ -461,8 +217,8 @@ run_side() {
   t0=$(date +%s%N)
   local connections=$CONNECTIONS
   [ "$side" = polls ] || connections=$PROXIED_CONNECTIONS
-  "${LOAD_PIN[@]}" wrk "${WRK_ARGS[@]}" -c"$connections" -d"${seconds}s" -s "$WORK/$side.lua" "$BASE" >"$out" 2>&1 \
-    || die "wrk failed; see $out"
+  local result
+  result=$(run_wrk "$BASE" "$WORK/$side.lua" "$connections" "$seconds" "$out")
   t1=$(date +%s%N)
   # shellcheck disable=SC2086 # a list of cpu ids
   c1=$(cpu_ticks ${GW_CPU:-${LOAD_CPUS[*]}})
@@ -472,20 +228,16 @@ run_side() {
   g1=0
   [ -z "$round" ] || g1=$(gc_seconds)
   redis_commandstats >"$WORK/cmd-after"
-  local result
-  result=$(grep '^RESULT ' "$out") || die "wrk printed no RESULT line; see $out"
-  LAST_RPS=$(sed -E 's/.* requests=([0-9]+) duration_us=([0-9]+).*/\1 \2/' <<<"$result" | awk '{ printf "%.0f", $1 / ($2 / 1e6) }')
+  LAST_RPS=$(awk '{ printf "%.0f", $1 / ($2 / 1e6) }' <<<"$result")
   [ -n "$round" ] || return 0
 
   # Redis commands during the run, minus the INFO that took the first snapshot.
-  awk 'NR == FNR { c[$1] = $2; u[$1] = $3; next }
-       $1 != "info" && $2 - c[$1] > 0 { print $1, $2 - c[$1], $3 - u[$1] }' \
-    "$WORK/cmd-before" "$WORK/cmd-after" >"$WORK/cmd-$side-$round"
+  commandstats_diff "$WORK/cmd-before" "$WORK/cmd-after" >"$WORK/cmd-$side-$round"
   local evalsha
   evalsha=$(awk '$1 == "evalsha" { print $2 }' "$WORK/cmd-$side-$round")
   # side round requests duration p50 p99 bad status socket | wall_s gw_s redis_s origin_s
   # | gwcore_busy gwcore_total gwcore_steal | load_busy load_total load_steal | evalsha jit_ticks gc_s
-  echo "$side $round $(sed -E 's/RESULT requests=([0-9]+) duration_us=([0-9]+) p50_us=([0-9]+) p99_us=([0-9]+) bad=([0-9]+) status=([0-9]+) socket=([0-9]+)/\1 \2 \3 \4 \5 \6 \7/' <<<"$result") \
+  echo "$side $round $result \
 $(awk -v a="$t0" -v b="$t1" 'BEGIN { print (b - a) / 1e9 }') \
 $((gw1 - gw0)) $((rd1 - rd0)) $((or1 - or0)) \
 $(awk -v x="$c0" -v y="$c1" 'BEGIN { split(x, p, " "); split(y, q, " "); print q[1] - p[1], q[2] - p[2], q[3] - p[3] }') \
@@ -499,32 +251,8 @@ ${evalsha:-0} $((j1 - j0)) $(awk -v a="$g0" -v b="$g1" 'BEGIN { print b - a }')"
 # Warm-up, then rounds taking turns
 
 LOG_MARK=$(wc -l <"$WORK/gateway.log")
-log "warming up in ${WARM_SLICE}s slices until the JIT compilers use under $JIT_QUIET % of a core (${WARMUP}s to ${MAX_WARMUP}s)"
-WARM_STARTED=$SECONDS
-WARM_SETTLED=0
-while :; do
-  jit0=$(jit_ticks)
-  wall0=$(date +%s%N)
-  run_side polls "$WARM_SLICE"
-  polls_rps=$LAST_RPS
-  run_side proxied "$WARM_SLICE"
-  WARM_FIRST=${WARM_FIRST:-"$polls_rps $LAST_RPS"}
-  WARM_LAST="$polls_rps $LAST_RPS"
-  WARM_JIT=$(awk -v a="$jit0" -v b="$(jit_ticks)" -v w0="$wall0" -v w1="$(date +%s%N)" -v clk="$CLK_TCK" \
-    'BEGIN { printf "%.1f", 100 * (b - a) / clk / ((w1 - w0) / 1e9) }')
-  WARM_SECONDS=$((SECONDS - WARM_STARTED))
-  log "  warm-up: polls $polls_rps/s, proxied $LAST_RPS/s, JIT compilers $WARM_JIT % of a core"
-  if [ "$WARM_SECONDS" -ge "$WARMUP" ] && awk -v j="$WARM_JIT" -v q="$JIT_QUIET" 'BEGIN { exit !(j < q) }'; then
-    WARM_SETTLED=1
-    break
-  fi
-  [ "$WARM_SECONDS" -lt "$MAX_WARMUP" ] || break
-done
-if [ "$WARM_SETTLED" -eq 1 ]; then
-  WARM_NOTE="${WARM_SECONDS} s of warm-up in ${WARM_SLICE} s slices taking turns, until the gateway's JIT compiler threads used under $JIT_QUIET % of a core ($WARM_JIT % in the last pair of slices)"
-else
-  WARM_NOTE="${WARM_SECONDS} s of warm-up in ${WARM_SLICE} s slices taking turns, stopped by the ${MAX_WARMUP} s cap with the gateway's JIT compiler threads still at $WARM_JIT % of a core"
-fi
+WARM_SIDES=(polls proxied)
+warm_up
 
 # The origin alone at light load: how long it takes to answer, whatever the gateway does.
 "${LOAD_PIN[@]}" wrk -t1 -c4 -d3s --latency -s "$WORK/proxied.lua" "http://127.0.0.1:$ORIGIN_PORT" >"$WORK/wrk-origin.txt" 2>&1 \
@@ -566,9 +294,6 @@ C_RPS=3 C_P50=4 C_P99=5 C_GW=6 C_GW_CORE=7 C_OTHER=8 C_REDIS=10 C_ORIGIN=11 C_PE
 col() { awk -v c="$2" '{ print $c }' "$WORK/$1"; }
 med() { col "$1" "$2" | median; }
 range() { col "$1" "$2" | minmax | awk -v f="$3" '{ printf f "–" f, $1, $2 }'; }
-fmt() { awk -v f="$1" -v v="$2" 'BEGIN { printf f, v }'; }
-int() { fmt '%.0f' "$1"; }
-pct() { fmt '%.0f %%' "$1"; }
 
 POLLS_RPS=$(med polls $C_RPS)
 PROXIED_RPS=$(med proxied $C_RPS)
@@ -619,25 +344,18 @@ STEAL_MAX=$(awk 'BEGIN { m = 0 } $9 > m { m = $9 } END { printf "%.1f", m }' "$W
 SATURATED=$(awk -v g="$GW_CPU_POLLS" 'BEGIN { print (g >= 90) ? 1 : 0 }')
 PROXIED_SATURATED=$(awk -v g="$GW_CPU_PROXIED" 'BEGIN { print (g >= 90) ? 1 : 0 }')
 
-MACHINE="nproc $(nproc), $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo), $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo), Linux $(uname -r)"
-JAVA_VERSION=$(java -version 2>&1 | sed -n 's/.*Runtime Environment (build \(.*\))/\1/p' | head -n 1)
-REDIS_VERSION=$(redis-server --version | sed -E 's/.*v=([0-9.]+).*/\1/')
-WRK_VERSION=$(wrk -v 2>&1 | awk 'NR == 1 { print $2 }' || true)
-COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-JAR_NOTE="built $(date -u -r "$JAR" +%Y-%m-%dT%H:%M:%SZ), checkout at $COMMIT"
-if [ -n "$(git status --porcelain -- gateway/src/main queue-core/src/main config 2>/dev/null)" ]; then
-  JAR_NOTE+=" with uncommitted changes under gateway/src/main, queue-core/src/main or config/"
-fi
-if [ -n "$(find gateway/pom.xml gateway/src/main queue-core/pom.xml queue-core/src/main -type f -newer "$JAR" -print -quit 2>/dev/null)" ]; then
-  JAR_NOTE+="; some of its sources are newer than the jar"
-fi
+MACHINE=$(machine_line)
+JAVA_VERSION=$(java_version)
+REDIS_VERSION=$(redis_version)
+WRK_VERSION=$(wrk_version)
+JAR_NOTE=$(jar_note)
 # Warnings and errors the gateway logged while visitors joined, and during the warm-up and runs.
 JOIN_TIMEOUTS=$(head -n "$LOG_MARK" "$WORK/gateway.log" | grep -c 'RedisCommandTimeoutException' || true)
-RUN_WARNINGS=$(tail -n +"$((LOG_MARK + 1))" "$WORK/gateway.log" | grep -c -E ' (WARN|ERROR) ' || true)
+RUN_WARNINGS=$(gateway_warnings_after "$LOG_MARK")
 if [ "$PROXIED_CONNECTIONS" = "$CONNECTIONS" ]; then
-  WRK_LINE="\`wrk ${WRK_ARGS[*]} -c$CONNECTIONS -d${DURATION}s -s <script> http://127.0.0.1:<port>\`"
+  WRK_LINE="\`$(wrk_line "$CONNECTIONS" "$DURATION")\`"
 else
-  WRK_LINE="\`wrk ${WRK_ARGS[*]} -c<connections> -d${DURATION}s -s <script> http://127.0.0.1:<port>\` with $CONNECTIONS connections for polls and $PROXIED_CONNECTIONS for proxied requests"
+  WRK_LINE="\`$(wrk_line '<connections>' "$DURATION")\` with $CONNECTIONS connections for polls and $PROXIED_CONNECTIONS for proxied requests"
 fi
 if [ "$PINNED" -eq 1 ]; then
   GW_CORE_LABEL="gateway's CPU busy"
