@@ -77,6 +77,9 @@ cleanup() {
   fi
 }
 trap cleanup EXIT
+# Under set -e a failing command ends the benchmark; say which, rather than stop without a word.
+set -E
+trap 'echo "$BENCH: \"$BASH_COMMAND\" failed (line $LINENO of ${BASH_SOURCE[0]##*/})" >&2' ERR
 trap 'exit 130' INT
 trap 'exit 143' TERM
 

@@ -66,7 +66,7 @@ start_gateway() {
   GATEWAY_PID=$SPAWNED_PID
   await "$GATEWAY_PID" gateway http_ok "http://127.0.0.1:$MANAGEMENT_PORT/actuator/health/readiness"
   GATEWAY_URL="http://127.0.0.1:$GATEWAY_PORT"
-  GC=$(grep -o -- '-XX:+Use[A-Za-z]*GC' "$WORK/gateway.log" | head -n 1 | sed 's/-XX:+Use//')
+  GC=$(grep -m 1 -o -- '-XX:+Use[A-Za-z]*GC' "$WORK/gateway.log" | sed 's/-XX:+Use//' || true)
 }
 
 # Moves every gateway thread to the cpus in $1.

@@ -1,0 +1,71 @@
+# shellcheck shell=bash
+# The gateway in front of the fast nginx origin, with bench/config/fast-origin.yml on top of
+# config/anteroom.yml, and the visitors' passes it gives out.
+
+QUEUED_PATH=/queued/1     # route with WaitingRoom=admit; its queue admit:1 is on
+UNQUEUED_PATH=/unqueued/1 # the same page through a route without the filter
+# A piece of the origin's page that every answer must carry, with the page's full length.
+PAGE_MARK='<p class="price">19.90</p>'
+
+pass_cookie() {
+  echo "anteroom_pass_$1"
+}
+
+# Starts the gateway for the fast origin with queue admit:1 and the queues in "$@" (room:item)
+# turned on at start.
+start_fast_gateway() {
+  local queues=admit:1 queue
+  for queue in "$@"; do queues+=",$queue"; done
+  start_gateway \
+    --spring.config.additional-location="file:$ROOT/bench/config/fast-origin.yml" \
+    --anteroom.gateway.activate-on-start="$queues"
+}
+
+# True when GET $1, with cookie header $2 (may be empty), answers 200 with the origin's whole page.
+check_origin_answer() {
+  local status
+  status=$(curl -s --max-time 5 -o "$WORK/answer" -w '%{http_code}' -H 'Accept: text/html' ${2:+-H "Cookie: $2"} "$1") || return 1
+  [ "$status" = 200 ] && cmp -s "$WORK/answer" "$WORK/nginx-origin/html/product.html"
+}
+
+# Sets the variable named $1 to the pass the gateway gives a new visitor who loads path $2 (its
+# room's queue admits at once or is off), checking that the visitor got the origin's page.
+take_pass() {
+  local headers room=${2#/}
+  room=${room%%/*}
+  case "$room" in queued) room=admit ;; esac
+  headers=$(curl -s --max-time 10 -D - -o "$WORK/first-page" -H 'Accept: text/html' "$GATEWAY_URL$2" | tr -d '\r') \
+    || die "a new visitor to $2 got no answer within 10 s"
+  [[ $headers == "HTTP/1.1 200"* ]] || die "a new visitor to $2 got $(head -n 1 <<<"$headers"), not the page"
+  cmp -s "$WORK/first-page" "$WORK/nginx-origin/html/product.html" || die "a new visitor to $2 did not get the origin's page"
+  printf -v "$1" '%s' "$(sed -n "s/^set-cookie: $(pass_cookie "$room")=\([^;]*\).*/\1/Ip" <<<"$headers" | head -n 1)"
+  [ -n "${!1}" ] || die "a new visitor to $2 got no $(pass_cookie "$room") cookie"
+}
+
+# Lua that counts as bad every answer that is not 200 with the origin's whole page.
+page_check_lua() {
+  cat <<EOF_LUA
+function response(status, headers, body)
+  if status ~= 200 or #body ~= $PRODUCT_BYTES or not string.find(body, '$PAGE_MARK', 1, true) then
+    bad = bad + 1
+  end
+end
+EOF_LUA
+}
+
+# A wrk script: the pass holder $1 loading QUEUED_PATH again and again.
+pass_holder_lua() {
+  echo "-- An admitted visitor: $QUEUED_PATH with a valid pass for the active queue admit:1."
+  wrk_common
+  page_check_lua
+  cat <<EOF_LUA
+local req
+function init(args)
+  bad = 0
+  req = wrk.format("GET", "$QUEUED_PATH", { ["Accept"] = "text/html", ["Cookie"] = "$(pass_cookie admit)=$1" })
+end
+function request()
+  return req
+end
+EOF_LUA
+}
