@@ -269,6 +269,7 @@ evalsha_per_request() { awk '$1 == "evalsha" { printf "%.6f", $2 / n; f = 1 } EN
 read -r R1 R1_LO R1_HI <<<"$(ratio held unfiltered $C_RPS)"
 read -r R2 R2_LO R2_HI <<<"$(ratio held nginx $C_RPS)"
 read -r R1_CPU R1_CPU_LO R1_CPU_HI <<<"$(ratio held unfiltered $C_PER_CPU_S)"
+read -r R0 R0_LO R0_HI <<<"$(ratio unfiltered nginx $C_RPS)"
 HELD_NET=$(net_per_request held)
 HELD_FOREIGN=$(foreign_calls held)
 BROWSE_NET=$(net_per_request browse)
@@ -368,8 +369,9 @@ Wrong answers and socket errors over all runs: $ERRORS.
 | 3 | Redis commands per pass-holder request, net of background | $(fmt '%.5f' "$HELD_NET") | $HELD_FOREIGN commands the quiet windows never saw | 0 | $GOAL3 |
 | 4 | Redis commands per request on inactive items, net of background | $(fmt '%.5f' "$BROWSE_NET") | $(fmt '%.5f' "$BROWSE_EVALSHA") EVALSHA round trips per request | ≤ 0.01 | $(verdict "$BROWSE_NET" 0.01 "<=") |
 | – | pass holders ÷ unfiltered, requests per second of gateway CPU | $(fmt '%.3f' "$R1_CPU") | $(fmt '%.3f' "$R1_CPU_LO")–$(fmt '%.3f' "$R1_CPU_HI") | | |
+| – | unfiltered route's requests/s ÷ nginx's: the gateway without any Anteroom work | $(fmt '%.3f' "$R0") | $(fmt '%.3f' "$R0_LO")–$(fmt '%.3f' "$R0_HI") | | |
 
-Goal 3 counts every command during the pass holders' runs against the quiet windows: met when no command the background lacks appears and the background's own commands, net, stay within one call per command and run either way (the jitter of their timers: ±$(fmt '%.5f' "$HELD_JITTER") per request here). Goal 4 counts commands run inside scripts as well as the EVALSHA that runs them; the hit counts go out once a second per item, so the figure grows with the number of distinct items a gateway sees each second ($ITEMS here) and shrinks with its request rate ($(int "$BROWSE_RPS")/s here).
+Goal 3 counts every command during the pass holders' runs against the quiet windows: met when no command the background lacks appears and the background's own commands, net, come to no more than one call per command and run above the quiet windows' rate (the jitter of their timers: $(fmt '%.5f' "$HELD_JITTER") per request here). Under load the gateway's timers may skip a tick, so the net figure can fall below zero. Goal 4 counts commands run inside scripts as well as the EVALSHA that runs them; the hit counts go out once a second per item, so the figure grows with the number of distinct items a gateway sees each second ($ITEMS here) and shrinks with its request rate ($(int "$BROWSE_RPS")/s here).
 
 ## Redis commands
 
