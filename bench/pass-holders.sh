@@ -93,14 +93,14 @@ log "a pass for $QUEUED_PATH and for $ITEMS items of room browse; every side ans
 
 pass_holder_lua "$HELD_PASS" >"$WORK/held.lua"
 {
-  echo "-- $UNQUEUED_PATH without a cookie: the gateway's route without the WaitingRoom filter, or nginx."
+  echo "-- $UNQUEUED_PATH with the same pass cookie: the gateway's route without the WaitingRoom filter, or nginx."
   wrk_common
   page_check_lua
   cat <<EOF_LUA
 local req
 function init(args)
   bad = 0
-  req = wrk.format("GET", "$UNQUEUED_PATH", { ["Accept"] = "text/html" })
+  req = wrk.format("GET", "$UNQUEUED_PATH", { ["Accept"] = "text/html", ["Cookie"] = "$(pass_cookie admit)=$HELD_PASS" })
 end
 function request()
   return req
@@ -333,8 +333,8 @@ One gateway runs with two routes to the origin on top of the usual configuration
 Each round runs these sides in turn, the order reversed every other round, so changes in the machine's load fall on all alike:
 
 - **pass holders** (goal 1 and 2's numerator): \`GET $QUEUED_PATH\` with the pass cookie. The filter checks the pass locally and forwards.
-- **unfiltered** (goal 1's reference): \`GET $UNQUEUED_PATH\` through the same gateway, no cookie.
-- **nginx** (goal 2's reference): \`GET $UNQUEUED_PATH\` through the nginx reverse proxy.
+- **unfiltered** (goal 1's reference): \`GET $UNQUEUED_PATH\` through the same gateway, with the same cookie, so the requests differ only in their path and the difference is the filter's own work (it checks the pass and takes Anteroom's cookies off the request before forwarding; this route forwards the cookie as it is).
+- **nginx** (goal 2's reference): the same request through the nginx reverse proxy.
 - **inactive items** (goal 4): \`GET /browse/<n>\`, rotating over the $ITEMS items, each with its own pass. Their queues are off, so the gateway only counts the requests for activation by traffic and sends the counts about once a second, one script call per item.
 - **quiet**: no load, for as long as a run. The gateway reads Redis on its own all the time (active queues and live settings every 250 ms, and more); the Redis figures below subtract, per command and round, the quiet window's rate times the length of the run.
 
@@ -367,11 +367,12 @@ Wrong answers and socket errors over all runs: $ERRORS.
 | 1 | pass holders' requests/s ÷ unfiltered route's, same round | $(fmt '%.3f' "$R1") | $(fmt '%.3f' "$R1_LO")–$(fmt '%.3f' "$R1_HI") | ≥ 0.95 | $(verdict "$R1" 0.95 ">=") |
 | 2 | pass holders' requests/s ÷ nginx's, same round | $(fmt '%.3f' "$R2") | $(fmt '%.3f' "$R2_LO")–$(fmt '%.3f' "$R2_HI") | ≥ 0.7 | $(verdict "$R2" 0.7 ">=") |
 | 3 | Redis commands per pass-holder request, net of background | $(fmt '%.5f' "$HELD_NET") | $HELD_FOREIGN commands the quiet windows never saw | 0 | $GOAL3 |
-| 4 | Redis commands per request on inactive items, net of background | $(fmt '%.5f' "$BROWSE_NET") | $(fmt '%.5f' "$BROWSE_EVALSHA") EVALSHA round trips per request | ≤ 0.01 | $(verdict "$BROWSE_NET" 0.01 "<=") |
+| 4 | Redis commands per request on inactive items, net of background, those run inside scripts included | $(fmt '%.5f' "$BROWSE_NET") | | ≤ 0.01 | $(verdict "$BROWSE_NET" 0.01 "<=") |
+| 4 | the same, counting the scripts' EVALSHA round trips only | $(fmt '%.5f' "$BROWSE_EVALSHA") | | ≤ 0.01 | $(verdict "$BROWSE_EVALSHA" 0.01 "<=") |
 | – | pass holders ÷ unfiltered, requests per second of gateway CPU | $(fmt '%.3f' "$R1_CPU") | $(fmt '%.3f' "$R1_CPU_LO")–$(fmt '%.3f' "$R1_CPU_HI") | | |
 | – | unfiltered route's requests/s ÷ nginx's: the gateway without any Anteroom work | $(fmt '%.3f' "$R0") | $(fmt '%.3f' "$R0_LO")–$(fmt '%.3f' "$R0_HI") | | |
 
-Goal 3 counts every command during the pass holders' runs against the quiet windows: met when no command the background lacks appears and the background's own commands, net, come to no more than one call per command and run above the quiet windows' rate (the jitter of their timers: $(fmt '%.5f' "$HELD_JITTER") per request here). Under load the gateway's timers may skip a tick, so the net figure can fall below zero. Goal 4 counts commands run inside scripts as well as the EVALSHA that runs them; the hit counts go out once a second per item, so the figure grows with the number of distinct items a gateway sees each second ($ITEMS here) and shrinks with its request rate ($(int "$BROWSE_RPS")/s here).
+Goal 3 counts every command during the pass holders' runs against the quiet windows: met when no command the background lacks appears and the background's own commands, net, come to no more than one call per command and run above the quiet windows' rate (the jitter of their timers: $(fmt '%.5f' "$HELD_JITTER") per request here). Under load the gateway's timers may skip a tick, so the net figure can fall below zero. Goal 4's first line counts commands run inside scripts as well as the EVALSHA that runs them, the second only the EVALSHA (the table below shows which commands ran; INFO commandstats cannot tell a command a script ran from one a client sent); the hit counts go out once a second per item, so the figure grows with the number of distinct items a gateway sees each second ($ITEMS here) and shrinks with its request rate ($(int "$BROWSE_RPS")/s here).
 
 ## Redis commands
 
@@ -407,5 +408,5 @@ EOF_MD
 mv "$OUT.tmp" "$OUT"
 [ "$RUN_WARNINGS" -gt 0 ] || KEEP_WORK=0
 log "pass holders $(int "$(med held $C_RPS)")/s, unfiltered $(int "$(med unfiltered $C_RPS)")/s, nginx $(int "$(med nginx $C_RPS)")/s"
-log "goal 1: $(fmt '%.3f' "$R1") ($(verdict "$R1" 0.95 ">=")), goal 2: $(fmt '%.3f' "$R2") ($(verdict "$R2" 0.7 ">=")), goal 3: $(fmt '%.5f' "$HELD_NET") ($GOAL3), goal 4: $(fmt '%.5f' "$BROWSE_NET") ($(verdict "$BROWSE_NET" 0.01 "<="))"
+log "goal 1: $(fmt '%.3f' "$R1") ($(verdict "$R1" 0.95 ">=")), goal 2: $(fmt '%.3f' "$R2") ($(verdict "$R2" 0.7 ">=")), goal 3: $(fmt '%.5f' "$HELD_NET") ($GOAL3), goal 4: $(fmt '%.5f' "$BROWSE_NET") with script commands ($(verdict "$BROWSE_NET" 0.01 "<=")), $(fmt '%.5f' "$BROWSE_EVALSHA") EVALSHA ($(verdict "$BROWSE_EVALSHA" 0.01 "<="))"
 log "wrote $OUT"
