@@ -308,6 +308,15 @@ redis_table() {
   awk '{ printf "| %s | %d | %.1f | %.5f |\n", toupper($1), $2, $3, $4 }' "$WORK/redis-$1"
 }
 
+# A line for every side whose proxy did not fill its core: something else set its pace.
+pace_notes() {
+  local side
+  for side in held unfiltered nginx browse; do
+    awk -v c="$(med "$side" $C_SERVING)" 'BEGIN { exit !(c < 90) }' || continue
+    echo "- ${LABEL[$side]^}: the proxy under test used only $(pct "$(med "$side" $C_SERVING)") of its core while the load CPUs (wrk, Redis, the origin) were $(pct "$(med "$side" $C_LOAD)") busy, so they, or the host, set the pace; this side's requests/s is a lower bound, and its $(int "$(med "$side" $C_PER_CPU_S)") requests per second of CPU the better estimate of what one core does."
+  done
+}
+
 mkdir -p "$(dirname "$OUT")"
 {
   cat <<EOF_MD
@@ -392,8 +401,8 @@ $(redis_table browse)
 
 ## Reading
 
-- The ratios compare sides measured minutes apart in the same rounds on the same machine; on a shared machine read them with their min–max, and the absolute requests/s not at all.
-- When the proxy under test does not fill its core (CPU below ~90 %), something else set the pace (wrk, the origin or the host); requests per second of its CPU is then the fairer comparison.
+- The ratios compare sides measured seconds apart in the same rounds on the same machine; on a shared machine read them with their min–max, and the absolute requests/s not at all.
+$(pace_notes)
 - Latency is measured at saturation, so it is mostly queueing ($CONNECTIONS connections).
 - The gateway logged $RUN_WARNINGS warnings or errors during the warm-up and the runs.
 
