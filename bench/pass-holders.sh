@@ -287,6 +287,11 @@ fi
 ERRORS=$(awk '{ s += $18 + $20 } END { print s + 0 }' "$WORK/derived")
 RUN_WARNINGS=$(gateway_warnings_after "$LOG_MARK")
 if [ "$PINNED" -eq 1 ]; then
+  GW_CORE_LABEL="CPU $GW_CPU busy (the proxy's)"
+else
+  GW_CORE_LABEL="all CPUs busy"
+fi
+if [ "$PINNED" -eq 1 ]; then
   PINNING="yes. The gateway starts on CPU $GW_CPU alone (\`taskset -c $GW_CPU\`), so the JVM sizes itself for one CPU; it may use CPU $LOAD_LIST too only while it warms up, and has all its threads on CPU $GW_CPU (\`taskset -a -p -c $GW_CPU\`) in every recorded run. The nginx reverse proxy runs on CPU $GW_CPU too, in its own turn. wrk, redis-server and the origin nginx run on CPU $LOAD_LIST."
 else
   PINNING="no: every process may run on any of CPUs $ALL_LIST, so the figures are not per core"
@@ -361,7 +366,7 @@ $(row "requests per second of that CPU" $C_PER_CPU_S '%.0f')
 $(row "gateway CPU, %" $C_GW '%.0f')
 $(row "Redis CPU, %" $C_REDIS '%.0f')
 $(row "origin nginx CPU, %" $C_ORIGIN '%.0f')
-$(row "CPU $GW_CPU busy (the proxy's), %" $C_GW_CORE '%.0f')
+$(row "$GW_CORE_LABEL, %" $C_GW_CORE '%.0f')
 $(row "load CPUs busy, %" $C_LOAD '%.0f')
 $(row "gateway's JIT compilers, %" $C_JIT '%.1f')
 $(row "gateway's garbage collection, % of the time" $C_GC '%.1f')
@@ -408,7 +413,7 @@ $(pace_notes)
 
 ## Per run
 
-| round | side | requests/s | p50 ms | p99 ms | proxy CPU % | gateway CPU % | Redis CPU % | origin CPU % | CPU $GW_CPU busy % | stolen % | Redis commands | wrong | socket errors |
+| round | side | requests/s | p50 ms | p99 ms | proxy CPU % | gateway CPU % | Redis CPU % | origin CPU % | $GW_CORE_LABEL % | stolen % | Redis commands | wrong | socket errors |
 |---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
 $(awk '{ printf "| %s | %s | %.0f | %.2f | %.2f | %.0f | %.0f | %.0f | %.0f | %.0f | %.1f | %d | %d | %d |\n",
   $2, $1, $3, $4, $5, $6, $7, $8, $9, $11, $13, $15, $18, $20 }' "$WORK/derived")
