@@ -77,8 +77,3 @@ warm_up() {
     WARM_NOTE="${WARM_SECONDS} s of warm-up in ${WARM_SLICE} s slices taking turns, stopped by the ${MAX_WARMUP} s cap with the gateway's JIT compiler threads still at $WARM_JIT % of a core"
   fi
 }
-
-# Word $2 (1-based) of the space-separated list $1.
-word() {
-  awk -v n="$2" '{ print $n }' <<<"$1"
-}
