@@ -3,6 +3,7 @@ package io.anteroom.bench.crowd;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -41,13 +42,15 @@ record Answer(Kind kind, int status, long position, String ticket, String visito
   private static final Pattern SUBJECT = Pattern.compile("\"sub\":\"([A-Za-z0-9_-]+)\"");
 
   static Answer of(HttpResponse<String> response) {
-    int status = response.statusCode();
+    return of(response.statusCode(), response.body(), response.headers().allValues("set-cookie"));
+  }
+
+  static Answer of(int status, String body, List<String> setCookies) {
     if (status < 200 || status > 299) {
       return new Answer(Kind.NON_2XX, status, 0, null, null);
     }
-    String body = response.body();
     String ticket =
-        response.headers().allValues("set-cookie").stream()
+        setCookies.stream()
             .filter(c -> c.startsWith(TICKET_COOKIE + "="))
             .map(c -> c.substring(TICKET_COOKIE.length() + 1, end(c)))
             .findFirst()

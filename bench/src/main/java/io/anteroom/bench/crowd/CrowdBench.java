@@ -35,6 +35,11 @@ public final class CrowdBench {
   }
 
   public static void main(String[] args) throws IOException {
+    if (java.util.Arrays.asList(args).contains("--help")
+        || java.util.Arrays.asList(args).contains("-h")) {
+      System.out.println(CrowdOptions.USAGE);
+      return;
+    }
     CrowdOptions options;
     try {
       options = CrowdOptions.parse(args);

@@ -1,19 +1,19 @@
 package io.anteroom.bench.crowd;
 
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Sends joins of new visitors as fast as the gateway answers them: each request has no cookies and
- * asks for JSON, so the gateway gives it a new visitor id and a place in line. At most {@code
- * inFlight} requests are outstanding; the HTTP client opens a connection for each and reuses them.
+ * asks for JSON, so the gateway gives it a new visitor id and a place in line. Bulk joins go
+ * through {@link JoinLoop}, {@code inFlight} keep-alive connections with one request outstanding
+ * each; single requests (openers, status polls) through Java's {@link HttpClient}.
  */
 final class Joiner {
 
@@ -21,7 +21,7 @@ final class Joiner {
 
   private final HttpClient client;
   private final int inFlight;
-  private final AtomicReference<String> firstError = new AtomicReference<>();
+  private final Failures failures = new Failures();
 
   Joiner(int inFlight) {
     this.client =
@@ -34,30 +34,9 @@ final class Joiner {
 
   /** {@code count} joins at {@code uri}; returns once every one has been answered or failed. */
   JoinLog join(URI uri, int count, int ticketEvery) {
-    HttpRequest request =
-        HttpRequest.newBuilder(uri)
-            .GET()
-            .header("Accept", "application/json")
-            .timeout(TIMEOUT)
-            .build();
     JoinLog log = new JoinLog(count, ticketEvery);
-    Semaphore permits = new Semaphore(inFlight);
-    for (int i = 0; i < count; i++) {
-      permits.acquireUninterruptibly();
-      int index = i;
-      log.sent[index] = System.nanoTime();
-      client
-          .sendAsync(request, HttpResponse.BodyHandlers.ofString())
-          .handle(
-              (response, error) -> {
-                long at = System.nanoTime();
-                log.record(index, at, response != null ? Answer.of(response) : failure(error));
-                permits.release();
-                return null;
-              });
-    }
-    permits.acquireUninterruptibly(inFlight);
-    permits.release(inFlight);
+    InetSocketAddress address = new InetSocketAddress(uri.getHost(), uri.getPort());
+    new JoinLoop(address, uri.getRawPath(), log, failures).run(inFlight);
     return log;
   }
 
@@ -68,26 +47,31 @@ final class Joiner {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted", e);
+    } catch (HttpTimeoutException e) {
+      failures.note(e.toString());
+      return Answer.failed(Answer.Kind.TIMEOUT);
     } catch (Exception e) {
-      return failure(e);
+      failures.note(e.toString());
+      return Answer.failed(Answer.Kind.SOCKET_ERROR);
     }
   }
 
-  /** The body of one GET, blocking, or an exception. */
+  /** One GET, blocking. */
   HttpResponse<String> get(HttpRequest request) throws Exception {
     return client.send(request, HttpResponse.BodyHandlers.ofString());
   }
 
-  /** The first failure of any request so far, for the log; null when none failed. */
+  /** The first request failure so far, for the results; null when none failed. */
   String firstError() {
-    return firstError.get();
+    return failures.first.get();
   }
 
-  private Answer failure(Throwable error) {
-    Throwable cause =
-        error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-    firstError.compareAndSet(null, cause.toString());
-    return Answer.failed(
-        cause instanceof HttpTimeoutException ? Answer.Kind.TIMEOUT : Answer.Kind.SOCKET_ERROR);
+  /** Keeps the first failure of any request. */
+  static final class Failures {
+    private final AtomicReference<String> first = new AtomicReference<>();
+
+    void note(String failure) {
+      first.compareAndSet(null, failure);
+    }
   }
 }
