@@ -63,7 +63,13 @@ public final class CrowdBench {
     Files.writeString(out, markdown);
     System.out.println(markdown);
     System.out.println("written to " + out);
-    System.exit(results.burst().passed() ? 0 : 1);
+    boolean passed = results.passed();
+    if (passed) {
+      deleteLogs(results.logs());
+    } else {
+      System.out.println("not every goal was met; the gateway's log is kept in " + results.logs());
+    }
+    System.exit(passed ? 0 : 1);
   }
 
   private CrowdResults run() throws IOException {
@@ -182,7 +188,16 @@ public final class CrowdBench {
         line.waiting(CROWD),
         line.memory("used_memory"),
         emptyMemory,
-        gateway.warnings());
+        gateway.warnings(),
+        work);
+  }
+
+  private static void deleteLogs(Path dir) throws IOException {
+    try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+      for (Path file : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(file);
+      }
+    }
   }
 
   private HeapReading reading(HeapProbe heap, String label, long waiting, long viaGateway) {

@@ -1,5 +1,6 @@
 package io.anteroom.bench.crowd;
 
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 
@@ -28,6 +29,7 @@ import java.util.List;
  * @param redisUsedMemory Redis {@code used_memory} at the end, bytes
  * @param redisEmptyMemory Redis {@code used_memory} before anyone joined, bytes
  * @param gatewayWarnings the gateway's WARN and ERROR log lines
+ * @param logs the directory holding the gateway's log
  */
 record CrowdResults(
     CrowdOptions options,
@@ -51,4 +53,11 @@ record CrowdResults(
     long lineLength,
     long redisUsedMemory,
     long redisEmptyMemory,
-    List<String> gatewayWarnings) {}
+    List<String> gatewayWarnings,
+    Path logs) {
+
+  /** Whether both goals were met and the status polls answered every position right. */
+  boolean passed() {
+    return burst.passed() && HeapTrend.of(readings).flat(options.visitors()) && status.passed();
+  }
+}
