@@ -223,6 +223,13 @@ final class CrowdReport {
       line("| first request failure | `" + b.firstError() + "` |");
     }
     line("");
+    long ghosts = b.lineAfter() - b.lineBefore() - b.kinds().get(Answer.Kind.WAITING);
+    if (ghosts > 0) {
+      line(
+          n(ghosts)
+              + " of the visitors who got no waiting answer still took a place: the gateway gave up on its Redis call (`anteroom.redis.command-timeout`, see the log below) after Redis had run the script. Such a place is never polled, so the worker would count it as abandoned after `abandon-after`.");
+      line("");
+    }
   }
 
   private void heap() {
@@ -330,14 +337,17 @@ final class CrowdReport {
             + " ms. "
             + (s.passed() ? "**Positions correct.**" : "**Some positions were wrong.**"));
     line("");
+    Map<String, Integer> warnings = WarningSummary.of(r.gatewayWarnings());
     line(
         "The gateway logged "
             + r.gatewayWarnings().size()
             + " WARN or ERROR lines during the run"
-            + (r.gatewayWarnings().isEmpty()
-                ? "."
-                : "; the first: `" + r.gatewayWarnings().get(0).strip() + "`."));
+            + (warnings.isEmpty() ? "." : ":"));
     line("");
+    warnings.forEach((warning, count) -> line("- " + count + " × `" + warning + "`"));
+    if (!warnings.isEmpty()) {
+      line("");
+    }
   }
 
   private void method() {

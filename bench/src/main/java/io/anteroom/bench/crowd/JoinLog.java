@@ -21,6 +21,7 @@ final class JoinLog {
   final String[] visitors;
   private final int ticketEvery;
   private final String[] tickets;
+  private String firstError;
 
   JoinLog(int size, int ticketEvery) {
     this.sent = new long[size];
@@ -46,6 +47,18 @@ final class JoinLog {
     if (ticketEvery > 0 && i % ticketEvery == 0) {
       tickets[i / ticketEvery] = answer.ticket();
     }
+  }
+
+  /** Keeps the first request failure of the phase. */
+  void noteFailure(String failure) {
+    if (firstError == null) {
+      firstError = failure;
+    }
+  }
+
+  /** The first request failure of the phase, or null. */
+  String firstError() {
+    return firstError;
   }
 
   /** How many requests ended each way. */

@@ -26,12 +26,11 @@ final class JoinLoop {
   private final InetSocketAddress address;
   private final byte[] request;
   private final JoinLog log;
-  private final Joiner.Failures failures;
   private int nextIndex;
   private int completed;
   private long lastExpiry = System.nanoTime();
 
-  JoinLoop(InetSocketAddress address, String pathAndQuery, JoinLog log, Joiner.Failures failures) {
+  JoinLoop(InetSocketAddress address, String pathAndQuery, JoinLog log) {
     this.address = address;
     this.request =
         ("GET "
@@ -43,7 +42,6 @@ final class JoinLoop {
                 + "\r\nAccept: application/json\r\nUser-Agent: anteroom-crowd\r\n\r\n")
             .getBytes(StandardCharsets.US_ASCII);
     this.log = log;
-    this.failures = failures;
   }
 
   /** Runs until every request has been answered or has failed. */
@@ -163,7 +161,7 @@ final class JoinLoop {
       }
       log.record(c.index, System.nanoTime(), Answer.failed(kind));
       completed++;
-      failures.note(
+      log.noteFailure(
           error != null
               ? error.toString()
               : kind + " after " + TimeUnit.NANOSECONDS.toSeconds(TIMEOUT_NANOS) + " s");

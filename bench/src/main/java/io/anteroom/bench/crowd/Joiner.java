@@ -7,7 +7,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Sends joins of new visitors as fast as the gateway answers them: each request has no cookies and
@@ -21,7 +20,6 @@ final class Joiner {
 
   private final HttpClient client;
   private final int inFlight;
-  private final Failures failures = new Failures();
 
   Joiner(int inFlight) {
     this.client =
@@ -36,7 +34,7 @@ final class Joiner {
   JoinLog join(URI uri, int count, int ticketEvery) {
     JoinLog log = new JoinLog(count, ticketEvery);
     InetSocketAddress address = new InetSocketAddress(uri.getHost(), uri.getPort());
-    new JoinLoop(address, uri.getRawPath(), log, failures).run(inFlight);
+    new JoinLoop(address, uri.getRawPath(), log).run(inFlight);
     return log;
   }
 
@@ -48,10 +46,8 @@ final class Joiner {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted", e);
     } catch (HttpTimeoutException e) {
-      failures.note(e.toString());
       return Answer.failed(Answer.Kind.TIMEOUT);
     } catch (Exception e) {
-      failures.note(e.toString());
       return Answer.failed(Answer.Kind.SOCKET_ERROR);
     }
   }
@@ -59,19 +55,5 @@ final class Joiner {
   /** One GET, blocking. */
   HttpResponse<String> get(HttpRequest request) throws Exception {
     return client.send(request, HttpResponse.BodyHandlers.ofString());
-  }
-
-  /** The first request failure so far, for the results; null when none failed. */
-  String firstError() {
-    return failures.first.get();
-  }
-
-  /** Keeps the first failure of any request. */
-  static final class Failures {
-    private final AtomicReference<String> first = new AtomicReference<>();
-
-    void note(String failure) {
-      first.compareAndSet(null, failure);
-    }
   }
 }

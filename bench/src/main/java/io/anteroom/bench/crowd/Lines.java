@@ -79,7 +79,7 @@ final class Lines {
         redis.waiting(queue),
         order,
         used,
-        joiner.firstError());
+        log.firstError());
   }
 
   /** More of the crowd through the gateway, checked by positions and the line's growth. */
