@@ -127,19 +127,9 @@ public final class CrowdBench {
     long waiting = burst.lineAfter();
     readings.add(reading(heap, "after the burst", waiting, waiting));
 
-    List<ChunkResult> chunks = new ArrayList<>();
-    while (waiting < options.visitors() && System.nanoTime() < deadline) {
-      long next =
-          Math.min(options.visitors(), (waiting / options.checkpoint() + 1) * options.checkpoint());
-      ChunkResult chunk = lines.chunk(CROWD, (int) (next - waiting), ticketEvery, tickets);
-      chunks.add(chunk);
-      waiting = chunk.lineAfter();
-      log(
-          String.format(
-              "crowd: %d waiting, %.0f joins/s, other answers: %s",
-              waiting, chunk.perSecond(), chunk.otherStatuses()));
-      readings.add(reading(heap, "through the gateway", waiting, waiting));
-    }
+    List<ChunkResult> chunks =
+        joinUntil(deadline, waiting, lines, ticketEvery, tickets, heap, readings);
+    waiting = chunks.isEmpty() ? waiting : chunks.get(chunks.size() - 1).lineAfter();
     long viaGateway = waiting;
     long direct = options.visitors() - waiting;
     double directSeconds = 0;
@@ -155,12 +145,7 @@ public final class CrowdBench {
       readings.add(reading(heap, "after the rest were written into Redis", waiting, viaGateway));
     }
     StatusSample status =
-        StatusSample.poll(
-            joiner,
-            gateway.uri("/_anteroom/status?room=shop"),
-            spread(tickets, options.samples()),
-            line,
-            CROWD);
+        StatusSample.poll(joiner, lines.status(), spread(tickets, options.samples()), line, CROWD);
     log(
         String.format(
             "status polls: %d, %d positions match ZRANK + 1",
@@ -190,6 +175,34 @@ public final class CrowdBench {
         emptyMemory,
         gateway.warnings(),
         work);
+  }
+
+  /**
+   * More of the crowd joins through the gateway, a checkpoint's worth at a time with a heap reading
+   * after each, until the line holds the whole crowd or the gateway's time is up.
+   */
+  private List<ChunkResult> joinUntil(
+      long deadline,
+      long waiting,
+      Lines lines,
+      int ticketEvery,
+      List<String> tickets,
+      HeapProbe heap,
+      List<HeapReading> readings) {
+    List<ChunkResult> chunks = new ArrayList<>();
+    while (waiting < options.visitors() && System.nanoTime() < deadline) {
+      long next =
+          Math.min(options.visitors(), (waiting / options.checkpoint() + 1) * options.checkpoint());
+      ChunkResult chunk = lines.chunk(CROWD, (int) (next - waiting), ticketEvery, tickets);
+      chunks.add(chunk);
+      waiting = chunk.lineAfter();
+      log(
+          String.format(
+              "crowd: %d waiting, %.0f joins/s, other answers: %s",
+              waiting, chunk.perSecond(), chunk.otherStatuses()));
+      readings.add(reading(heap, "through the gateway", waiting, waiting));
+    }
+    return chunks;
   }
 
   private static void deleteLogs(Path dir) throws IOException {
