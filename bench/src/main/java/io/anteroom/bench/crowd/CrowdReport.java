@@ -64,9 +64,9 @@ final class CrowdReport {
             + r.redisVersion()
             + ", started by the tool on a free loopback port, not persistent |");
     md.line(
-        "| load | Java's `HttpClient`, HTTP/1.1, "
+        "| load | the tool's own NIO HTTP/1.1 client on one thread: "
             + o.inFlight()
-            + " requests in flight, each `GET /products/<item>` with `Accept: application/json` and no cookies: a new visitor; "
+            + " keep-alive connections, one request in flight on each, each `GET /products/<item>` with `Accept: application/json` and no cookies: a new visitor; "
             + Joiner.TIMEOUT.toSeconds()
             + " s timeout |");
     md.line("");
