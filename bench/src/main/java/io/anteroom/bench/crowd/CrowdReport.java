@@ -131,9 +131,9 @@ final class CrowdReport {
     return trend.conclusive()
         ? verdict
         : verdict
-            + " (too few visitors between readings to judge: fewer than "
+            + " (too few to judge: fewer than "
             + n(HeapTrend.ENOUGH_VISITORS)
-            + ")";
+            + " joined through the gateway between the readings)";
   }
 
   private String gatewayShare() {

@@ -61,9 +61,12 @@ record HeapTrend(
     return growthBytes < TOLERANCE_BYTES && bytesPerVisitor * visitors < TOLERANCE_BYTES;
   }
 
-  /** Whether the readings span enough visitors for the verdict to mean something. */
+  /**
+   * Whether enough visitors joined through the gateway between the first and last reading for the
+   * verdict to mean something: those written straight into Redis cannot leave state behind in it.
+   */
   boolean conclusive() {
-    return last.waiting() - first.waiting() >= ENOUGH_VISITORS;
+    return last.viaGateway() - first.viaGateway() >= ENOUGH_VISITORS;
   }
 
   private static double slope(
