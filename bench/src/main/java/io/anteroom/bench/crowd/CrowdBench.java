@@ -10,7 +10,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * Goals 9 and 10 of the gateway: its heap stays flat with a million visitors waiting, and a burst
@@ -35,8 +37,7 @@ public final class CrowdBench {
   }
 
   public static void main(String[] args) throws IOException {
-    if (java.util.Arrays.asList(args).contains("--help")
-        || java.util.Arrays.asList(args).contains("-h")) {
+    if (List.of(args).contains("--help") || List.of(args).contains("-h")) {
       System.out.println(CrowdOptions.USAGE);
       return;
     }
@@ -206,8 +207,8 @@ public final class CrowdBench {
   }
 
   private static void deleteLogs(Path dir) throws IOException {
-    try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
-      for (Path file : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+    try (Stream<Path> files = Files.walk(dir)) {
+      for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
         Files.deleteIfExists(file);
       }
     }

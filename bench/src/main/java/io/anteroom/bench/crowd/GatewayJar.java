@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
@@ -49,7 +50,7 @@ final class GatewayJar {
             : " with uncommitted changes to the gateway, queue-core or config");
   }
 
-  private static java.nio.file.attribute.FileTime modified(Path file) {
+  private static FileTime modified(Path file) {
     try {
       return Files.getLastModifiedTime(file);
     } catch (IOException e) {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Every join of one phase, by request index: when it was sent and answered ({@link
@@ -79,7 +80,7 @@ final class JoinLog {
 
   /** HTTP statuses of the answers that were not waiting answers, e.g. "503 ×12". */
   String otherStatuses() {
-    Map<Integer, Integer> counts = new java.util.TreeMap<>();
+    Map<Integer, Integer> counts = new TreeMap<>();
     for (int i = 0; i < kinds.length; i++) {
       if (kinds[i] != Answer.Kind.WAITING) {
         counts.merge(statuses[i], 1, Integer::sum);
