@@ -28,9 +28,17 @@ final class BurstSection {
             + n(r.warmup().joins())
             + " joins on another line (`"
             + CrowdBench.WARMUP
-            + "`) warmed the gateway up, at "
-            + f("%.0f", r.warmup().perSecond())
-            + " joins/s; answers other than waiting there: "
+            + "`) warmed the gateway up, in slices of up to 10,000 until one was no longer "
+            + f("%.0f", (WarmUp.STILL_WARMING - 1) * 100)
+            + " % faster than all before (at least "
+            + n(r.options().warmup())
+            + ", at most "
+            + n(r.options().maxWarmup())
+            + " joins): "
+            + f("%.0f", r.warmup().firstRate())
+            + " joins/s in the first slice, "
+            + f("%.0f", r.warmup().lastRate())
+            + " in the last; answers other than waiting there: "
             + r.warmup().otherStatuses()
             + ". Then one visitor opened the crowd's line (`"
             + CrowdBench.CROWD

@@ -106,11 +106,11 @@ public final class CrowdBench {
     List<HeapReading> readings = new ArrayList<>();
     readings.add(reading(heap, "started, nobody waiting", 0, 0));
 
-    ChunkResult warmup = lines.warmUp(WARMUP, options.warmup());
+    WarmUp warmup = lines.warmUp(WARMUP, options.warmup(), options.maxWarmup());
     log(
         String.format(
-            "warm-up: %d joins, %.0f/s, other answers: %s",
-            warmup.joins(), warmup.perSecond(), warmup.otherStatuses()));
+            "warm-up: %d joins, %.0f/s in the first slice, %.0f/s in the last, other answers: %s",
+            warmup.joins(), warmup.firstRate(), warmup.lastRate(), warmup.otherStatuses()));
     readings.add(reading(heap, "after the warm-up (other line)", 0, 0));
 
     int openers = lines.open(CROWD);

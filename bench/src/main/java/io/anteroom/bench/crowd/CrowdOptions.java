@@ -10,8 +10,10 @@ import java.util.Arrays;
  * @param visitors people waiting in the crowd's line at the end; default 1,000,000
  * @param burst new visitors of the burst, the first of the crowd, all through the gateway; default
  *     100,000
- * @param warmup joins on a separate queue first, so the gateway's JIT is warm for the burst;
- *     default 30,000
+ * @param warmup joins on a separate queue first, at least, so the gateway's JIT is warm for the
+ *     burst; default 30,000
+ * @param maxWarmup joins on that queue at most, while the gateway keeps getting faster; default
+ *     200,000
  * @param inFlight requests outstanding at once, each on its own connection; default 256
  * @param checkpoint visitors between two heap readings; default 100,000
  * @param gatewayBudget how long joins through the gateway may take after the warm-up, burst
@@ -25,6 +27,7 @@ record CrowdOptions(
     int visitors,
     int burst,
     int warmup,
+    int maxWarmup,
     int inFlight,
     int checkpoint,
     Duration gatewayBudget,
@@ -34,14 +37,16 @@ record CrowdOptions(
     String command) {
 
   static final String USAGE =
-      "usage: crowd.sh [--visitors 1000000] [--burst 100000] [--warmup 30000] [--in-flight 256]"
+      "usage: crowd.sh [--visitors 1000000] [--burst 100000] [--warmup 30000] [--max-warmup 200000]"
+          + " [--in-flight 256]"
           + " [--checkpoint 100000] [--gateway-budget 360] (seconds) [--samples 1000]"
           + " [--gateway-heap 512m] [--out bench/results/crowd.md]";
 
   CrowdOptions {
     require(burst >= 1, "--burst must be at least 1");
     require(visitors >= burst, "--visitors must be at least --burst");
-    require(warmup >= 0, "--warmup must not be negative");
+    require(warmup >= 1, "--warmup must be at least 1");
+    require(maxWarmup >= warmup, "--max-warmup must be at least --warmup");
     require(inFlight >= 1 && inFlight <= 4096, "--in-flight must be 1..4096");
     require(checkpoint >= 1, "--checkpoint must be at least 1");
     require(!gatewayBudget.isNegative(), "--gateway-budget must not be negative");
@@ -57,6 +62,7 @@ record CrowdOptions(
     int visitors = 1_000_000;
     int burst = 100_000;
     int warmup = 30_000;
+    int maxWarmup = 200_000;
     int inFlight = 256;
     int checkpoint = 100_000;
     int budget = 360;
@@ -71,6 +77,7 @@ record CrowdOptions(
         case "--visitors" -> visitors = number(name, value);
         case "--burst" -> burst = number(name, value);
         case "--warmup" -> warmup = number(name, value);
+        case "--max-warmup" -> maxWarmup = number(name, value);
         case "--in-flight" -> inFlight = number(name, value);
         case "--checkpoint" -> checkpoint = number(name, value);
         case "--gateway-budget" -> budget = number(name, value);
@@ -88,6 +95,7 @@ record CrowdOptions(
         visitors,
         burst,
         warmup,
+        Math.max(warmup, maxWarmup),
         inFlight,
         checkpoint,
         Duration.ofSeconds(budget),

@@ -41,7 +41,7 @@ record CrowdResults(
     String gatewayJar,
     String gatewayCommand,
     String collector,
-    ChunkResult warmup,
+    WarmUp warmup,
     int openers,
     BurstResult burst,
     List<ChunkResult> chunks,

@@ -3,6 +3,7 @@ package io.anteroom.bench.crowd;
 import io.anteroom.queue.QueueId;
 import java.net.URI;
 import java.net.http.HttpRequest;
+import java.util.ArrayList;
 import java.util.List;
 
 /** The phases of joining lines through the gateway, each checked against Redis afterwards. */
@@ -10,6 +11,7 @@ final class Lines {
 
   private static final int OPEN_ATTEMPTS = 100;
   private static final int WARM_POLLS = 500;
+  private static final int WARM_SLICE = 10_000;
 
   private final Joiner joiner;
   private final GatewayProcess gateway;
@@ -44,16 +46,24 @@ final class Lines {
   }
 
   /**
-   * Warms the gateway's JIT up on another line, joins and some status polls, so that code loaded on
-   * first use is not mistaken for growth later; cold answers (503) are counted, not fatal.
+   * Warms the gateway's JIT up on another line, in slices of joins while it keeps getting faster
+   * ({@link WarmUp}), then polls the status of some of them, so that code loaded on first use is
+   * not mistaken for growth later. Cold answers (503) are counted, not fatal.
    */
-  ChunkResult warmUp(QueueId queue, int count) {
+  WarmUp warmUp(QueueId queue, int minimum, int maximum) {
     open(queue);
-    long before = redis.waiting(queue);
-    JoinLog log = joiner.join(join(queue), count, Math.max(1, count / WARM_POLLS));
-    ChunkResult result = ChunkResult.of(log, before, redis.waiting(queue));
-    StatusSample.poll(joiner, status(), log.keptTickets(), redis, queue);
-    return result;
+    int slice = Math.max(1, Math.min(WARM_SLICE, minimum));
+    List<ChunkResult> slices = new ArrayList<>();
+    List<String> tickets = new ArrayList<>();
+    while (WarmUp.goOn(slices, minimum, maximum)) {
+      long before = redis.waiting(queue);
+      JoinLog log = joiner.join(join(queue), slice, Math.max(1, slice / WARM_POLLS));
+      slices.add(ChunkResult.of(log, before, redis.waiting(queue)));
+      tickets.addAll(log.keptTickets());
+    }
+    StatusSample.poll(
+        joiner, status(), tickets.subList(0, Math.min(tickets.size(), WARM_POLLS)), redis, queue);
+    return new WarmUp(slices);
   }
 
   URI status() {
