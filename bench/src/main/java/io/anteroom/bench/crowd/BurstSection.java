@@ -28,7 +28,9 @@ final class BurstSection {
             + n(r.warmup().joins())
             + " joins on another line (`"
             + CrowdBench.WARMUP
-            + "`) warmed the gateway up, in slices of up to 10,000 until one was no longer "
+            + "`) warmed the gateway up, in slices of up to "
+            + n(Lines.WARM_SLICE)
+            + " until one was no longer "
             + f("%.0f", (WarmUp.STILL_WARMING - 1) * 100)
             + " % faster than all before (at least "
             + n(r.options().warmup())

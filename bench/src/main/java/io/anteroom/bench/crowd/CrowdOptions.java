@@ -11,9 +11,9 @@ import java.util.Arrays;
  * @param burst new visitors of the burst, the first of the crowd, all through the gateway; default
  *     100,000
  * @param warmup joins on a separate queue first, at least, so the gateway's JIT is warm for the
- *     burst; default 30,000
+ *     burst; default 100,000
  * @param maxWarmup joins on that queue at most, while the gateway keeps getting faster; default
- *     200,000
+ *     400,000
  * @param inFlight requests outstanding at once, each on its own connection; default 256
  * @param checkpoint visitors between two heap readings; default 100,000
  * @param gatewayBudget how long joins through the gateway may take after the warm-up, burst
@@ -37,7 +37,7 @@ record CrowdOptions(
     String command) {
 
   static final String USAGE =
-      "usage: crowd.sh [--visitors 1000000] [--burst 100000] [--warmup 30000] [--max-warmup 200000]"
+      "usage: crowd.sh [--visitors 1000000] [--burst 100000] [--warmup 100000] [--max-warmup 400000]"
           + " [--in-flight 256]"
           + " [--checkpoint 100000] [--gateway-budget 360] (seconds) [--samples 1000]"
           + " [--gateway-heap 512m] [--out bench/results/crowd.md]";
@@ -61,8 +61,8 @@ record CrowdOptions(
   static CrowdOptions parse(String... args) {
     int visitors = 1_000_000;
     int burst = 100_000;
-    int warmup = 30_000;
-    int maxWarmup = 200_000;
+    int warmup = 100_000;
+    int maxWarmup = 400_000;
     int inFlight = 256;
     int checkpoint = 100_000;
     int budget = 360;

@@ -11,7 +11,7 @@ final class Lines {
 
   private static final int OPEN_ATTEMPTS = 100;
   private static final int WARM_POLLS = 500;
-  private static final int WARM_SLICE = 10_000;
+  static final int WARM_SLICE = 20_000;
 
   private final Joiner joiner;
   private final GatewayProcess gateway;
