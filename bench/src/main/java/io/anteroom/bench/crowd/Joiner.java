@@ -1,0 +1,59 @@
+package io.anteroom.bench.crowd;
+
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+
+/**
+ * Sends joins of new visitors as fast as the gateway answers them: each request has no cookies and
+ * asks for JSON, so the gateway gives it a new visitor id and a place in line. Bulk joins go
+ * through {@link JoinLoop}, {@code inFlight} keep-alive connections with one request outstanding
+ * each; single requests (openers, status polls) through Java's {@link HttpClient}.
+ */
+final class Joiner {
+
+  static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+  private final HttpClient client;
+  private final int inFlight;
+
+  Joiner(int inFlight) {
+    this.client =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(TIMEOUT)
+            .build();
+    this.inFlight = inFlight;
+  }
+
+  /** {@code count} joins at {@code uri}; returns once every one has been answered or failed. */
+  JoinLog join(URI uri, int count, int ticketEvery) {
+    JoinLog log = new JoinLog(count, ticketEvery);
+    InetSocketAddress address = new InetSocketAddress(uri.getHost(), uri.getPort());
+    new JoinLoop(address, uri.getRawPath(), log).run(inFlight);
+    return log;
+  }
+
+  /** One request, blocking; a failure is an {@link Answer} too. */
+  Answer once(HttpRequest request) {
+    try {
+      return Answer.of(client.send(request, HttpResponse.BodyHandlers.ofString()));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    } catch (HttpTimeoutException e) {
+      return Answer.failed(Answer.Kind.TIMEOUT);
+    } catch (Exception e) {
+      return Answer.failed(Answer.Kind.SOCKET_ERROR);
+    }
+  }
+
+  /** One GET, blocking. */
+  HttpResponse<String> get(HttpRequest request) throws Exception {
+    return client.send(request, HttpResponse.BodyHandlers.ofString());
+  }
+}

@@ -1,0 +1,81 @@
+package io.anteroom.bench.crowd;
+
+import io.anteroom.queue.QueueId;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Polls {@code GET /_anteroom/status} with the tickets of some waiting visitors, one after another,
+ * and compares each answer with Redis: the position must be ZRANK + 1 and the length of the line
+ * ZCARD (nobody moves, so both hold still).
+ *
+ * @param polled tickets polled
+ * @param waitingAnswers answers that were 200 with {@code "state":"waiting"}
+ * @param positionMatches answers whose position was ZRANK + 1
+ * @param lengthMatches answers whose {@code waiting} was ZCARD
+ * @param deepest the largest position polled
+ * @param latencies each poll's time to answer, in nanoseconds
+ */
+record StatusSample(
+    int polled,
+    int waitingAnswers,
+    int positionMatches,
+    int lengthMatches,
+    long deepest,
+    long[] latencies) {
+
+  boolean passed() {
+    return polled > 0
+        && waitingAnswers == polled
+        && positionMatches == polled
+        && lengthMatches == polled;
+  }
+
+  static StatusSample poll(
+      Joiner client, URI status, List<String> tickets, RedisLine redis, QueueId queue) {
+    List<String> visitors = new ArrayList<>();
+    List<Long> positions = new ArrayList<>();
+    List<Long> lengths = new ArrayList<>();
+    long[] latencies = new long[tickets.size()];
+    int waiting = 0;
+    for (int i = 0; i < tickets.size(); i++) {
+      HttpRequest request =
+          HttpRequest.newBuilder(status)
+              .header("Accept", "application/json")
+              .header("Cookie", Answer.TICKET_COOKIE + "=" + tickets.get(i))
+              .timeout(Joiner.TIMEOUT)
+              .build();
+      long start = System.nanoTime();
+      HttpResponse<String> response;
+      try {
+        response = client.get(request);
+      } catch (Exception e) {
+        latencies[i] = System.nanoTime() - start;
+        continue;
+      }
+      latencies[i] = System.nanoTime() - start;
+      String body = response.body();
+      if (response.statusCode() == 200 && "waiting".equals(Answer.state(body))) {
+        waiting++;
+        visitors.add(Answer.visitor(tickets.get(i)));
+        positions.add(Answer.position(body));
+        lengths.add(Answer.waitingCount(body));
+      }
+    }
+    long[] ranks = redis.ranks(queue, visitors);
+    long length = redis.waiting(queue);
+    int positionMatches = 0;
+    int lengthMatches = 0;
+    long deepest = 0;
+    for (int i = 0; i < ranks.length; i++) {
+      positionMatches += ranks[i] >= 0 && positions.get(i) == ranks[i] + 1 ? 1 : 0;
+      lengthMatches += lengths.get(i) == length ? 1 : 0;
+      deepest = Math.max(deepest, positions.get(i));
+    }
+    return new StatusSample(
+        tickets.size(), waiting, positionMatches, lengthMatches, deepest, latencies);
+  }
+}
