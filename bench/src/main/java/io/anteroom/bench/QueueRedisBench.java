@@ -80,8 +80,10 @@ public final class QueueRedisBench {
 
   /**
    * One round on a flushed server. The sides take turns slice by slice: a slice of visitors joins
-   * each line (A1, then B1 raw, by EVALSHA and return-only), then one admission call alternates
-   * with one raw batch (A2, B2). Which side starts alternates between rounds.
+   * each line (A1 by join and by enqueue, then B1 raw, by EVALSHA and return-only), then one
+   * admission call alternates with one raw batch (A2, B2), then admission calls trim the admitted
+   * visitors' seen entries once they are stale (part of A2). Which side starts alternates between
+   * rounds. Last, memory: the visitors waiting in a fresh line against as many plain members.
    */
   private RoundResult round(int number, int seed) {
     List<String> visitors = visitors(options.visitors(), seed);
@@ -89,6 +91,7 @@ public final class QueueRedisBench {
     stats.flush();
     queue.prepare();
     raw.prepare();
+    StatsMeter join = new StatsMeter(stats);
     StatsMeter enqueue = new StatsMeter(stats);
     StatsMeter rawEnqueue = new StatsMeter(stats);
     StatsMeter scripted = new StatsMeter(stats);
@@ -98,7 +101,10 @@ public final class QueueRedisBench {
       List<String> part = visitors.subList(from, Math.min(from + options.slice(), n));
       inTurn(
           turn,
-          () -> enqueue.measure(() -> queue.enqueue(part, options.inFlight())),
+          () -> {
+            join.measure(() -> queue.join(part, options.inFlight()));
+            enqueue.measure(() -> queue.enqueue(part, options.inFlight()));
+          },
           () -> {
             rawEnqueue.measure(() -> raw.enqueue(part, options.inFlight()));
             scripted.measure(() -> raw.scriptedEnqueue(part, options.inFlight()));
@@ -125,15 +131,26 @@ public final class QueueRedisBench {
     }
     queue.verify(0, n);
     raw.verify(0, n, n);
+    queue.ageSeen();
+    while (queue.seenLeft()) {
+      admit.measure(queue::trim);
+    }
+    stats.flush();
+    long waitingBytes = queue.waitingBytes(visitors, options.inFlight());
+    stats.flush();
+    long memberBytes = raw.memberBytes(visitors, options.inFlight());
     return new RoundResult(
         number,
         Math.floorMod(seed, 2) == 0 ? "A,B" : "B,A",
+        join.result(),
         enqueue.result(),
         admit.result(),
         rawEnqueue.result(),
         scripted.result(),
         rawAdmit.result(),
-        returnOnly.result());
+        returnOnly.result(),
+        (double) waitingBytes / n,
+        (double) memberBytes / n);
   }
 
   private static void inTurn(int turn, Runnable sideA, Runnable sideB) {

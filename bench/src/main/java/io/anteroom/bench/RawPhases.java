@@ -109,6 +109,23 @@ final class RawPhases {
     return entries.length;
   }
 
+  /**
+   * The reference for memory: {@code visitors} as members of one plain sorted set, the growth of
+   * {@code used_memory} over adding them on a flushed server.
+   */
+  long memberBytes(List<String> visitors, int inFlight) {
+    long before = QueuePhases.usedMemory(commands);
+    InFlight pipeline = new InFlight(inFlight);
+    long seq = 0;
+    for (String visitor : visitors) {
+      double score = ++seq;
+      pipeline.submit(() -> commands.zadd(WAITING, score, visitor));
+    }
+    pipeline.awaitAll();
+    Await.expect("raw waiting", visitors.size(), commands.zcard(WAITING));
+    return QueuePhases.usedMemory(commands) - before;
+  }
+
   /** Fails unless the raw line, raw running and scripted line hold these many visitors. */
   void verify(long waiting, long running, long scripted) {
     Await.expect("raw waiting", waiting, commands.zcard(WAITING));

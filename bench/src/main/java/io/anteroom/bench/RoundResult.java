@@ -5,22 +5,36 @@ package io.anteroom.bench;
  *
  * @param round 1-based; 0 for warm-up
  * @param order which side took the first slice, {@code A,B} or {@code B,A}; they alternate
- * @param enqueue A1: {@code enqueue.lua}
+ * @param join A1: {@code join.lua}, newcomers with minted ids
+ * @param enqueue A1 by {@code enqueue.lua}, the path for ids that may have been here before
  * @param admit A2: {@code admit.lua}
  * @param rawEnqueue B1: raw {@code ZADD NX} + {@code ZRANK}
  * @param scriptedEnqueue B1 by script: EVALSHA of {@code ZADD NX} + {@code ZRANK}
  * @param rawAdmit B2: raw {@code ZPOPMIN} + {@code ZADD}
  * @param returnOnly EVALSHA of a script that only returns, with enqueue's keys and arguments
+ * @param waitingBytes memory per visitor waiting in line, everything the store writes included
+ * @param memberBytes memory per member of a plain sorted set of the same ids
  */
 record RoundResult(
     int round,
     String order,
+    PhaseResult join,
     PhaseResult enqueue,
     PhaseResult admit,
     PhaseResult rawEnqueue,
     PhaseResult scriptedEnqueue,
     PhaseResult rawAdmit,
-    PhaseResult returnOnly) {
+    PhaseResult returnOnly,
+    double waitingBytes,
+    double memberBytes) {
+
+  double joinUsec() {
+    return join.scriptUsecPer();
+  }
+
+  double memoryRatio() {
+    return waitingBytes / memberBytes;
+  }
 
   double enqueueUsec() {
     return enqueue.scriptUsecPer();
