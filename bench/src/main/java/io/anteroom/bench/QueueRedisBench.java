@@ -80,10 +80,11 @@ public final class QueueRedisBench {
 
   /**
    * One round on a flushed server. The sides take turns slice by slice: a slice of visitors joins
-   * each line (A1 by join and by enqueue, then B1 raw, by EVALSHA and return-only), then one
-   * admission call alternates with one raw batch (A2, B2), then admission calls trim the admitted
-   * visitors' seen entries once they are stale (part of A2). Which side starts alternates between
-   * rounds. Last, memory: the visitors waiting in a fresh line against as many plain members.
+   * each line (A1 by join and by enqueue, then B1 raw, by EVALSHA, return-only and the join's
+   * floor), then one admission call alternates with one raw batch (A2, B2), then admission calls
+   * trim the admitted visitors' seen entries once they are stale (part of A2). Which side starts
+   * alternates between rounds. Last, memory: the visitors waiting in a fresh line against as many
+   * plain members.
    */
   private RoundResult round(int number, int seed) {
     List<String> visitors = visitors(options.visitors(), seed);
@@ -96,6 +97,7 @@ public final class QueueRedisBench {
     StatsMeter rawEnqueue = new StatsMeter(stats);
     StatsMeter scripted = new StatsMeter(stats);
     StatsMeter returnOnly = new StatsMeter(stats);
+    StatsMeter floor = new StatsMeter(stats);
     int turn = seed;
     for (int from = 0; from < n; from += options.slice(), turn++) {
       List<String> part = visitors.subList(from, Math.min(from + options.slice(), n));
@@ -109,6 +111,7 @@ public final class QueueRedisBench {
             rawEnqueue.measure(() -> raw.enqueue(part, options.inFlight()));
             scripted.measure(() -> raw.scriptedEnqueue(part, options.inFlight()));
             returnOnly.measure(() -> raw.returnOnly(part, options.inFlight()));
+            floor.measure(() -> raw.joinFloor(part, options.inFlight()));
           });
     }
     queue.verify(n, 0);
@@ -149,6 +152,7 @@ public final class QueueRedisBench {
         scripted.result(),
         rawAdmit.result(),
         returnOnly.result(),
+        floor.result(),
         (double) waitingBytes / n,
         (double) memberBytes / n);
   }

@@ -111,6 +111,10 @@ final class QueueRedisReport {
               "return-only script",
               RoundResult::returnOnlyUsec),
           new Figure(
+              "EVALSHA of the four commands a join needs, nothing else (`join_floor.lua`), µs",
+              "join floor",
+              RoundResult::joinFloorUsec),
+          new Figure(
               "admit (`admit.lua`), µs per admitted visitor",
               "admit/visitor",
               RoundResult::admitUsec),
@@ -147,6 +151,11 @@ final class QueueRedisReport {
               "enqueue ÷ EVALSHA(ZADD NX+ZRANK)",
               "",
               r -> r.enqueueUsec() / r.scriptedEnqueueUsec()),
+          new Figure(
+              "join floor ÷ EVALSHA(ZADD NX+ZRANK)",
+              "",
+              r -> r.joinFloorUsec() / r.scriptedEnqueueUsec()),
+          new Figure("join ÷ join floor", "", r -> r.joinUsec() / r.joinFloorUsec()),
           new Figure("join ÷ raw ZADD+ZRANK", "", r -> r.joinUsec() / r.rawEnqueueUsec()),
           new Figure(
               "admit per visitor ÷ raw ZPOPMIN+ZADD", "", r -> r.admitUsec() / r.rawAdmitUsec()),

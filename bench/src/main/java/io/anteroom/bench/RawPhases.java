@@ -27,13 +27,22 @@ final class RawPhases {
     "lua:{bench:item}:seen",
     "lua:{bench:item}:state"
   };
+  private static final String[] FLOOR_KEYS = {
+    "floor:{bench:item}:waiting",
+    "floor:{bench:item}:running",
+    "floor:{bench:item}:finished",
+    "floor:{bench:item}:seen",
+    "floor:{bench:item}:state"
+  };
   private static final String PAIR_SCRIPT = "zadd_nx_zrank.lua";
+  private static final String FLOOR_SCRIPT = "join_floor.lua";
   private static final String RETURN_ONLY_SCRIPT = "return_only.lua";
   private static final double ADMIT_TIME = 1_893_456_000_000d;
 
   private final RedisClusterAsyncCommands<String, String> commands;
   private final String pairSha;
   private final String returnOnlySha;
+  private final String floorSha;
   private long rawSeq;
   private long scriptedSeq;
 
@@ -41,6 +50,7 @@ final class RawPhases {
     this.commands = commands;
     this.pairSha = Await.result(commands.scriptLoad(readScript(PAIR_SCRIPT)));
     this.returnOnlySha = Await.result(commands.scriptLoad(readScript(RETURN_ONLY_SCRIPT)));
+    this.floorSha = Await.result(commands.scriptLoad(readScript(FLOOR_SCRIPT)));
   }
 
   /** Restarts the sequences; call on a flushed server before a round. */
@@ -69,6 +79,21 @@ final class RawPhases {
     for (String visitor : visitors) {
       String[] args = {Long.toString(++scriptedSeq), visitor};
       pipeline.submit(() -> commands.<Long>evalsha(pairSha, ScriptOutputType.INTEGER, keys, args));
+    }
+    pipeline.awaitAll();
+    return visitors.size();
+  }
+
+  /**
+   * The join's floor: {@value #FLOOR_SCRIPT}, the four commands a join needs and nothing else,
+   * given the join's five keys and eight arguments, one EVALSHA per visitor.
+   */
+  long joinFloor(List<String> visitors, int inFlight) {
+    InFlight pipeline = new InFlight(inFlight);
+    for (String visitor : visitors) {
+      String[] args = {visitor, "1893456000000", "500.0", "500.0", "2147483647", "0", "", "0"};
+      pipeline.submit(
+          () -> commands.<List<Long>>evalsha(floorSha, ScriptOutputType.MULTI, FLOOR_KEYS, args));
     }
     pipeline.awaitAll();
     return visitors.size();

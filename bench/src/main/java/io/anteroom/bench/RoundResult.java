@@ -12,6 +12,7 @@ package io.anteroom.bench;
  * @param scriptedEnqueue B1 by script: EVALSHA of {@code ZADD NX} + {@code ZRANK}
  * @param rawAdmit B2: raw {@code ZPOPMIN} + {@code ZADD}
  * @param returnOnly EVALSHA of a script that only returns, with enqueue's keys and arguments
+ * @param joinFloor EVALSHA of the four commands a join needs and nothing else
  * @param waitingBytes memory per visitor waiting in line, everything the store writes included
  * @param memberBytes memory per member of a plain sorted set of the same ids
  */
@@ -25,11 +26,16 @@ record RoundResult(
     PhaseResult scriptedEnqueue,
     PhaseResult rawAdmit,
     PhaseResult returnOnly,
+    PhaseResult joinFloor,
     double waitingBytes,
     double memberBytes) {
 
   double joinUsec() {
     return join.scriptUsecPer();
+  }
+
+  double joinFloorUsec() {
+    return joinFloor.scriptUsecPer();
   }
 
   double memoryRatio() {
