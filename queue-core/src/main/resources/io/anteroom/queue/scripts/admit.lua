@@ -26,32 +26,27 @@ local n = math.min(math.floor(tokens), max_active - running, batch)
 
 local admitted, abandoned, scanned = 0, 0, 0
 while admitted < n and scanned < 4 * batch do
-  local popped = redis.call('ZPOPMIN', KEYS[1], n - admitted)
-  local count = #popped / 2
+  -- The head by rank, then removed by rank: members only, so no scores come back to Lua.
+  local members = redis.call('ZRANGE', KEYS[1], 0, n - admitted - 1)
+  local count = #members
   if count == 0 then
     break
   end
-  local members = {}
-  for i = 1, count do
-    members[i] = popped[2 * i - 1]
-  end
+  redis.call('ZREMRANGEBYRANK', KEYS[1], 0, count - 1)
   local seen = redis.call('ZMSCORE', KEYS[4], unpack(members))
-  -- popped is reused for the running entries: {now, visitor, now, visitor, ...}
-  local enter, leave = 0, {}
+  local enter, leave = {}, {}
   for i = 1, count do
     local last = tonumber(seen[i])
+    local target = leave
     if last and last >= oldest then
-      enter = enter + 1
-      popped[2 * enter - 1] = now
-      popped[2 * enter] = members[i]
-    else
-      leave[#leave + 1] = now
-      leave[#leave + 1] = members[i]
+      target = enter
     end
+    target[#target + 1] = now
+    target[#target + 1] = members[i]
   end
-  if enter > 0 then
-    redis.call('ZADD', KEYS[2], unpack(popped, 1, 2 * enter))
-    admitted = admitted + enter
+  if #enter > 0 then
+    redis.call('ZADD', KEYS[2], unpack(enter))
+    admitted = admitted + #enter / 2
   end
   if #leave > 0 then
     redis.call('ZADD', KEYS[3], unpack(leave))
