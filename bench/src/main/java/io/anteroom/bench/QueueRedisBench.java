@@ -118,6 +118,7 @@ public final class QueueRedisBench {
     raw.verify(n, 0, n);
     StatsMeter admit = new StatsMeter(stats);
     StatsMeter rawAdmit = new StatsMeter(stats);
+    StatsMeter scriptedAdmit = new StatsMeter(stats);
     for (turn = seed; admit.operations() < n || rawAdmit.operations() < n; turn++) {
       inTurn(
           turn,
@@ -129,11 +130,12 @@ public final class QueueRedisBench {
           () -> {
             if (rawAdmit.operations() < n) {
               rawAdmit.measure(() -> raw.admit(options.batch()));
+              scriptedAdmit.measure(() -> raw.scriptedAdmit(options.batch()));
             }
           });
     }
     queue.verify(0, n);
-    raw.verify(0, n, n);
+    raw.verify(0, n, 0);
     queue.ageSeen();
     while (queue.seenLeft()) {
       admit.measure(queue::trim);
@@ -151,6 +153,7 @@ public final class QueueRedisBench {
         rawEnqueue.result(),
         scripted.result(),
         rawAdmit.result(),
+        scriptedAdmit.result(),
         returnOnly.result(),
         floor.result(),
         (double) waitingBytes / n,

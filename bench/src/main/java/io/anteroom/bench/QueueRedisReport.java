@@ -123,6 +123,10 @@ final class QueueRedisReport {
               "raw ZPOPMIN+ZADD",
               RoundResult::rawAdmitUsec),
           new Figure(
+              "EVALSHA of `ZPOPMIN` + `ZADD`, µs per visitor",
+              "EVALSHA admit ref",
+              RoundResult::scriptedAdmitUsec),
+          new Figure(
               "median admit call (one batch), µs",
               "median admit call",
               RoundResult::medianAdmitCallUsec,
@@ -159,6 +163,14 @@ final class QueueRedisReport {
           new Figure("join ÷ raw ZADD+ZRANK", "", r -> r.joinUsec() / r.rawEnqueueUsec()),
           new Figure(
               "admit per visitor ÷ raw ZPOPMIN+ZADD", "", r -> r.admitUsec() / r.rawAdmitUsec()),
+          new Figure(
+              "admit per visitor ÷ EVALSHA(ZPOPMIN+ZADD)",
+              "",
+              r -> r.admitUsec() / r.scriptedAdmitUsec()),
+          new Figure(
+              "EVALSHA(ZPOPMIN+ZADD) ÷ raw ZPOPMIN+ZADD",
+              "",
+              r -> r.scriptedAdmitUsec() / r.rawAdmitUsec()),
           new Figure("memory per waiting visitor ÷ plain member", "", RoundResult::memoryRatio));
 
   private final BenchOptions options;

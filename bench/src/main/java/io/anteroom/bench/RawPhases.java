@@ -20,6 +20,7 @@ final class RawPhases {
   private static final String WAITING = "raw:{bench:item}:waiting";
   private static final String RUNNING = "raw:{bench:item}:running";
   private static final String SCRIPTED = "lua:{bench:item}:waiting";
+  private static final String SCRIPTED_RUNNING = "lua:{bench:item}:running";
   private static final String[] RETURN_ONLY_KEYS = {
     "lua:{bench:item}:waiting",
     "lua:{bench:item}:running",
@@ -36,6 +37,7 @@ final class RawPhases {
   };
   private static final String PAIR_SCRIPT = "zadd_nx_zrank.lua";
   private static final String FLOOR_SCRIPT = "join_floor.lua";
+  private static final String ADMIT_SCRIPT = "zpopmin_zadd.lua";
   private static final String RETURN_ONLY_SCRIPT = "return_only.lua";
   private static final double ADMIT_TIME = 1_893_456_000_000d;
 
@@ -43,6 +45,7 @@ final class RawPhases {
   private final String pairSha;
   private final String returnOnlySha;
   private final String floorSha;
+  private final String admitSha;
   private long rawSeq;
   private long scriptedSeq;
 
@@ -51,6 +54,7 @@ final class RawPhases {
     this.pairSha = Await.result(commands.scriptLoad(readScript(PAIR_SCRIPT)));
     this.returnOnlySha = Await.result(commands.scriptLoad(readScript(RETURN_ONLY_SCRIPT)));
     this.floorSha = Await.result(commands.scriptLoad(readScript(FLOOR_SCRIPT)));
+    this.admitSha = Await.result(commands.scriptLoad(readScript(ADMIT_SCRIPT)));
   }
 
   /** Restarts the sequences; call on a flushed server before a round. */
@@ -149,6 +153,21 @@ final class RawPhases {
     pipeline.awaitAll();
     Await.expect("raw waiting", visitors.size(), commands.zcard(WAITING));
     return QueuePhases.usedMemory(commands) - before;
+  }
+
+  /**
+   * B2 by script: the same pair inside {@value #ADMIT_SCRIPT}, emptying the line B1 filled by
+   * EVALSHA; returns how many moved.
+   */
+  long scriptedAdmit(int batch) {
+    String[] keys = {SCRIPTED, SCRIPTED_RUNNING};
+    String[] args = {Long.toString((long) ADMIT_TIME), Integer.toString(batch)};
+    long moved =
+        Await.result(commands.<Long>evalsha(admitSha, ScriptOutputType.INTEGER, keys, args));
+    if (moved == 0) {
+      throw new IllegalStateException("the scripted line is empty");
+    }
+    return moved;
   }
 
   /** Fails unless the raw line, raw running and scripted line hold these many visitors. */

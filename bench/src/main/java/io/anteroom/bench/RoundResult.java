@@ -11,6 +11,7 @@ package io.anteroom.bench;
  * @param rawEnqueue B1: raw {@code ZADD NX} + {@code ZRANK}
  * @param scriptedEnqueue B1 by script: EVALSHA of {@code ZADD NX} + {@code ZRANK}
  * @param rawAdmit B2: raw {@code ZPOPMIN} + {@code ZADD}
+ * @param scriptedAdmit B2 by script: EVALSHA of {@code ZPOPMIN} + {@code ZADD}
  * @param returnOnly EVALSHA of a script that only returns, with enqueue's keys and arguments
  * @param joinFloor EVALSHA of the four commands a join needs and nothing else
  * @param waitingBytes memory per visitor waiting in line, everything the store writes included
@@ -25,6 +26,7 @@ record RoundResult(
     PhaseResult rawEnqueue,
     PhaseResult scriptedEnqueue,
     PhaseResult rawAdmit,
+    PhaseResult scriptedAdmit,
     PhaseResult returnOnly,
     PhaseResult joinFloor,
     double waitingBytes,
@@ -36,6 +38,10 @@ record RoundResult(
 
   double joinFloorUsec() {
     return joinFloor.scriptUsecPer();
+  }
+
+  double scriptedAdmitUsec() {
+    return scriptedAdmit.scriptUsecPer();
   }
 
   double memoryRatio() {

@@ -2,7 +2,9 @@
 -- wherever they stand. For a line that nobody is admitted from (paused, or closed keeping its
 -- line), where admission would otherwise never reach them; a moving line drops them at its head.
 -- Seen also keeps the entries of visitors admitted lately (admit.lua trims them in bulk), so only
--- those still in line are finished; the stale entries looked at are removed either way.
+-- those still in line are finished; the stale entries looked at are removed either way. One in line
+-- whose stale entry an admission call already trimmed is not found here; admission finishes it at
+-- the head once the line moves again.
 -- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state
 -- ARGV: 1 now (ms), 2 abandon after (ms), 3 limit per call
 -- Reply: number of visitors finished as abandoned
