@@ -6,8 +6,10 @@ import io.anteroom.queue.VisitorStatus.State;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.testing.MutableClock;
 import io.anteroom.testing.redis.RedisServerExtension;
+import io.lettuce.core.ScoredValue;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -524,6 +526,24 @@ class RedisQueueStoreIntegrationTests {
       admit(POLICY);
       assertThat(sync.exists(keys.seen(queue))).isZero();
       assertThat(running()).containsExactlyInAnyOrder("v1", "v2");
+    }
+
+    @Test
+    void admitWithTheLargestBatchMovesItWhole() {
+      int batch = 5000; // the policy's largest admit-batch
+      RoomPolicy large = withRate(batch, batch, batch);
+      drainBucket();
+      List<ScoredValue<String>> line = new ArrayList<>();
+      List<ScoredValue<String>> seen = new ArrayList<>();
+      for (int i = 0; i < batch; i++) {
+        line.add(ScoredValue.just(i, "v" + i));
+        seen.add(ScoredValue.just(clock.millis(), "v" + i));
+      }
+      sync.zadd(keys.waiting(queue), line.toArray(new ScoredValue[0]));
+      sync.zadd(keys.seen(queue), seen.toArray(new ScoredValue[0]));
+      clock.advance(Duration.ofSeconds(1));
+
+      assertThat(admit(large)).isEqualTo(new AdmitResult(batch, 0, 0, batch));
     }
 
     @Test

@@ -16,6 +16,13 @@
 --@include bucket.lua
 --@include rate.lua
 
+-- ZADD with every pair at once, in pieces under Lua's limit on unpacked values (8000).
+local function zadd_all(key, entries)
+  for i = 1, #entries, 4000 do
+    redis.call('ZADD', key, unpack(entries, i, math.min(i + 3999, #entries)))
+  end
+end
+
 local now, rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local max_active, batch, abandon_after = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
 local oldest = now - abandon_after
@@ -45,11 +52,11 @@ while admitted < n and scanned < 4 * batch do
     target[#target + 1] = members[i]
   end
   if #enter > 0 then
-    redis.call('ZADD', KEYS[2], unpack(enter))
+    zadd_all(KEYS[2], enter)
     admitted = admitted + #enter / 2
   end
   if #leave > 0 then
-    redis.call('ZADD', KEYS[3], unpack(leave))
+    zadd_all(KEYS[3], leave)
     abandoned = abandoned + #leave / 2
   end
   scanned = scanned + count
