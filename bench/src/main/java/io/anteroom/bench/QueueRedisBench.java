@@ -119,6 +119,7 @@ public final class QueueRedisBench {
     StatsMeter admit = new StatsMeter(stats);
     StatsMeter rawAdmit = new StatsMeter(stats);
     StatsMeter scriptedAdmit = new StatsMeter(stats);
+    StatsMeter admitFloor = new StatsMeter(stats);
     for (turn = seed; admit.operations() < n || rawAdmit.operations() < n; turn++) {
       inTurn(
           turn,
@@ -131,6 +132,7 @@ public final class QueueRedisBench {
             if (rawAdmit.operations() < n) {
               rawAdmit.measure(() -> raw.admit(options.batch()));
               scriptedAdmit.measure(() -> raw.scriptedAdmit(options.batch()));
+              admitFloor.measure(() -> raw.admitFloor(options.batch()));
             }
           });
     }
@@ -154,6 +156,7 @@ public final class QueueRedisBench {
         scripted.result(),
         rawAdmit.result(),
         scriptedAdmit.result(),
+        admitFloor.result(),
         returnOnly.result(),
         floor.result(),
         (double) waitingBytes / n,

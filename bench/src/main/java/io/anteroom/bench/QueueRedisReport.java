@@ -127,6 +127,11 @@ final class QueueRedisReport {
               "EVALSHA admit ref",
               RoundResult::scriptedAdmitUsec),
           new Figure(
+              "EVALSHA of what admission with abandonment needs (`admit_floor.lua`), µs per"
+                  + " visitor",
+              "admit floor",
+              RoundResult::admitFloorUsec),
+          new Figure(
               "median admit call (one batch), µs",
               "median admit call",
               RoundResult::medianAdmitCallUsec,
@@ -171,6 +176,9 @@ final class QueueRedisReport {
               "EVALSHA(ZPOPMIN+ZADD) ÷ raw ZPOPMIN+ZADD",
               "",
               r -> r.scriptedAdmitUsec() / r.rawAdmitUsec()),
+          new Figure(
+              "admit floor ÷ raw ZPOPMIN+ZADD", "", r -> r.admitFloorUsec() / r.rawAdmitUsec()),
+          new Figure("admit ÷ admit floor", "", r -> r.admitUsec() / r.admitFloorUsec()),
           new Figure("memory per waiting visitor ÷ plain member", "", RoundResult::memoryRatio));
 
   private final BenchOptions options;

@@ -60,6 +60,9 @@ final class QueueRedisText {
       - **B2 EVALSHA reference**: the same pair inside a minimal script \
       (`bench/src/main/resources/io/anteroom/bench/zpopmin_zadd.lua`) emptying the line the B1 \
       EVALSHA reference filled, one batch per call.
+      - **B2 floor**: what admission with abandonment cannot do without, as one script \
+      (`bench/src/main/resources/io/anteroom/bench/admit_floor.lua`: `ZPOPMIN`, `ZMSCORE` on \
+      seen, `ZADD` to running), emptying the line the join's floor filled, one batch per call.
       - **Memory**: on a flushed server, `used_memory` less `mem_clients_normal` (INFO memory: \
       the data, without the client buffers pipelining leaves grown) before and after the round's \
       visitors join a fresh line through the store (line, `seen`, state hash: everything), \
@@ -164,9 +167,11 @@ final class QueueRedisText {
         %.1f× allows %.2f µs). Beyond the raw pair it spends: %s. The same raw pair run as a \
         minimal script (`zpopmin_zadd.lua`) costs %.2f µs, %.2f× the raw pair: passing each \
         member from one command's reply through Lua into the next command's arguments is what \
-        any script admitting in Redis pays; the model costs %.2f× that reference, for its \
-        abandonment check (`ZMSCORE` on seen), the trimming of seen, the bucket and the \
-        measured rate.
+        any script admitting in Redis pays; the model costs %.2f× that reference. What admission \
+        with abandonment cannot do without (`admit_floor.lua`: the head of the line, its \
+        last-seen times by `ZMSCORE`, the move to running or finished) costs %.2f µs, %.2f× the \
+        raw pair: %s The model costs %.2f× that floor, for the bucket, the cap, the measured \
+        rate and the trimming of seen.
         """,
         ratio <= goal
             ? "goal met."
@@ -181,7 +186,14 @@ final class QueueRedisText {
             column(rounds, "", RoundResult::rawAdmit, false)),
         median(rounds, RoundResult::scriptedAdmitUsec),
         median(rounds, r -> r.scriptedAdmitUsec() / r.rawAdmitUsec()),
-        median(rounds, r -> r.admitUsec() / r.scriptedAdmitUsec()));
+        median(rounds, r -> r.admitUsec() / r.scriptedAdmitUsec()),
+        median(rounds, RoundResult::admitFloorUsec),
+        median(rounds, r -> r.admitFloorUsec() / r.rawAdmitUsec()),
+        median(rounds, r -> r.admitFloorUsec() / r.rawAdmitUsec()) <= goal
+            ? "within the goal."
+            : "the goal is out of reach for any script that judges abandonment per visitor"
+                + " this way.",
+        median(rounds, r -> r.admitUsec() / r.admitFloorUsec()));
   }
 
   private static String longestCallVerdict(List<RoundResult> rounds, int batch) {
@@ -227,6 +239,7 @@ final class QueueRedisText {
             List.of(
                 column(rounds, "`admit.lua`", RoundResult::admit, true),
                 column(rounds, "EVALSHA admit ref", RoundResult::scriptedAdmit, true),
+                column(rounds, "admit floor", RoundResult::admitFloor, true),
                 column(rounds, "raw", RoundResult::rawAdmit, false)))
         + String.format(
             Locale.ROOT,

@@ -38,14 +38,19 @@ final class RawPhases {
   private static final String PAIR_SCRIPT = "zadd_nx_zrank.lua";
   private static final String FLOOR_SCRIPT = "join_floor.lua";
   private static final String ADMIT_SCRIPT = "zpopmin_zadd.lua";
+  private static final String ADMIT_FLOOR_SCRIPT = "admit_floor.lua";
   private static final String RETURN_ONLY_SCRIPT = "return_only.lua";
   private static final double ADMIT_TIME = 1_893_456_000_000d;
+
+  /** The last-seen time the join's floor writes. */
+  private static final double JOIN_TIME = 1_893_456_000_000d;
 
   private final RedisClusterAsyncCommands<String, String> commands;
   private final String pairSha;
   private final String returnOnlySha;
   private final String floorSha;
   private final String admitSha;
+  private final String admitFloorSha;
   private long rawSeq;
   private long scriptedSeq;
 
@@ -55,6 +60,7 @@ final class RawPhases {
     this.returnOnlySha = Await.result(commands.scriptLoad(readScript(RETURN_ONLY_SCRIPT)));
     this.floorSha = Await.result(commands.scriptLoad(readScript(FLOOR_SCRIPT)));
     this.admitSha = Await.result(commands.scriptLoad(readScript(ADMIT_SCRIPT)));
+    this.admitFloorSha = Await.result(commands.scriptLoad(readScript(ADMIT_FLOOR_SCRIPT)));
   }
 
   /** Restarts the sequences; call on a flushed server before a round. */
@@ -95,7 +101,9 @@ final class RawPhases {
   long joinFloor(List<String> visitors, int inFlight) {
     InFlight pipeline = new InFlight(inFlight);
     for (String visitor : visitors) {
-      String[] args = {visitor, "1893456000000", "500.0", "500.0", "2147483647", "0", "", "0"};
+      String[] args = {
+        visitor, Long.toString((long) JOIN_TIME), "500.0", "500.0", "2147483647", "0", "", "0"
+      };
       pipeline.submit(
           () -> commands.<List<Long>>evalsha(floorSha, ScriptOutputType.MULTI, FLOOR_KEYS, args));
     }
@@ -166,6 +174,23 @@ final class RawPhases {
         Await.result(commands.<Long>evalsha(admitSha, ScriptOutputType.INTEGER, keys, args));
     if (moved == 0) {
       throw new IllegalStateException("the scripted line is empty");
+    }
+    return moved;
+  }
+
+  /**
+   * B2 floor: {@value #ADMIT_FLOOR_SCRIPT} emptying the line the join's floor filled, whose seen
+   * entries are all recent, one batch per call; returns how many moved.
+   */
+  long admitFloor(int batch) {
+    String[] keys = {FLOOR_KEYS[0], FLOOR_KEYS[1], FLOOR_KEYS[2], FLOOR_KEYS[3]};
+    String[] args = {
+      Long.toString((long) ADMIT_TIME), Integer.toString(batch), Long.toString((long) JOIN_TIME)
+    };
+    long moved =
+        Await.result(commands.<Long>evalsha(admitFloorSha, ScriptOutputType.INTEGER, keys, args));
+    if (moved == 0) {
+      throw new IllegalStateException("the floor's line is empty");
     }
     return moved;
   }

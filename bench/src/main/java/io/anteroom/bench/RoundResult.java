@@ -12,6 +12,7 @@ package io.anteroom.bench;
  * @param scriptedEnqueue B1 by script: EVALSHA of {@code ZADD NX} + {@code ZRANK}
  * @param rawAdmit B2: raw {@code ZPOPMIN} + {@code ZADD}
  * @param scriptedAdmit B2 by script: EVALSHA of {@code ZPOPMIN} + {@code ZADD}
+ * @param admitFloor EVALSHA of what admission with abandonment needs and nothing else
  * @param returnOnly EVALSHA of a script that only returns, with enqueue's keys and arguments
  * @param joinFloor EVALSHA of the four commands a join needs and nothing else
  * @param waitingBytes memory per visitor waiting in line, everything the store writes included
@@ -27,6 +28,7 @@ record RoundResult(
     PhaseResult scriptedEnqueue,
     PhaseResult rawAdmit,
     PhaseResult scriptedAdmit,
+    PhaseResult admitFloor,
     PhaseResult returnOnly,
     PhaseResult joinFloor,
     double waitingBytes,
@@ -42,6 +44,10 @@ record RoundResult(
 
   double scriptedAdmitUsec() {
     return scriptedAdmit.scriptUsecPer();
+  }
+
+  double admitFloorUsec() {
+    return admitFloor.scriptUsecPer();
   }
 
   double memoryRatio() {
