@@ -139,8 +139,9 @@ public final class QueueRedisBench {
     queue.verify(0, n);
     raw.verify(0, n, 0);
     queue.ageSeen();
+    StatsMeter trim = new StatsMeter(stats);
     while (queue.seenLeft()) {
-      admit.measure(queue::trim);
+      trim.measure(queue::trim);
     }
     stats.flush();
     long waitingBytes = queue.waitingBytes(visitors, options.inFlight());
@@ -152,6 +153,7 @@ public final class QueueRedisBench {
         join.result(),
         enqueue.result(),
         admit.result(),
+        trim.result(),
         rawEnqueue.result(),
         scripted.result(),
         rawAdmit.result(),

@@ -115,9 +115,13 @@ final class QueueRedisReport {
               "join floor",
               RoundResult::joinFloorUsec),
           new Figure(
-              "admit (`admit.lua`), µs per admitted visitor",
+              "admit (`admit.lua`), µs per admitted visitor, trimming seen included",
               "admit/visitor",
               RoundResult::admitUsec),
+          new Figure(
+              "of which the calls trimming seen once stale, µs per admitted visitor",
+              "trim/visitor",
+              RoundResult::trimUsec),
           new Figure(
               "raw `ZPOPMIN` + `ZADD`, µs per visitor",
               "raw ZPOPMIN+ZADD",
@@ -168,6 +172,10 @@ final class QueueRedisReport {
           new Figure("join ÷ raw ZADD+ZRANK", "", r -> r.joinUsec() / r.rawEnqueueUsec()),
           new Figure(
               "admit per visitor ÷ raw ZPOPMIN+ZADD", "", r -> r.admitUsec() / r.rawAdmitUsec()),
+          new Figure(
+              "admit per visitor, admitting calls only, ÷ raw ZPOPMIN+ZADD",
+              "",
+              r -> (r.admitUsec() - r.trimUsec()) / r.rawAdmitUsec()),
           new Figure(
               "admit per visitor ÷ EVALSHA(ZPOPMIN+ZADD)",
               "",

@@ -7,7 +7,8 @@ package io.anteroom.bench;
  * @param order which side took the first slice, {@code A,B} or {@code B,A}; they alternate
  * @param join A1: {@code join.lua}, newcomers with minted ids
  * @param enqueue A1 by {@code enqueue.lua}, the path for ids that may have been here before
- * @param admit A2: {@code admit.lua}
+ * @param admit A2: {@code admit.lua} admitting
+ * @param trim A2 later: the admission calls that trim the admitted visitors' stale seen entries
  * @param rawEnqueue B1: raw {@code ZADD NX} + {@code ZRANK}
  * @param scriptedEnqueue B1 by script: EVALSHA of {@code ZADD NX} + {@code ZRANK}
  * @param rawAdmit B2: raw {@code ZPOPMIN} + {@code ZADD}
@@ -24,6 +25,7 @@ record RoundResult(
     PhaseResult join,
     PhaseResult enqueue,
     PhaseResult admit,
+    PhaseResult trim,
     PhaseResult rawEnqueue,
     PhaseResult scriptedEnqueue,
     PhaseResult rawAdmit,
@@ -70,8 +72,15 @@ record RoundResult(
     return returnOnly.scriptUsecPer();
   }
 
+  /** Admitting and, later, trimming what admitting left in seen, per admitted visitor. */
   double admitUsec() {
-    return admit.scriptUsecPer();
+    return (double) (admit.usec(PhaseResult.SCRIPTS) + trim.usec(PhaseResult.SCRIPTS))
+        / admit.operations();
+  }
+
+  /** The trimming calls' share of {@link #admitUsec}. */
+  double trimUsec() {
+    return (double) trim.usec(PhaseResult.SCRIPTS) / admit.operations();
   }
 
   double rawAdmitUsec() {
@@ -83,6 +92,6 @@ record RoundResult(
   }
 
   double longestAdmitUsec() {
-    return admit.longestSliceUsec();
+    return Math.max(admit.longestSliceUsec(), trim.longestSliceUsec());
   }
 }

@@ -48,7 +48,8 @@ while admitted < n and scanned < 4 * batch do
     if last and last >= oldest then
       target = enter
     end
-    target[#target + 1] = now
+    -- ARGV[1] is now as a string: passing a Lua number would format it anew for every visitor.
+    target[#target + 1] = ARGV[1]
     target[#target + 1] = members[i]
   end
   if #enter > 0 then
