@@ -108,7 +108,8 @@ final class QueuePhases {
   /**
    * A2 clean-up: once the admitted visitors' seen entries are older than abandon-after, admission
    * calls trim them, one batch per call. Their cost belongs to those admissions, so it is measured
-   * with them. One call; returns 0, the visitors it admitted.
+   * with them. One call (also with nothing left to trim, for its fixed cost); returns 0, the
+   * visitors it admitted.
    */
   long trim() {
     Await.result(store.admit(QUEUE, policy).toFuture());

@@ -119,7 +119,7 @@ final class QueueRedisReport {
               "admit/visitor",
               RoundResult::admitUsec),
           new Figure(
-              "of which the calls trimming seen once stale, µs per admitted visitor",
+              "of which trimming seen once stale (trimming calls less idle calls), µs per visitor",
               "trim/visitor",
               RoundResult::trimUsec),
           new Figure(

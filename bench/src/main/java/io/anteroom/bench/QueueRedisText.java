@@ -53,7 +53,8 @@ final class QueueRedisText {
       (SLOWLOG at threshold 0 would also log every command inside the script, inside the \
       script's own time). Admission leaves the admitted visitors' `seen` entries to be trimmed \
       in bulk once older than abandon-after; so the clock then moves past it and admission calls \
-      on the empty line trim them, one batch per call, and their time counts in A2 as well.
+      on the empty line trim them, one batch per call; their time, less that of as many calls \
+      with nothing to do, counts in A2 as well.
       - **B2 raw admit**: the B1 line emptied by `ZPOPMIN key batch` + \
       `ZADD running now m1 now m2 …` per batch, taking turns with the admission calls. Figure: \
       (ZPOPMIN + ZADD µs) ÷ visitors.
@@ -164,10 +165,10 @@ final class QueueRedisText {
         Locale.ROOT,
         """
         **Goal 8, admit: %s** %.2f µs per admitted visitor is %.2f× raw `ZPOPMIN` + `ZADD` (%.2f µs; \
-        %.1f× allows %.2f µs). Of that, %.2f µs are the later calls that trim the admitted \
-        visitors' seen entries once stale: measured as whole calls on an empty line, so they \
-        include an admission call's fixed cost, which in service such trimming shares with the \
-        admissions of the moment. Beyond the raw pair, the admitting calls spend: %s. The same raw pair run as a \
+        %.1f× allows %.2f µs). Of that, %.2f µs are the trimming of the admitted visitors' seen \
+        entries once stale: the calls that trimmed them on the empty line, less as many calls \
+        with nothing to do (in service the trimming rides on the admission calls of the moment, \
+        whose fixed cost is counted already). Beyond the raw pair, the admitting calls spend: %s. The same raw pair run as a \
         minimal script (`zpopmin_zadd.lua`) costs %.2f µs, %.2f× the raw pair: passing each \
         member from one command's reply through Lua into the next command's arguments is what \
         any script admitting in Redis pays; the model costs %.2f× that reference. What admission \

@@ -9,6 +9,7 @@ package io.anteroom.bench;
  * @param enqueue A1 by {@code enqueue.lua}, the path for ids that may have been here before
  * @param admit A2: {@code admit.lua} admitting
  * @param trim A2 later: the admission calls that trim the admitted visitors' stale seen entries
+ * @param idle as many admission calls with nothing to admit or trim: their fixed cost
  * @param rawEnqueue B1: raw {@code ZADD NX} + {@code ZRANK}
  * @param scriptedEnqueue B1 by script: EVALSHA of {@code ZADD NX} + {@code ZRANK}
  * @param rawAdmit B2: raw {@code ZPOPMIN} + {@code ZADD}
@@ -26,6 +27,7 @@ record RoundResult(
     PhaseResult enqueue,
     PhaseResult admit,
     PhaseResult trim,
+    PhaseResult idle,
     PhaseResult rawEnqueue,
     PhaseResult scriptedEnqueue,
     PhaseResult rawAdmit,
@@ -78,9 +80,13 @@ record RoundResult(
         / admit.operations();
   }
 
-  /** The trimming calls' share of {@link #admitUsec}. */
+  /**
+   * The trimming's share of {@link #admitUsec}: the trimming calls less as many calls with nothing
+   * to do, whose fixed cost in service the admitting calls already pay.
+   */
   double trimUsec() {
-    return (double) trim.usec(PhaseResult.SCRIPTS) / admit.operations();
+    return (double) Math.max(0, trim.usec(PhaseResult.SCRIPTS) - idle.usec(PhaseResult.SCRIPTS))
+        / admit.operations();
   }
 
   double rawAdmitUsec() {
