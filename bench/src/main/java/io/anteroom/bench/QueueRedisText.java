@@ -217,9 +217,26 @@ final class QueueRedisText {
         longest.max(),
         median(rounds, RoundResult::medianAdmitCallUsec),
         batch,
-        longest.max() < QueueRedisReport.LONGEST_CALL_GOAL
-            ? "No call held Redis for a millisecond."
-            : "Redis serves nothing else meanwhile; a smaller admit batch shortens the call.");
+        longestNote(longest, median(rounds, RoundResult::medianAdmitCallUsec)));
+  }
+
+  /**
+   * Every call admits the same batch, so a longest call far above the median is redis-server losing
+   * the CPU mid-call, not the call's work.
+   */
+  private static String longestNote(Spread longest, double medianCall) {
+    if (longest.max() < QueueRedisReport.LONGEST_CALL_GOAL) {
+      return "No call held Redis for a millisecond.";
+    }
+    if (longest.median() > 3 * medianCall) {
+      return String.format(
+          Locale.ROOT,
+          "Every call admits one batch of the same size, so the longest calls, %.0f× the median"
+              + " call, are redis-server losing the CPU mid-call (see the host load above), not"
+              + " the calls' work; on a quiet machine the longest call is close to the median.",
+          longest.median() / medianCall);
+    }
+    return "Redis serves nothing else meanwhile; a smaller admit batch shortens the call.";
   }
 
   static String breakdown(List<RoundResult> rounds, int batch) {
