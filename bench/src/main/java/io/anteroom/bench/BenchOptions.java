@@ -9,7 +9,7 @@ import java.util.Arrays;
  * @param rounds measured rounds; default 5
  * @param warmup rounds run first and thrown away; default 1
  * @param visitors visitors enqueued and admitted per phase; default 20000
- * @param batch visitors per admission call; default 500
+ * @param batch visitors per admission call; default 100, the policy default
  * @param slice visitors per measured enqueue slice; the two sides take turns slice by slice;
  *     default 1000
  * @param inFlight most pipelined commands outstanding; default 256
@@ -27,7 +27,7 @@ record BenchOptions(
     String command) {
 
   static final String USAGE =
-      "usage: QueueRedisBench [--rounds 5] [--warmup 1] [--visitors 20000] [--batch 500]"
+      "usage: QueueRedisBench [--rounds 5] [--warmup 1] [--visitors 20000] [--batch 100]"
           + " [--slice 1000] [--in-flight 256] [--out bench/results/queue-redis.md]";
 
   BenchOptions {
@@ -47,7 +47,7 @@ record BenchOptions(
     int rounds = 5;
     int warmup = 1;
     int visitors = 20_000;
-    int batch = 500;
+    int batch = 100;
     int slice = 1000;
     int inFlight = 256;
     Path out = Path.of("bench", "results", "queue-redis.md");

@@ -22,6 +22,9 @@ final class QueuePhases {
 
   static final QueueId QUEUE = QueueId.of("bench", "item");
 
+  /** A second queue for the general enqueue path, so both lines stay apart. */
+  static final QueueId TICKETS = QueueId.of("bench", "tickets");
+
   private static final Instant START = Instant.parse("2030-01-01T00:00:00Z");
 
   /** One admission call a second refills exactly one batch of tokens. */
@@ -48,6 +51,7 @@ final class QueuePhases {
             batch,
             Duration.ofHours(1));
     load(QueueScripts.ENQUEUE);
+    load(QueueScripts.JOIN);
     load(QueueScripts.ADMIT);
   }
 
@@ -57,17 +61,35 @@ final class QueuePhases {
    */
   void prepare() {
     clock.set(START);
-    Await.result(
-        commands.hset(
-            keys.state(QUEUE),
-            Map.of("tokens", "0", "refill", Long.toString(START.toEpochMilli()))));
+    for (QueueId queue : List.of(QUEUE, TICKETS)) {
+      Await.result(
+          commands.hset(
+              keys.state(queue),
+              Map.of("tokens", "0", "refill", Long.toString(START.toEpochMilli()))));
+    }
   }
 
-  /** A1 slice: these visitors join the line, pipelined; returns how many. */
+  /**
+   * A1 slice: these newcomers join the line by {@code join.lua}, as ids minted for the request do,
+   * pipelined; returns how many.
+   */
+  long join(List<String> visitors, int inFlight) {
+    InFlight pipeline = new InFlight(inFlight);
+    for (String visitor : visitors) {
+      pipeline.submit(() -> store.join(QUEUE, visitor, policy).toFuture());
+    }
+    pipeline.awaitAll();
+    return visitors.size();
+  }
+
+  /**
+   * A1 by {@code enqueue.lua}: the same newcomers join a second line by the path for ids that may
+   * have been in the queue before (ticket holders), pipelined; returns how many.
+   */
   long enqueue(List<String> visitors, int inFlight) {
     InFlight pipeline = new InFlight(inFlight);
     for (String visitor : visitors) {
-      pipeline.submit(() -> store.enqueue(QUEUE, visitor, policy).toFuture());
+      pipeline.submit(() -> store.enqueue(TICKETS, visitor, policy).toFuture());
     }
     pipeline.awaitAll();
     return visitors.size();
@@ -81,6 +103,56 @@ final class QueuePhases {
       throw new IllegalStateException("an admission call did not admit a batch: " + result);
     }
     return result.admitted();
+  }
+
+  /**
+   * A2 clean-up: once the admitted visitors' seen entries are older than abandon-after, admission
+   * calls trim them, one batch per call. Their cost belongs to those admissions, so it is measured
+   * with them. One call (also with nothing left to trim, for its fixed cost); returns 0, the
+   * visitors it admitted.
+   */
+  long trim() {
+    Await.result(store.admit(QUEUE, policy).toFuture());
+    return 0;
+  }
+
+  /** Whether seen still holds entries for {@link #trim} to remove. */
+  boolean seenLeft() {
+    return Await.result(commands.zcard(keys.seen(QUEUE))) > 0;
+  }
+
+  /** Moves the clock past abandon-after, so every seen entry is stale. */
+  void ageSeen() {
+    clock.advance(policy.abandonAfter().plusSeconds(1));
+  }
+
+  /**
+   * Memory held by {@code visitors} waiting in line, everything the store writes included: the
+   * growth of {@code used_memory} over joining them all on a flushed server.
+   */
+  long waitingBytes(List<String> visitors, int inFlight) {
+    long before = usedMemory(commands);
+    prepare();
+    join(visitors, inFlight);
+    verify(visitors.size(), 0);
+    return usedMemory(commands) - before;
+  }
+
+  /**
+   * {@code used_memory} less the buffers of normal clients, which a pipelined phase leaves grown
+   * for a while and which do not belong to the data.
+   */
+  static long usedMemory(RedisClusterAsyncCommands<String, String> commands) {
+    String info = Await.result(commands.info("memory"));
+    return field(info, "used_memory") - field(info, "mem_clients_normal");
+  }
+
+  private static long field(String info, String name) {
+    return info.lines()
+        .filter(l -> l.startsWith(name + ":"))
+        .mapToLong(l -> Long.parseLong(l.substring(name.length() + 1).strip()))
+        .findFirst()
+        .orElseThrow(() -> new IllegalStateException("INFO memory without " + name));
   }
 
   /** Fails unless the line holds {@code waiting} and running holds {@code running} visitors. */

@@ -80,8 +80,11 @@ public final class QueueRedisBench {
 
   /**
    * One round on a flushed server. The sides take turns slice by slice: a slice of visitors joins
-   * each line (A1, then B1 raw, by EVALSHA and return-only), then one admission call alternates
-   * with one raw batch (A2, B2). Which side starts alternates between rounds.
+   * each line (A1 by join and by enqueue, then B1 raw, by EVALSHA, return-only and the join's
+   * floor), then one admission call alternates with one raw batch (A2, B2), then admission calls
+   * trim the admitted visitors' seen entries once they are stale (part of A2). Which side starts
+   * alternates between rounds. Last, memory: the visitors waiting in a fresh line against as many
+   * plain members.
    */
   private RoundResult round(int number, int seed) {
     List<String> visitors = visitors(options.visitors(), seed);
@@ -89,26 +92,34 @@ public final class QueueRedisBench {
     stats.flush();
     queue.prepare();
     raw.prepare();
+    StatsMeter join = new StatsMeter(stats);
     StatsMeter enqueue = new StatsMeter(stats);
     StatsMeter rawEnqueue = new StatsMeter(stats);
     StatsMeter scripted = new StatsMeter(stats);
     StatsMeter returnOnly = new StatsMeter(stats);
+    StatsMeter floor = new StatsMeter(stats);
     int turn = seed;
     for (int from = 0; from < n; from += options.slice(), turn++) {
       List<String> part = visitors.subList(from, Math.min(from + options.slice(), n));
       inTurn(
           turn,
-          () -> enqueue.measure(() -> queue.enqueue(part, options.inFlight())),
+          () -> {
+            join.measure(() -> queue.join(part, options.inFlight()));
+            enqueue.measure(() -> queue.enqueue(part, options.inFlight()));
+          },
           () -> {
             rawEnqueue.measure(() -> raw.enqueue(part, options.inFlight()));
             scripted.measure(() -> raw.scriptedEnqueue(part, options.inFlight()));
             returnOnly.measure(() -> raw.returnOnly(part, options.inFlight()));
+            floor.measure(() -> raw.joinFloor(part, options.inFlight()));
           });
     }
     queue.verify(n, 0);
     raw.verify(n, 0, n);
     StatsMeter admit = new StatsMeter(stats);
     StatsMeter rawAdmit = new StatsMeter(stats);
+    StatsMeter scriptedAdmit = new StatsMeter(stats);
+    StatsMeter admitFloor = new StatsMeter(stats);
     for (turn = seed; admit.operations() < n || rawAdmit.operations() < n; turn++) {
       inTurn(
           turn,
@@ -120,20 +131,45 @@ public final class QueueRedisBench {
           () -> {
             if (rawAdmit.operations() < n) {
               rawAdmit.measure(() -> raw.admit(options.batch()));
+              scriptedAdmit.measure(() -> raw.scriptedAdmit(options.batch()));
+              admitFloor.measure(() -> raw.admitFloor(options.batch()));
             }
           });
     }
     queue.verify(0, n);
-    raw.verify(0, n, n);
+    raw.verify(0, n, 0);
+    queue.ageSeen();
+    StatsMeter trim = new StatsMeter(stats);
+    while (queue.seenLeft()) {
+      trim.measure(queue::trim);
+    }
+    // As many calls again with nothing left to trim: the fixed cost a separate call adds, which
+    // in service the trimming shares with the admissions of the moment.
+    StatsMeter idle = new StatsMeter(stats);
+    for (int i = 0; i < trim.result().sliceScriptUsec().size(); i++) {
+      idle.measure(queue::trim);
+    }
+    stats.flush();
+    long waitingBytes = queue.waitingBytes(visitors, options.inFlight());
+    stats.flush();
+    long memberBytes = raw.memberBytes(visitors, options.inFlight());
     return new RoundResult(
         number,
         Math.floorMod(seed, 2) == 0 ? "A,B" : "B,A",
+        join.result(),
         enqueue.result(),
         admit.result(),
+        trim.result(),
+        idle.result(),
         rawEnqueue.result(),
         scripted.result(),
         rawAdmit.result(),
-        returnOnly.result());
+        scriptedAdmit.result(),
+        admitFloor.result(),
+        returnOnly.result(),
+        floor.result(),
+        (double) waitingBytes / n,
+        (double) memberBytes / n);
   }
 
   private static void inTurn(int turn, Runnable sideA, Runnable sideB) {

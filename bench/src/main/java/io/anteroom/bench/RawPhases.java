@@ -20,6 +20,7 @@ final class RawPhases {
   private static final String WAITING = "raw:{bench:item}:waiting";
   private static final String RUNNING = "raw:{bench:item}:running";
   private static final String SCRIPTED = "lua:{bench:item}:waiting";
+  private static final String SCRIPTED_RUNNING = "lua:{bench:item}:running";
   private static final String[] RETURN_ONLY_KEYS = {
     "lua:{bench:item}:waiting",
     "lua:{bench:item}:running",
@@ -27,13 +28,29 @@ final class RawPhases {
     "lua:{bench:item}:seen",
     "lua:{bench:item}:state"
   };
+  private static final String[] FLOOR_KEYS = {
+    "floor:{bench:item}:waiting",
+    "floor:{bench:item}:running",
+    "floor:{bench:item}:finished",
+    "floor:{bench:item}:seen",
+    "floor:{bench:item}:state"
+  };
   private static final String PAIR_SCRIPT = "zadd_nx_zrank.lua";
+  private static final String FLOOR_SCRIPT = "join_floor.lua";
+  private static final String ADMIT_SCRIPT = "zpopmin_zadd.lua";
+  private static final String ADMIT_FLOOR_SCRIPT = "admit_floor.lua";
   private static final String RETURN_ONLY_SCRIPT = "return_only.lua";
   private static final double ADMIT_TIME = 1_893_456_000_000d;
+
+  /** The last-seen time the join's floor writes. */
+  private static final double JOIN_TIME = 1_893_456_000_000d;
 
   private final RedisClusterAsyncCommands<String, String> commands;
   private final String pairSha;
   private final String returnOnlySha;
+  private final String floorSha;
+  private final String admitSha;
+  private final String admitFloorSha;
   private long rawSeq;
   private long scriptedSeq;
 
@@ -41,6 +58,9 @@ final class RawPhases {
     this.commands = commands;
     this.pairSha = Await.result(commands.scriptLoad(readScript(PAIR_SCRIPT)));
     this.returnOnlySha = Await.result(commands.scriptLoad(readScript(RETURN_ONLY_SCRIPT)));
+    this.floorSha = Await.result(commands.scriptLoad(readScript(FLOOR_SCRIPT)));
+    this.admitSha = Await.result(commands.scriptLoad(readScript(ADMIT_SCRIPT)));
+    this.admitFloorSha = Await.result(commands.scriptLoad(readScript(ADMIT_FLOOR_SCRIPT)));
   }
 
   /** Restarts the sequences; call on a flushed server before a round. */
@@ -69,6 +89,23 @@ final class RawPhases {
     for (String visitor : visitors) {
       String[] args = {Long.toString(++scriptedSeq), visitor};
       pipeline.submit(() -> commands.<Long>evalsha(pairSha, ScriptOutputType.INTEGER, keys, args));
+    }
+    pipeline.awaitAll();
+    return visitors.size();
+  }
+
+  /**
+   * The join's floor: {@value #FLOOR_SCRIPT}, the four commands a join needs and nothing else,
+   * given the join's five keys and eight arguments, one EVALSHA per visitor.
+   */
+  long joinFloor(List<String> visitors, int inFlight) {
+    InFlight pipeline = new InFlight(inFlight);
+    for (String visitor : visitors) {
+      String[] args = {
+        visitor, Long.toString((long) JOIN_TIME), "500.0", "500.0", "2147483647", "0", "", "0"
+      };
+      pipeline.submit(
+          () -> commands.<List<Long>>evalsha(floorSha, ScriptOutputType.MULTI, FLOOR_KEYS, args));
     }
     pipeline.awaitAll();
     return visitors.size();
@@ -107,6 +144,55 @@ final class RawPhases {
     }
     Await.result(commands.zadd(RUNNING, entries));
     return entries.length;
+  }
+
+  /**
+   * The reference for memory: {@code visitors} as members of one plain sorted set, the growth of
+   * {@code used_memory} over adding them on a flushed server.
+   */
+  long memberBytes(List<String> visitors, int inFlight) {
+    long before = QueuePhases.usedMemory(commands);
+    InFlight pipeline = new InFlight(inFlight);
+    long seq = 0;
+    for (String visitor : visitors) {
+      double score = ++seq;
+      pipeline.submit(() -> commands.zadd(WAITING, score, visitor));
+    }
+    pipeline.awaitAll();
+    Await.expect("raw waiting", visitors.size(), commands.zcard(WAITING));
+    return QueuePhases.usedMemory(commands) - before;
+  }
+
+  /**
+   * B2 by script: the same pair inside {@value #ADMIT_SCRIPT}, emptying the line B1 filled by
+   * EVALSHA; returns how many moved.
+   */
+  long scriptedAdmit(int batch) {
+    String[] keys = {SCRIPTED, SCRIPTED_RUNNING};
+    String[] args = {Long.toString((long) ADMIT_TIME), Integer.toString(batch)};
+    long moved =
+        Await.result(commands.<Long>evalsha(admitSha, ScriptOutputType.INTEGER, keys, args));
+    if (moved == 0) {
+      throw new IllegalStateException("the scripted line is empty");
+    }
+    return moved;
+  }
+
+  /**
+   * B2 floor: {@value #ADMIT_FLOOR_SCRIPT} emptying the line the join's floor filled, whose seen
+   * entries are all recent, one batch per call; returns how many moved.
+   */
+  long admitFloor(int batch) {
+    String[] keys = {FLOOR_KEYS[0], FLOOR_KEYS[1], FLOOR_KEYS[2], FLOOR_KEYS[3]};
+    String[] args = {
+      Long.toString((long) ADMIT_TIME), Integer.toString(batch), Long.toString((long) JOIN_TIME)
+    };
+    long moved =
+        Await.result(commands.<Long>evalsha(admitFloorSha, ScriptOutputType.INTEGER, keys, args));
+    if (moved == 0) {
+      throw new IllegalStateException("the floor's line is empty");
+    }
+    return moved;
   }
 
   /** Fails unless the raw line, raw running and scripted line hold these many visitors. */

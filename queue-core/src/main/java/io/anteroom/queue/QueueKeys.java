@@ -13,7 +13,8 @@ import java.util.regex.Pattern;
  * ZADD wr:{shop:42}:waiting  &lt;sequence + draw&gt; &lt;visitor&gt;   random place: draw in [0, 1)
  * ZADD wr:{shop:42}:running  &lt;last-activity-ms&gt; &lt;visitor&gt;   admitted sessions
  * ZADD wr:{shop:42}:finished &lt;end-ms&gt; &lt;visitor&gt;          ended, released or abandoned
- * ZADD wr:{shop:42}:seen     &lt;last-poll-ms&gt; &lt;visitor&gt;    waiting visitors' last poll
+ * ZADD wr:{shop:42}:seen     &lt;last-poll-ms&gt; &lt;visitor&gt;    last join or poll of those in line;
+ *                            kept after admission, trimmed once older than abandon-after
  * HSET wr:{shop:42}:state    seq &lt;n&gt; drawn &lt;n&gt; tokens &lt;f&gt; refill &lt;ms&gt; admitted &lt;n&gt; abandoned &lt;n&gt;
  *                            expired &lt;n&gt; released &lt;n&gt; cleared &lt;n&gt; quiet-since &lt;ms&gt;
  *                            rate-sum &lt;f&gt; rate-weight &lt;ms&gt; rate-at &lt;ms&gt; rate-open 0|1

@@ -17,6 +17,16 @@ public interface QueueStore {
    */
   Mono<EnqueueResult> enqueue(QueueId queue, String visitor, RoomPolicy policy);
 
+  /**
+   * {@link #enqueue} for an id minted for this very request, which cannot have been in the queue
+   * before; cheaper, as nothing needs looking up. The caller must not pass an id a visitor already
+   * held: it would be queued without being found in running or finished. Safe to repeat with the
+   * same id while the visitor is still where the first call put them.
+   */
+  default Mono<EnqueueResult> join(QueueId queue, String newcomer, RoomPolicy policy) {
+    return enqueue(queue, newcomer, policy);
+  }
+
   /** Where {@code visitor} stands; counts as a poll for abandonment when waiting. */
   Mono<VisitorStatus> status(QueueId queue, String visitor);
 

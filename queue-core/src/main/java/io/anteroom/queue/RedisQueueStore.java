@@ -9,9 +9,11 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 import reactor.core.publisher.Mono;
 
 /** {@link QueueStore} on Redis: one Lua script per operation over the keys of {@link QueueKeys}. */
@@ -37,6 +39,7 @@ public final class RedisQueueStore implements QueueStore {
   private final ScriptRunner scripts;
   private final QueueKeys keys;
   private final Clock clock;
+  private final MeasuredRates rates = new MeasuredRates();
 
   public RedisQueueStore(
       RedisClusterAsyncCommands<String, String> commands, QueueKeys keys, Clock clock) {
@@ -49,38 +52,69 @@ public final class RedisQueueStore implements QueueStore {
   @Override
   public Mono<EnqueueResult> enqueue(QueueId queue, String visitor, RoomPolicy policy) {
     Instant instant = clock.instant();
-    return list(
-            QueueScripts.ENQUEUE,
-            queue,
-            visitor,
-            Long.toString(instant.toEpochMilli()),
-            Double.toString(policy.admitPerSecond()),
-            Double.toString(policy.burstTokens()),
-            Integer.toString(policy.maxActive()),
-            policy.mode().admits() && !policy.fairness().preQueue(instant) ? "1" : "0",
-            policy.fairness().randomPlace(instant) ? draw() : "")
-        .map(
-            r ->
-                new EnqueueResult(
-                    r.get(0) == 2,
-                    r.get(1),
-                    r.get(2),
-                    r.get(3) == 1,
-                    r.get(4) == 1,
-                    perSecond(r.get(5))));
+    return list(QueueScripts.ENQUEUE, queue, placeArgs(visitor, instant, policy))
+        .map(r -> enqueued(queue, r, instant.toEpochMilli(), 0));
+  }
+
+  /**
+   * Asks the script for the measured rate only when none was read lately (see {@link
+   * MeasuredRates}).
+   */
+  @Override
+  public Mono<EnqueueResult> join(QueueId queue, String newcomer, RoomPolicy policy) {
+    Instant instant = clock.instant();
+    long now = instant.toEpochMilli();
+    OptionalDouble recent = rates.recent(queue, now);
+    String[] args = Arrays.copyOf(placeArgs(newcomer, instant, policy), 8);
+    args[7] = recent.isPresent() ? "0" : "1";
+    return list(QueueScripts.JOIN, queue, args).map(r -> enqueued(queue, r, now, recent.orElse(0)));
+  }
+
+  /** ARGV 1-7 of enqueue.lua and join.lua. */
+  private String[] placeArgs(String visitor, Instant instant, RoomPolicy policy) {
+    return new String[] {
+      visitor,
+      Long.toString(instant.toEpochMilli()),
+      Double.toString(policy.admitPerSecond()),
+      Double.toString(policy.burstTokens()),
+      Integer.toString(policy.maxActive()),
+      policy.mode().admits() && !policy.fairness().preQueue(instant) ? "1" : "0",
+      policy.fairness().randomPlace(instant) ? draw() : ""
+    };
+  }
+
+  /** Maps the reply; a rate of -1 (not read) is replaced by {@code knownRate}. */
+  private EnqueueResult enqueued(QueueId queue, List<Long> r, long now, double knownRate) {
+    boolean admitted = r.get(0) == 2;
+    double rate = knownRate;
+    if (r.get(5) >= 0) {
+      rate = perSecond(r.get(5));
+      if (!admitted) {
+        rates.record(queue, rate, now);
+      }
+    }
+    return new EnqueueResult(
+        admitted, r.get(1), r.get(2), r.get(3) == 1, r.get(4) == 1, admitted ? 0 : rate);
   }
 
   @Override
   public Mono<VisitorStatus> status(QueueId queue, String visitor) {
-    return list(QueueScripts.STATUS, queue, visitor, now())
+    long now = clock.millis();
+    return list(QueueScripts.STATUS, queue, visitor, Long.toString(now))
         .map(
-            r ->
-                new VisitorStatus(
-                    STATES[r.get(0).intValue()],
-                    r.get(1),
-                    r.get(2),
-                    r.get(3),
-                    perSecond(r.get(4))));
+            r -> {
+              VisitorStatus status =
+                  new VisitorStatus(
+                      STATES[r.get(0).intValue()],
+                      r.get(1),
+                      r.get(2),
+                      r.get(3),
+                      perSecond(r.get(4)));
+              if (status.state() == VisitorStatus.State.WAITING) {
+                rates.record(queue, status.measuredRate(), now);
+              }
+              return status;
+            });
   }
 
   @Override

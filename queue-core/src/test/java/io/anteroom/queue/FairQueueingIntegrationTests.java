@@ -208,6 +208,26 @@ class FairQueueingIntegrationTests {
   }
 
   @Test
+  void joiningWithADrawTakesARandomPlaceAndAgainKeepsIt() {
+    RoomPolicy lottery = PolicyParser.apply("test", base(), Map.of("queueing", "random"));
+    QueueId queue = QueueId.of("shop", "join");
+    drain(queue);
+    for (int i = 0; i < 10; i++) {
+      store.join(queue, "v" + i, lottery).block();
+    }
+    List<String> line = sync.zrange(keys.waiting(queue), 0, -1);
+
+    for (int rank = 0; rank < line.size(); rank++) {
+      EnqueueResult again = store.join(queue, line.get(rank), lottery).block();
+      assertThat(again.position()).isEqualTo(rank + 1);
+      assertThat(again.added()).isFalse();
+    }
+    assertThat(sync.zrange(keys.waiting(queue), 0, -1)).isEqualTo(line);
+    assertThat(sync.zcard(keys.seen(queue))).isEqualTo(10);
+    assertThat(store.counts(queue).block().enqueued()).isEqualTo(10);
+  }
+
+  @Test
   void switchingToRandomDrawsBehindThoseAlreadyInLineAndBackAgainQueuesBehindTheDraw() {
     QueueId queue = QueueId.of("shop", "switch");
     RoomPolicy fifo = base();

@@ -58,6 +58,10 @@ class QueueModelPropertyIntegrationTests {
   final Map<String, Long> joinOrder = new HashMap<>();
 
   final Set<String> everEnqueued = new HashSet<>();
+
+  /** When each visitor last joined or polled while waiting. */
+  final Map<String, Long> lastSeen = new HashMap<>();
+
   long joins;
 
   @BeforeContainer
@@ -80,6 +84,7 @@ class QueueModelPropertyIntegrationTests {
     redis = fixture.sync();
     joinOrder.clear();
     everEnqueued.clear();
+    lastSeen.clear();
     joins = 0;
   }
 
@@ -148,6 +153,9 @@ class QueueModelPropertyIntegrationTests {
     boolean wasWaiting = redis.zscore(keys.waiting(queue), e.visitor()) != null;
     EnqueueResult result = store.enqueue(queue, e.visitor(), POLICY).block();
     everEnqueued.add(e.visitor());
+    if (!result.admitted()) {
+      lastSeen.put(e.visitor(), clock.millis());
+    }
     if (!result.admitted() && !wasWaiting) {
       joinOrder.put(e.visitor(), joins++);
     }
@@ -165,6 +173,7 @@ class QueueModelPropertyIntegrationTests {
     if (rank != null) {
       assertThat(status.state()).isEqualTo(State.WAITING);
       assertThat(status.position()).isEqualTo(rank + 1);
+      lastSeen.put(visitor, clock.millis());
     } else if (redis.zscore(keys.running(queue), visitor) != null) {
       assertThat(status.state()).isEqualTo(State.ADMITTED);
     } else if (redis.zscore(keys.finished(queue), visitor) != null) {
@@ -187,8 +196,9 @@ class QueueModelPropertyIntegrationTests {
         .as("admission takes from the head")
         .isEqualTo(lineBefore.subList(left, lineBefore.size()));
     for (String visitor : lineBefore.subList(0, left)) {
-      boolean abandoned =
-          clock.millis() - seenBefore.get(visitor) > POLICY.abandonAfter().toMillis();
+      // Missing from seen: an admission call trimmed the stale entry, so the visitor is gone.
+      Double last = seenBefore.get(visitor);
+      boolean abandoned = last == null || clock.millis() - last > POLICY.abandonAfter().toMillis();
       String target = abandoned ? keys.finished(queue) : keys.running(queue);
       assertThat(redis.zscore(target, visitor)).as("%s went to %s", visitor, target).isNotNull();
     }
@@ -231,6 +241,17 @@ class QueueModelPropertyIntegrationTests {
     waiting.forEach(visitor -> order.add(joinOrder.get(visitor)));
     assertThat(order).as("line keeps join order").isSorted();
     assertThat(running.size()).as("running within the cap").isLessThanOrEqualTo(MAX_ACTIVE);
-    assertThat(seen().keySet()).as("seen tracks exactly the line").isEqualTo(Set.copyOf(waiting));
+    Map<String, Double> seen = seen();
+    long oldest = clock.millis() - POLICY.abandonAfter().toMillis();
+    for (String visitor : waiting) {
+      long polled = lastSeen.get(visitor);
+      Double last = seen.get(visitor);
+      if (last == null) {
+        assertThat(polled).as("%s dropped from seen only once stale", visitor).isLessThan(oldest);
+      } else {
+        assertThat(last.longValue()).as("%s last seen", visitor).isEqualTo(polled);
+      }
+    }
+    assertThat(everEnqueued).as("seen holds only visitors who joined").containsAll(seen.keySet());
   }
 }

@@ -6,8 +6,10 @@ import io.anteroom.queue.VisitorStatus.State;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.testing.MutableClock;
 import io.anteroom.testing.redis.RedisServerExtension;
+import io.lettuce.core.ScoredValue;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -190,6 +192,100 @@ class RedisQueueStoreIntegrationTests {
   }
 
   @Nested
+  class Join {
+
+    EnqueueResult join(String visitor) {
+      return store.join(queue, visitor, POLICY).block();
+    }
+
+    @Test
+    void joinWhenLineIsEmptyAndBucketAllowsThenAdmitsAtOnce() {
+      assertThat(join("v1")).isEqualTo(new EnqueueResult(true, 0, 0, false, true));
+      assertThat(running()).containsExactly("v1");
+      assertThat(store.counts(queue).block().admitted()).isEqualTo(1);
+    }
+
+    @Test
+    void joinTakesTheBackOfTheLineAtItsLengthPlusOne() {
+      drainBucket();
+      enqueue("v1");
+
+      assertThat(join("v2")).isEqualTo(new EnqueueResult(false, 2, 2, false, true));
+      assertThat(join("v3")).isEqualTo(new EnqueueResult(false, 3, 3, false, true));
+      assertThat(waiting()).containsExactly("v1", "v2", "v3");
+      assertThat(sync.zscore(keys.seen(queue), "v3")).isEqualTo((double) clock.millis());
+      assertThat(store.counts(queue).block().enqueued()).isEqualTo(3);
+    }
+
+    @Test
+    void joinAgainWithTheSameIdKeepsThePlaceAndTheCount() {
+      drainBucket();
+      join("v1");
+      join("v2");
+      clock.advance(Duration.ofSeconds(3));
+
+      assertThat(join("v1")).isEqualTo(new EnqueueResult(false, 1, 2, false, false));
+      assertThat(waiting()).containsExactly("v1", "v2");
+      assertThat(sync.zscore(keys.seen(queue), "v1")).isEqualTo((double) clock.millis());
+      assertThat(store.counts(queue).block().enqueued()).isEqualTo(2);
+      assertThat(join("v3").position()).isEqualTo(3);
+    }
+
+    @Test
+    void joinAgainAfterGoingStraightInChangesNothing() {
+      join("v1");
+
+      assertThat(join("v1")).isEqualTo(new EnqueueResult(true, 0, 0, false, false));
+      assertThat(running()).containsExactly("v1");
+      assertThat(store.counts(queue).block().admitted()).isEqualTo(1);
+      assertThat(Double.parseDouble(sync.hget(keys.state(queue), "tokens"))).isEqualTo(9.0);
+    }
+
+    @Test
+    void joinWhenPausedThenWaitsEvenWithTokensAndRoom() {
+      RoomPolicy paused =
+          io.anteroom.queue.policy.PolicyParser.apply(
+              "test", POLICY, java.util.Map.of("mode", "paused"));
+
+      assertThat(store.join(queue, "v1", paused).block())
+          .isEqualTo(new EnqueueResult(false, 1, 1, false, true));
+      assertThat(running()).isEmpty();
+    }
+
+    @Test
+    void joinReadsTheMeasuredRateAtMostOnceASecondPerQueue() {
+      drainBucket();
+      sync.hset(
+          keys.state(queue),
+          java.util.Map.of(
+              "rate-sum", "20", "rate-weight", "10000", "rate-at", Long.toString(clock.millis())));
+      assertThat(join("v1").measuredRate()).isEqualTo(2.0);
+
+      // A rate changed in Redis meanwhile is not seen within the second: nothing was read.
+      sync.hset(keys.state(queue), "rate-sum", "40");
+      assertThat(join("v2").measuredRate()).isEqualTo(2.0);
+      clock.advance(Duration.ofMillis(MeasuredRates.MAX_AGE_MS + 1));
+      assertThat(join("v3").measuredRate())
+          .isCloseTo(4.0, org.assertj.core.api.Assertions.within(0.01));
+    }
+
+    @Test
+    void joinReusesTheRateAWaitingStatusReadLately() {
+      drainBucket();
+      join("v1");
+      sync.hset(
+          keys.state(queue),
+          java.util.Map.of(
+              "rate-sum", "20", "rate-weight", "10000", "rate-at", Long.toString(clock.millis())));
+      clock.advance(Duration.ofMillis(MeasuredRates.MAX_AGE_MS + 1));
+      double polled = status("v1").measuredRate();
+
+      sync.hset(keys.state(queue), "rate-sum", "40");
+      assertThat(join("v2").measuredRate()).isEqualTo(polled);
+    }
+  }
+
+  @Nested
   class Status {
 
     @Test
@@ -257,7 +353,8 @@ class RedisQueueStoreIntegrationTests {
       assertThat(result).isEqualTo(new AdmitResult(5, 0, 15, 5));
       assertThat(running()).containsExactlyInAnyOrder("v0", "v1", "v2", "v3", "v4");
       assertThat(waiting()).first().isEqualTo("v5");
-      assertThat(sync.zcard(keys.seen(queue))).isEqualTo(15);
+      // The admitted keep their seen entries until they are older than abandon-after.
+      assertThat(sync.zcard(keys.seen(queue))).isEqualTo(20);
     }
 
     @Test
@@ -377,6 +474,76 @@ class RedisQueueStoreIntegrationTests {
       assertThat(admit(slow).admitted()).isZero();
       clock.advance(Duration.ofSeconds(1));
       assertThat(admit(slow).admitted()).isEqualTo(1);
+    }
+
+    @Test
+    void admitFinishesAVisitorMissingFromSeenAsGone() {
+      drainBucket();
+      enqueue("trimmed");
+      enqueue("polling");
+      sync.zrem(keys.seen(queue), "trimmed");
+      clock.advance(Duration.ofSeconds(1));
+
+      assertThat(admit(POLICY)).isEqualTo(new AdmitResult(1, 1, 0, 1));
+      assertThat(running()).containsExactly("polling");
+      assertThat(finished()).containsExactly("trimmed");
+    }
+
+    @Test
+    void admitTrimsUpToOneBatchOfStaleSeenEntries() {
+      RoomPolicy batchOfTwo = withRate(10, 100, 2);
+      drainBucket();
+      for (int i = 0; i < 5; i++) {
+        enqueue("old" + i, batchOfTwo);
+      }
+      clock.advance(Duration.ofSeconds(31));
+      enqueue("fresh", batchOfTwo);
+      sync.zrem(keys.waiting(queue), "old0", "old1", "old2", "old3", "old4");
+
+      AdmitResult result = admit(batchOfTwo);
+
+      assertThat(result).isEqualTo(new AdmitResult(1, 0, 0, 1));
+      assertThat(sync.zrange(keys.seen(queue), 0, -1))
+          .containsExactly("old2", "old3", "old4", "fresh");
+      admit(batchOfTwo);
+      admit(batchOfTwo);
+      assertThat(sync.zrange(keys.seen(queue), 0, -1)).containsExactly("fresh");
+    }
+
+    @Test
+    void admittedVisitorsLeaveSeenOnceOlderThanAbandonAfter() {
+      drainBucket();
+      enqueue("v1");
+      enqueue("v2");
+      clock.advance(Duration.ofSeconds(1));
+      admit(POLICY);
+      assertThat(sync.zcard(keys.seen(queue))).isEqualTo(2);
+
+      clock.advance(Duration.ofSeconds(29));
+      admit(POLICY);
+      assertThat(sync.zcard(keys.seen(queue))).isEqualTo(2);
+      clock.advance(Duration.ofMillis(1));
+      admit(POLICY);
+      assertThat(sync.exists(keys.seen(queue))).isZero();
+      assertThat(running()).containsExactlyInAnyOrder("v1", "v2");
+    }
+
+    @Test
+    void admitWithTheLargestBatchMovesItWhole() {
+      int batch = 5000; // the policy's largest admit-batch
+      RoomPolicy large = withRate(batch, batch, batch);
+      drainBucket();
+      List<ScoredValue<String>> line = new ArrayList<>();
+      List<ScoredValue<String>> seen = new ArrayList<>();
+      for (int i = 0; i < batch; i++) {
+        line.add(ScoredValue.just(i, "v" + i));
+        seen.add(ScoredValue.just(clock.millis(), "v" + i));
+      }
+      sync.zadd(keys.waiting(queue), line.toArray(new ScoredValue[0]));
+      sync.zadd(keys.seen(queue), seen.toArray(new ScoredValue[0]));
+      clock.advance(Duration.ofSeconds(1));
+
+      assertThat(admit(large)).isEqualTo(new AdmitResult(batch, 0, 0, batch));
     }
 
     @Test
@@ -555,5 +722,21 @@ class RedisQueueStoreIntegrationTests {
     assertThat(finished()).containsExactlyInAnyOrder("a", "c");
     assertThat(store.counts(queue).block().abandoned()).isEqualTo(2);
     assertThat(store.sweep(queue, POLICY).block()).isZero();
+  }
+
+  @Test
+  void sweepDropsStaleSeenEntriesOfAdmittedVisitorsWithoutCountingThem() {
+    drainBucket();
+    enqueue("admitted");
+    enqueue("waiting");
+    clock.advance(Duration.ofSeconds(1));
+    admit(withRate(10, 100, 1));
+    clock.advance(Duration.ofSeconds(31));
+
+    assertThat(store.sweep(queue, POLICY).block()).isEqualTo(1);
+    assertThat(running()).containsExactly("admitted");
+    assertThat(finished()).containsExactly("waiting");
+    assertThat(sync.exists(keys.seen(queue))).isZero();
+    assertThat(store.counts(queue).block().abandoned()).isEqualTo(1);
   }
 }

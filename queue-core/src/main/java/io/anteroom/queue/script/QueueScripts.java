@@ -4,6 +4,7 @@ package io.anteroom.queue.script;
 public final class QueueScripts {
 
   public static final LuaScript ENQUEUE = LuaScript.load("enqueue.lua");
+  public static final LuaScript JOIN = LuaScript.load("join.lua");
   public static final LuaScript STATUS = LuaScript.load("status.lua");
   public static final LuaScript ADMIT = LuaScript.load("admit.lua");
   public static final LuaScript EXPIRE = LuaScript.load("expire.lua");

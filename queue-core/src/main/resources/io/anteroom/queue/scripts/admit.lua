@@ -7,14 +7,25 @@
 -- ARGV: 1 now (ms), 2 admit per second, 3 burst (tokens), 4 max active, 5 batch limit,
 --       6 abandon after (ms)
 -- Reply: {admitted, abandoned, waiting, running}
+-- Seen entries are not removed one by one on admission: each call trims up to one batch of entries
+-- older than the abandon timeout instead, one range removal for the lot. Everyone in line was
+-- written to seen when joining, so one missing from it was trimmed and is gone.
 -- Each call also samples the measured admission rate (rate.lua) while people are left waiting.
 -- Safe to repeat: a repeated call spends the tokens left, so the rate still holds.
 
 --@include bucket.lua
 --@include rate.lua
 
+-- ZADD with every pair at once, in pieces under Lua's limit on unpacked values (8000).
+local function zadd_all(key, entries)
+  for i = 1, #entries, 4000 do
+    redis.call('ZADD', key, unpack(entries, i, math.min(i + 3999, #entries)))
+  end
+end
+
 local now, rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local max_active, batch, abandon_after = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+local oldest = now - abandon_after
 
 local tokens, refill = bucket_tokens(KEYS[5], now, rate, burst)
 local running = redis.call('ZCARD', KEYS[2])
@@ -22,37 +33,40 @@ local n = math.min(math.floor(tokens), max_active - running, batch)
 
 local admitted, abandoned, scanned = 0, 0, 0
 while admitted < n and scanned < 4 * batch do
-  local popped = redis.call('ZPOPMIN', KEYS[1], n - admitted)
-  if #popped == 0 then
+  -- The head by rank, then removed by rank: members only, so no scores come back to Lua.
+  local members = redis.call('ZRANGE', KEYS[1], 0, n - admitted - 1)
+  local count = #members
+  if count == 0 then
     break
   end
-  local members = {}
-  for i = 1, #popped, 2 do
-    members[#members + 1] = popped[i]
-  end
+  redis.call('ZREMRANGEBYRANK', KEYS[1], 0, count - 1)
   local seen = redis.call('ZMSCORE', KEYS[4], unpack(members))
-  redis.call('ZREM', KEYS[4], unpack(members))
   local enter, leave = {}, {}
-  for i, visitor in ipairs(members) do
+  for i = 1, count do
     local last = tonumber(seen[i])
-    local target = enter
-    if last and now - last > abandon_after then
-      target = leave
+    local target = leave
+    if last and last >= oldest then
+      target = enter
     end
-    target[#target + 1] = now
-    target[#target + 1] = visitor
+    -- ARGV[1] is now as a string: passing a Lua number would format it anew for every visitor.
+    target[#target + 1] = ARGV[1]
+    target[#target + 1] = members[i]
   end
   if #enter > 0 then
-    redis.call('ZADD', KEYS[2], unpack(enter))
+    zadd_all(KEYS[2], enter)
     admitted = admitted + #enter / 2
   end
   if #leave > 0 then
-    redis.call('ZADD', KEYS[3], unpack(leave))
+    zadd_all(KEYS[3], leave)
     abandoned = abandoned + #leave / 2
   end
-  scanned = scanned + #members
+  scanned = scanned + count
 end
 
+local stale = redis.call('ZCOUNT', KEYS[4], '-inf', '(' .. oldest)
+if stale > 0 then
+  redis.call('ZREMRANGEBYRANK', KEYS[4], 0, math.min(stale, batch) - 1)
+end
 if admitted > 0 then
   redis.call('HINCRBY', KEYS[5], 'admitted', admitted)
 end

@@ -1,0 +1,65 @@
+-- Shared by enqueue.lua and join.lua: puts a visitor who is in none of the queue's sets in line,
+-- or admits at once when the line is empty, admission is allowed (not paused) and both the token
+-- bucket and the cap allow.
+-- The line is one sorted set whose scores form blocks: a first-come newcomer takes the next
+-- sequence number (a block of its own, at the back); a newcomer who draws (lottery, pre-queue)
+-- takes seq + draw, a random place in the block [seq, seq + 1) that follows everyone who came
+-- first-come before, and that the next first-come newcomer (seq + 1) follows. So those who drew
+-- together leave in a uniformly shuffled order, with no reordering step.
+-- Needs bucket.lua and rate.lua. The reply is enqueue.lua's; its rate is -1 when not asked for.
+-- The adds are NX, so a repeated join.lua call finds the place (or the admission) the first one
+-- made and changes nothing but seen.
+
+local function rate_if(want_rate, now)
+  if want_rate then
+    return rate_read(KEYS[5], now)
+  end
+  return -1
+end
+
+-- The visitor was in line already: a repeated join.lua call.
+local function kept(visitor, now, want_rate)
+  redis.call('ZADD', KEYS[4], now, visitor)
+  return {1, redis.call('ZRANK', KEYS[1], visitor) + 1, redis.call('ZCARD', KEYS[1]), 0, 0,
+    rate_if(want_rate, now)}
+end
+
+local function place(visitor, now, requeued, want_rate)
+  local length = redis.call('ZCARD', KEYS[1])
+  if length == 0 and ARGV[6] == '1' then
+    local tokens, refill = bucket_tokens(KEYS[5], now, tonumber(ARGV[3]), tonumber(ARGV[4]))
+    if tokens >= 1 and redis.call('ZCARD', KEYS[2]) < tonumber(ARGV[5]) then
+      if redis.call('ZADD', KEYS[2], 'NX', now, visitor) == 0 then
+        return {2, 0, 0, 0, 0, 0}
+      end
+      bucket_store(KEYS[5], tokens - 1, refill)
+      redis.call('HINCRBY', KEYS[5], 'admitted', 1)
+      return {2, 0, 0, requeued, 1, 0}
+    end
+  end
+
+  local draw = tonumber(ARGV[7])
+  if not draw then
+    local seq = redis.call('HINCRBY', KEYS[5], 'seq', 1)
+    if redis.call('ZADD', KEYS[1], 'NX', seq, visitor) == 0 then
+      redis.call('HINCRBY', KEYS[5], 'seq', -1)
+      return kept(visitor, now, want_rate)
+    end
+    redis.call('ZADD', KEYS[4], now, visitor)
+    return {1, length + 1, length + 1, requeued, 1, rate_if(want_rate, now)}
+  end
+
+  local block = tonumber(redis.call('HGET', KEYS[5], 'seq') or 0)
+  local score = block + draw
+  if score >= block + 1 then
+    -- Rounding at a large block number; the lowest place of the block keeps it before the next one.
+    score = block
+  end
+  if redis.call('ZADD', KEYS[1], 'NX', score, visitor) == 0 then
+    return kept(visitor, now, want_rate)
+  end
+  redis.call('ZADD', KEYS[4], now, visitor)
+  redis.call('HINCRBY', KEYS[5], 'drawn', 1)
+  return {1, redis.call('ZRANK', KEYS[1], visitor) + 1, length + 1, requeued, 1,
+    rate_if(want_rate, now)}
+end
