@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Runs the JMH micro benchmarks of the gateway's hot path (token verification, the path guard, the
+# waiting room filter for a pass holder) with the GC profiler and writes bench/results/micro.md.
+# Arguments pass through to JMH, e.g. `bench/micro.sh -f 1 -wi 2 -i 3 Token` for a short run.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+classpath_file="$root/bench/target/runtime-classpath.txt"
+./mvnw -B -q -pl bench -am install -DskipTests
+./mvnw -B -q -pl bench dependency:build-classpath \
+  -Dmdep.includeScope=runtime -Dmdep.outputFile="$classpath_file"
+
+# The forked benchmark JVMs inherit these properties and the class path.
+exec java -cp "bench/target/classes:$(cat "$classpath_file")" \
+  -Danteroom.micro.config="$root/config/anteroom.yml" \
+  -Dslf4j.provider=org.slf4j.simple.SimpleServiceProvider \
+  -Dbench.command="bench/micro.sh${*:+ $*}" \
+  io.anteroom.bench.micro.MicroBench --out bench/results/micro.md "$@"
