@@ -82,14 +82,18 @@ final class Forwarder {
     return chain.filter(exchange.mutate().request(request).build());
   }
 
-  /** Forwards a pass holder, renewing a pass past half its life (sliding session). */
+  /**
+   * Forwards a pass holder, renewing a pass past half its life (sliding session).
+   *
+   * @param current the pass as the request carries it
+   */
   Mono<Void> forwardHolder(
       ServerWebExchange exchange,
       GatewayFilterChain chain,
       QueueId queue,
       Pass pass,
+      String current,
       RoomPolicy policy) {
-    String current = cookies.pass(exchange.getRequest(), queue.room());
     watchForRelease(exchange, queue, pass.visitor());
     if (!pass.pastHalfLife(clock.instant())) {
       return forward(exchange, chain, current);
