@@ -134,7 +134,13 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
     return context
         .forwarder()
         .forwardNewPass(
-            exchange, chain, queue, visitor, Line.itemsAfter(pass, queue), policy, false);
+            exchange,
+            chain,
+            queue,
+            visitor,
+            Line.itemsAfter(pass, queue),
+            policy.sessionDuration(),
+            false);
   }
 
   private Mono<Void> wait(
@@ -268,7 +274,7 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
               queue,
               outcome.visitor(),
               Line.itemsAfter(pass, queue),
-              policy,
+              outcome.passLifetime(policy.sessionDuration(), context.clock().instant()),
               true);
     }
     context.decisions().count(room, Decision.QUEUED);
