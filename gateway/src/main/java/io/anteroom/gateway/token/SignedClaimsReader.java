@@ -84,6 +84,10 @@ final class SignedClaimsReader {
     if (headerEnd <= 0 || headerEnd > MAX_HEADER_LENGTH) {
       return Verified.rejected(Rejection.MALFORMED);
     }
+    if (token.indexOf('.', headerEnd + 1) < 0) {
+      // Nimbus would throw for want of a second dot; spare building its exception.
+      return Verified.rejected(whyUnparsable(token));
+    }
     SignedJWT jwt;
     try {
       jwt = SignedJWT.parse(token);
