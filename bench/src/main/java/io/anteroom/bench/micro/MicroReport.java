@@ -67,6 +67,7 @@ final class MicroReport {
           .append(" |\n");
     }
     md.append('\n');
+    ownCosts(md, sorted);
     md.append(
         "Scores are averages per operation; B/op is JMH's gc.alloc.rate.norm, bytes allocated per"
             + " operation. The filter benchmarks build a fresh exchange per operation, so"
@@ -76,6 +77,48 @@ final class MicroReport {
 
   private static String iterations(int count, TimeValue time) {
     return count + " × " + time;
+  }
+
+  /** Each filter's score and allocation less the reference's: what the filter itself costs. */
+  private static void ownCosts(StringBuilder md, List<RunResult> runs) {
+    RunResult reference = named(runs, "noOpFilterReference");
+    if (reference == null) {
+      return;
+    }
+    for (String filter : List.of("waitingRoomPassHolder", "pathGuard")) {
+      RunResult run = named(runs, filter);
+      if (run == null) {
+        continue;
+      }
+      md.append("- ")
+          .append(filter)
+          .append(" less noOpFilterReference: ")
+          .append(
+              number(run.getPrimaryResult().getScore() - reference.getPrimaryResult().getScore()))
+          .append(' ')
+          .append(run.getPrimaryResult().getScoreUnit())
+          .append(", ")
+          .append(difference(allocation(run), allocation(reference)))
+          .append(" B/op\n");
+    }
+    md.append('\n');
+  }
+
+  private static RunResult named(List<RunResult> runs, String method) {
+    for (RunResult run : runs) {
+      if (run.getParams().getBenchmark().endsWith("." + method)) {
+        return run;
+      }
+    }
+    return null;
+  }
+
+  private static String difference(String bytes, String referenceBytes) {
+    try {
+      return Long.toString(Long.parseLong(bytes) - Long.parseLong(referenceBytes));
+    } catch (NumberFormatException e) {
+      return "n/a";
+    }
   }
 
   /** Bytes per operation, averaged over the run's forks; n/a without the GC profiler. */
