@@ -13,8 +13,10 @@ import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.text.ParseException;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -29,7 +31,10 @@ import javax.crypto.spec.SecretKeySpec;
  * <p>Nearly every token a gateway reads carries one of the few headers it writes itself (signing
  * key, type): such a token is checked against that header as text and its MAC computed with a
  * per-thread {@link Mac}, without parsing the header or building nimbus objects. Anything else, and
- * any token the short way cannot decide alike, is read the full way.
+ * any token the short way cannot decide alike, is read the full way. The claims of the last few
+ * thousand tokens verified the short way are kept by their exact text, so a visitor's next requests
+ * with the same pass cost a map lookup, not a MAC and a JSON parse; their times are still checked
+ * on every request by the caller.
  */
 final class SignedClaimsReader {
 
@@ -46,12 +51,19 @@ final class SignedClaimsReader {
 
   private static final Base64.Decoder BASE64URL = Base64.getUrlDecoder();
 
+  /**
+   * Most verified tokens kept (about 1 kB each); when full, all are dropped and the cache fills
+   * again, so it stays bounded without bookkeeping on every read.
+   */
+  static final int MAX_VERIFIED = 4096;
+
   /** A header this gateway writes, as its base64url text, and the type it declares. */
   private record OwnHeader(JOSEObjectType type, String encoded) {}
 
   private final TokenKeys keys;
   private final List<OwnHeader> ownHeaders;
   private final ThreadLocal<Mac> macs;
+  private final Map<String, Map<String, Object>> verified = new ConcurrentHashMap<>();
 
   /**
    * @param keys every key accepted
@@ -128,6 +140,11 @@ final class SignedClaimsReader {
         || !token.startsWith(own)) {
       return null;
     }
+    // The same text verified before: same header, payload and signature, so the same claims.
+    Map<String, Object> known = verified.get(token);
+    if (known != null) {
+      return Verified.valid(known);
+    }
     int signatureStart = token.indexOf('.', payloadStart) + 1;
     if (signatureStart <= payloadStart + 1
         || signatureStart == token.length()
@@ -150,7 +167,15 @@ final class SignedClaimsReader {
       return Verified.rejected(Rejection.SIGNATURE);
     }
     Map<String, Object> claims = claims(token.substring(payloadStart, signatureStart - 1));
-    return claims == null ? Verified.rejected(Rejection.MALFORMED) : Verified.valid(claims);
+    if (claims == null) {
+      return Verified.rejected(Rejection.MALFORMED);
+    }
+    claims = Collections.unmodifiableMap(claims);
+    if (verified.size() >= MAX_VERIFIED) {
+      verified.clear();
+    }
+    verified.put(token, claims);
+    return Verified.valid(claims);
   }
 
   private static Mac hmacSha256(byte[] secret) {

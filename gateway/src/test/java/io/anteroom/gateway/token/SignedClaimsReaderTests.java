@@ -76,4 +76,33 @@ class SignedClaimsReaderTests {
   private static JWSHeader header(JOSEObjectType type) {
     return new JWSHeader.Builder(JWSAlgorithm.HS256).type(type).keyID("k1").build();
   }
+
+  @Test
+  void aTokenReadAgainGetsTheSameAnswerAndItsForgeriesStillFail() {
+    String pass = codec.issuePass(VISITOR, ROOM, List.of("sku-1"), LIFETIME);
+    Verified<Map<String, Object>> first = shortWay.read(pass, PASS);
+    int signature = pass.lastIndexOf('.') + 1;
+    String forged =
+        pass.substring(0, signature)
+            + (pass.charAt(signature) == 'A' ? 'B' : 'A')
+            + pass.substring(signature + 1);
+
+    assertThat(shortWay.read(pass, PASS)).isEqualTo(first).matches(Verified::isValid);
+    assertThat(shortWay.read(new String(pass.toCharArray()), PASS)).isEqualTo(first);
+    assertThat(shortWay.read(forged, PASS)).isEqualTo(Verified.rejected(Rejection.SIGNATURE));
+    assertThat(shortWay.read(pass, TICKET)).isEqualTo(Verified.rejected(Rejection.TYPE));
+  }
+
+  @Test
+  void moreTokensThanAreKeptAreAllStillReadRight() {
+    List<String> passes = new java.util.ArrayList<>();
+    for (int i = 0; i < SignedClaimsReader.MAX_VERIFIED + 10; i++) {
+      passes.add(codec.issuePass(VISITOR, ROOM, List.of("sku-" + (i % 7)), LIFETIME));
+    }
+    for (int round = 0; round < 2; round++) {
+      for (String pass : passes) {
+        assertThat(shortWay.read(pass, PASS)).isEqualTo(fullWay.read(pass, PASS));
+      }
+    }
+  }
 }
