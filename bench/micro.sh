@@ -12,8 +12,13 @@ classpath_file="$root/bench/target/runtime-classpath.txt"
 ./mvnw -B -q -pl bench dependency:build-classpath \
   -Dmdep.includeScope=runtime -Dmdep.outputFile="$classpath_file"
 
+# The local repository is shared: another checkout may have installed its own build of Anteroom's
+# modules since. Take them from this checkout's target/classes instead.
+classpath="$(sed -E "s#[^:]*/io/anteroom/([a-z-]+)/[^/:]+/[^/:]+[.]jar#$root/\1/target/classes#g" \
+  "$classpath_file")"
+
 # The forked benchmark JVMs inherit these properties and the class path.
-exec java -cp "bench/target/classes:$(cat "$classpath_file")" \
+exec java -cp "bench/target/classes:$classpath" \
   -Danteroom.micro.config="$root/config/anteroom.yml" \
   -Dslf4j.provider=org.slf4j.simple.SimpleServiceProvider \
   -Dbench.command="bench/micro.sh${*:+ $*}" \
