@@ -29,8 +29,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * visitor), a valid ticket (every poll of a waiting one), a pass whose signature was forged and a
  * cookie that is not a token at all. The gateway keeps the claims of tokens it verified lately, so
  * {@code readPass} and {@code readTicket} measure a token read again; {@code readFreshPass} cycles
- * through more passes than are kept, so each read verifies the MAC and parses the claims. Each answer is checked once at setup, so a benchmark that
- * measured a rejection where it meant an acceptance fails before it measures anything.
+ * through more passes than are kept, so each read verifies the MAC and parses the claims. Each
+ * answer is checked once at setup, so a benchmark that measured a rejection where it meant an
+ * acceptance fails before it measures anything.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
