@@ -240,8 +240,10 @@ class GatewayConfiguration {
       AnteroomCookies cookies,
       Line line,
       PassRegistrar registrar,
-      RoomMessages messages) {
-    return new StatusHandler(policies, gate, tokens, cookies, line, registrar, messages::message);
+      RoomMessages messages,
+      Clock clock) {
+    return new StatusHandler(
+        policies, gate, tokens, cookies, line, registrar, messages::message, clock);
   }
 
   @Bean

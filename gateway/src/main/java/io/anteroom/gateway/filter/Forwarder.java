@@ -10,6 +10,7 @@ import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.log.ThrottledWarnings;
 import io.anteroom.queue.policy.RoomPolicy;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
 import org.springframework.http.server.reactive.ServerHttpRequest;
@@ -82,14 +83,18 @@ final class Forwarder {
     return chain.filter(exchange.mutate().request(request).build());
   }
 
-  /** Forwards a pass holder, renewing a pass past half its life (sliding session). */
+  /**
+   * Forwards a pass holder, renewing a pass past half its life (sliding session).
+   *
+   * @param current the pass as the request carries it
+   */
   Mono<Void> forwardHolder(
       ServerWebExchange exchange,
       GatewayFilterChain chain,
       QueueId queue,
       Pass pass,
+      String current,
       RoomPolicy policy) {
-    String current = cookies.pass(exchange.getRequest(), queue.room());
     watchForRelease(exchange, queue, pass.visitor());
     if (!pass.pastHalfLife(clock.instant())) {
       return forward(exchange, chain, current);
@@ -102,7 +107,8 @@ final class Forwarder {
               if (!running) {
                 return forward(exchange, chain, current);
               }
-              String renewed = issue(exchange, queue, pass.visitor(), pass.items(), policy);
+              String renewed =
+                  issue(exchange, queue, pass.visitor(), pass.items(), policy.sessionDuration());
               return forward(exchange, chain, renewed);
             });
   }
@@ -110,6 +116,7 @@ final class Forwarder {
   /**
    * Forwards a visitor who gets a new pass now.
    *
+   * @param lifetime how long the pass lasts: what is left of the visitor's session
    * @param admittedFromLine true when the line admitted the visitor (the ticket is cleared); false
    *     when the queue is off (the pass is registered in running, batched)
    */
@@ -119,9 +126,9 @@ final class Forwarder {
       QueueId queue,
       String visitor,
       List<String> items,
-      RoomPolicy policy,
+      Duration lifetime,
       boolean admittedFromLine) {
-    String token = issue(exchange, queue, visitor, items, policy);
+    String token = issue(exchange, queue, visitor, items, lifetime);
     if (admittedFromLine) {
       exchange.getResponse().addCookie(cookies.clearTicket(queue.room()));
     } else {
@@ -136,9 +143,9 @@ final class Forwarder {
       QueueId queue,
       String visitor,
       List<String> items,
-      RoomPolicy policy) {
-    String token = tokens.issuePass(visitor, queue.room(), items, policy.sessionDuration());
-    exchange.getResponse().addCookie(cookies.pass(queue.room(), token, policy.sessionDuration()));
+      Duration lifetime) {
+    String token = tokens.issuePass(visitor, queue.room(), items, lifetime);
+    exchange.getResponse().addCookie(cookies.pass(queue.room(), token, lifetime));
     return token;
   }
 

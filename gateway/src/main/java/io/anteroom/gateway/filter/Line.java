@@ -8,6 +8,7 @@ import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.VisitorStatus;
 import io.anteroom.queue.policy.RoomPolicy;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,6 +35,9 @@ public final class Line {
    *     start (at least 1); otherwise 0
    * @param measuredRate while waiting, the queue's admissions per second as measured lately; 0 when
    *     not known
+   * @param sessionSince when admitted earlier: the start of the session in Redis (epoch ms; the
+   *     last activity once the visitor has used a pass); 0 when not admitted, or admitted by this
+   *     very call
    */
   public record Outcome(
       String visitor,
@@ -43,7 +47,41 @@ public final class Line {
       boolean joined,
       boolean requeued,
       long startsInSeconds,
-      double measuredRate) {}
+      double measuredRate,
+      long sessionSince) {
+
+    /** An outcome without an earlier session. */
+    public Outcome(
+        String visitor,
+        boolean admitted,
+        long position,
+        long waiting,
+        boolean joined,
+        boolean requeued,
+        long startsInSeconds,
+        double measuredRate) {
+      this(
+          visitor, admitted, position, waiting, joined, requeued, startsInSeconds, measuredRate, 0);
+    }
+
+    /**
+     * How long a pass given now for this outcome lasts: as long as the session in Redis, which
+     * began when the worker admitted the visitor, not when they pick the pass up; at least a second
+     * (the shortest pass), at most {@code sessionDuration}.
+     */
+    public Duration passLifetime(Duration sessionDuration, Instant now) {
+      if (sessionSince <= 0) {
+        return sessionDuration;
+      }
+      Duration left = Duration.ofMillis(sessionSince - now.toEpochMilli()).plus(sessionDuration);
+      if (left.compareTo(sessionDuration) > 0) {
+        return sessionDuration;
+      }
+      return left.compareTo(SHORTEST_PASS) < 0 ? SHORTEST_PASS : left;
+    }
+  }
+
+  private static final Duration SHORTEST_PASS = Duration.ofSeconds(1);
 
   private final QueueStore store;
   private final RedisGuard redis;
@@ -81,7 +119,16 @@ public final class Line {
                     events.waited(
                         queue.room(), ticket.issuedAt().toEpochMilli(), status.admittedAt());
                     yield Mono.just(
-                        new Outcome(ticketVisitor, true, 0, status.waiting(), false, false, 0, 0));
+                        new Outcome(
+                            ticketVisitor,
+                            true,
+                            0,
+                            status.waiting(),
+                            false,
+                            false,
+                            0,
+                            0,
+                            status.admittedAt()));
                   }
                   case WAITING ->
                       Mono.just(

@@ -35,8 +35,18 @@ import reactor.core.publisher.Mono;
  */
 final class WaitingRoomFilter implements GatewayFilter, Ordered {
 
+  /** A raw item id and its queue. */
+  private record LastQueue(String rawItem, QueueId queue) {}
+
   private final String room;
   private final WaitingRoomContext context;
+
+  /**
+   * The queue of the item asked for last: during a rush most requests name the same item, and
+   * checking its id again costs three regular expressions. Any thread may replace it; each value is
+   * right for its own raw id.
+   */
+  private volatile LastQueue lastQueue;
 
   WaitingRoomFilter(String room, WaitingRoomContext context) {
     this.room = room;
@@ -55,14 +65,15 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
       context.decisions().count(room, Decision.BYPASSED);
       return context.forwarder().forward(exchange, chain, null);
     }
-    QueueId queue = QueueId.of(room, context.itemSource(room).item(exchange));
+    QueueId queue = queue(context.itemSource(room).item(exchange));
     RoomPolicy policy = context.policies().policy(queue);
     context.hits().record(queue, policy);
-    Pass pass = readPass(request);
+    String passToken = context.cookies().pass(request, room);
+    Pass pass = readPass(request, passToken);
     if (pass != null && pass.opens(queue)) {
       if (policy.fairness().honours(pass.issuedAt(), context.clock().instant())) {
         context.decisions().count(room, Decision.PASSED);
-        return context.forwarder().forwardHolder(exchange, chain, queue, pass, policy);
+        return context.forwarder().forwardHolder(exchange, chain, queue, pass, passToken, policy);
       }
       // Issued before a scheduled event's pre-queue opened: its holder lines up like anyone else.
       pass = null;
@@ -123,7 +134,13 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
     return context
         .forwarder()
         .forwardNewPass(
-            exchange, chain, queue, visitor, Line.itemsAfter(pass, queue), policy, false);
+            exchange,
+            chain,
+            queue,
+            visitor,
+            Line.itemsAfter(pass, queue),
+            policy.sessionDuration(),
+            false);
   }
 
   private Mono<Void> wait(
@@ -257,7 +274,7 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
               queue,
               outcome.visitor(),
               Line.itemsAfter(pass, queue),
-              policy,
+              outcome.passLifetime(policy.sessionDuration(), context.clock().instant()),
               true);
     }
     context.decisions().count(room, Decision.QUEUED);
@@ -277,8 +294,18 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
     return bound != null && ticket != null && !ticket.visitor().equals(bound) ? null : ticket;
   }
 
-  private Pass readPass(ServerHttpRequest request) {
-    String token = context.cookies().pass(request, room);
+  private QueueId queue(String rawItem) {
+    LastQueue last = lastQueue;
+    if (last != null && last.rawItem().equals(rawItem)) {
+      return last.queue();
+    }
+    QueueId queue = QueueId.of(room, rawItem);
+    lastQueue = new LastQueue(rawItem, queue);
+    return queue;
+  }
+
+  /** The pass in {@code token} (the request's pass cookie, or null). */
+  private Pass readPass(ServerHttpRequest request, String token) {
     if (token == null) {
       countRepeated(context.cookies().repeatsPass(request, room));
       return null;

@@ -2,6 +2,8 @@ package io.anteroom.gateway.pass;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.http.HttpCookie;
 import org.springframework.http.ResponseCookie;
 import org.springframework.http.server.reactive.ServerHttpRequest;
@@ -23,7 +25,18 @@ public final class AnteroomCookies {
   private static final String TICKET = PREFIX + "ticket_";
   private static final String PROOF = PREFIX + "proof_";
 
+  /** Most rooms whose cookie names are kept; rooms are configured, so a handful. */
+  private static final int MAX_NAMED_ROOMS = 64;
+
+  /** One room's cookie names, built once rather than on every request. */
+  private record Names(String pass, String ticket, String proof) {
+    Names(String room) {
+      this(PASS + room, TICKET + room, PROOF + room);
+    }
+  }
+
   private final boolean secure;
+  private final Map<String, Names> names = new ConcurrentHashMap<>();
 
   public AnteroomCookies(boolean secure) {
     this.secure = secure;
@@ -31,19 +44,19 @@ public final class AnteroomCookies {
 
   /** The pass token the request carries for {@code room}, or null when none or several. */
   public String pass(ServerHttpRequest request, String room) {
-    return value(request, PASS + room);
+    return value(request, names(room).pass());
   }
 
   /** The ticket token the request carries for {@code room}, or null when none or several. */
   public String ticket(ServerHttpRequest request, String room) {
-    return value(request, TICKET + room);
+    return value(request, names(room).ticket());
   }
 
   /**
    * The proof-of-work answer the request carries for {@code room}, or null when none or several.
    */
   public String proof(ServerHttpRequest request, String room) {
-    return value(request, PROOF + room);
+    return value(request, names(room).proof());
   }
 
   /** The name of the cookie the waiting page puts the proof-of-work answer of {@code room} in. */
@@ -58,12 +71,12 @@ public final class AnteroomCookies {
 
   /** Whether the request carries several pass cookies for {@code room}. */
   public boolean repeatsPass(ServerHttpRequest request, String room) {
-    return count(request, PASS + room) > 1;
+    return count(request, names(room).pass()) > 1;
   }
 
   /** Whether the request carries several ticket cookies for {@code room}. */
   public boolean repeatsTicket(ServerHttpRequest request, String room) {
-    return count(request, TICKET + room) > 1;
+    return count(request, names(room).ticket()) > 1;
   }
 
   /** A pass cookie that lives as long as the pass. */
@@ -93,6 +106,18 @@ public final class AnteroomCookies {
       cookie.maxAge(maxAge);
     }
     return cookie.build();
+  }
+
+  private Names names(String room) {
+    Names known = names.get(room);
+    if (known != null) {
+      return known;
+    }
+    Names named = new Names(room);
+    if (names.size() < MAX_NAMED_ROOMS) {
+      names.putIfAbsent(room, named);
+    }
+    return named;
   }
 
   private static String value(ServerHttpRequest request, String name) {

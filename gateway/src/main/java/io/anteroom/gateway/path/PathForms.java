@@ -64,16 +64,20 @@ final class PathForms {
       }
     }
     // The last segment may be empty: a trailing slash is a path of its own, judged by the routes.
-    String last = rawPath.substring(segmentStart);
-    return last.equals(".") || last.equals("..") ? Problem.DOT_SEGMENT : null;
+    return isDots(rawPath, segmentStart, rawPath.length()) ? Problem.DOT_SEGMENT : null;
   }
 
   private static Problem segment(String path, int start, int end) {
     if (start == end) {
       return Problem.EMPTY_SEGMENT;
     }
-    String segment = path.substring(start, end);
-    return segment.equals(".") || segment.equals("..") ? Problem.DOT_SEGMENT : null;
+    return isDots(path, start, end) ? Problem.DOT_SEGMENT : null;
+  }
+
+  /** Whether the segment from {@code start} to {@code end} is {@code .} or {@code ..}. */
+  private static boolean isDots(String path, int start, int end) {
+    int length = end - start;
+    return (length == 1 || length == 2) && path.charAt(start) == '.' && path.charAt(end - 1) == '.';
   }
 
   private static Problem escape(String path, int at) {

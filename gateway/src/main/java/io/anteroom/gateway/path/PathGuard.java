@@ -12,6 +12,7 @@ import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
+import org.springframework.http.server.RequestPath;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
@@ -34,6 +35,9 @@ final class PathGuard implements WebFilter, Ordered {
   private final Mono<ProtectedPaths> protectedPaths;
   private final IntSupplier visitorPort;
   private final Map<PathForms.Problem, Counter> rejected = new EnumMap<>(PathForms.Problem.class);
+
+  /** {@link #protectedPaths} once computed, read without subscribing on every request. */
+  private volatile ProtectedPaths resolved;
 
   /**
    * @param protectedPaths the protected paths, computed once from the route definitions
@@ -59,16 +63,29 @@ final class PathGuard implements WebFilter, Ordered {
     if (!onVisitorPort(exchange)) {
       return chain.filter(exchange);
     }
-    String rawPath = exchange.getRequest().getURI().getRawPath();
-    PathForms.Problem problem = PathForms.problem(rawPath);
+    // The request's parsed path: its value is the raw path, and its segments are parsed once for
+    // this check and for route matching alike.
+    RequestPath path = exchange.getRequest().getPath();
+    PathForms.Problem problem = PathForms.problem(path.value());
     if (problem != null) {
       return refuse(exchange, problem);
     }
+    ProtectedPaths paths = resolved;
+    if (paths != null) {
+      return decide(exchange, chain, path, paths);
+    }
     return protectedPaths.flatMap(
-        paths ->
-            paths.isVariant(rawPath)
-                ? refuse(exchange, PathForms.Problem.PROTECTED_VARIANT)
-                : chain.filter(exchange));
+        computed -> {
+          resolved = computed;
+          return decide(exchange, chain, path, computed);
+        });
+  }
+
+  private Mono<Void> decide(
+      ServerWebExchange exchange, WebFilterChain chain, RequestPath path, ProtectedPaths paths) {
+    return paths.isVariant(path)
+        ? refuse(exchange, PathForms.Problem.PROTECTED_VARIANT)
+        : chain.filter(exchange);
   }
 
   private boolean onVisitorPort(ServerWebExchange exchange) {

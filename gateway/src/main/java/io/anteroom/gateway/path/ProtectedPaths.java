@@ -29,7 +29,16 @@ final class ProtectedPaths {
 
   /** Whether {@code rawPath} is a variant of a protected path without matching one exactly. */
   boolean isVariant(String rawPath) {
-    PathContainer path = PathContainer.parsePath(rawPath);
+    return isVariant(PathContainer.parsePath(rawPath));
+  }
+
+  /**
+   * Whether {@code path} is a variant of a protected path without matching one exactly; takes the
+   * request's own parsed path, so only a path no route protects is parsed again (with or without
+   * its trailing slash).
+   */
+  boolean isVariant(PathContainer path) {
+    String rawPath = path.value();
     if (matches(exact, path)) {
       return false;
     }

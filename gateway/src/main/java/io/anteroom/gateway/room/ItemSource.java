@@ -62,8 +62,10 @@ public sealed interface ItemSource {
   record PathVariable(String name) implements ItemSource {
     @Override
     public String item(ServerWebExchange exchange) {
-      Map<String, String> variables = ServerWebExchangeUtils.getUriTemplateVariables(exchange);
-      return orRoomWide(variables.get(name));
+      // Read directly: getUriTemplateVariables builds an empty default map on every call.
+      Map<String, String> variables =
+          exchange.getAttribute(ServerWebExchangeUtils.URI_TEMPLATE_VARIABLES_ATTRIBUTE);
+      return orRoomWide(variables == null ? null : variables.get(name));
     }
   }
 

@@ -13,6 +13,8 @@ import io.anteroom.queue.QueueId;
 import io.anteroom.queue.policy.ClosedLine;
 import io.anteroom.queue.policy.FailurePolicy;
 import io.anteroom.queue.policy.RoomPolicy;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
@@ -42,10 +44,12 @@ public final class StatusHandler {
   private final Line line;
   private final PassRegistrar registrar;
   private final Function<String, String> messages;
+  private final Clock clock;
 
   /**
    * @param messages each room's operator message (or null), added to the JSON of a visitor in line
    *     or of a closed room as {@code "message"}
+   * @param clock the time a pass picked up after admission is measured from
    */
   public StatusHandler(
       RoomPolicyMirror policies,
@@ -54,7 +58,8 @@ public final class StatusHandler {
       AnteroomCookies cookies,
       Line line,
       PassRegistrar registrar,
-      Function<String, String> messages) {
+      Function<String, String> messages,
+      Clock clock) {
     this.policies = policies;
     this.gate = gate;
     this.tokens = tokens;
@@ -62,6 +67,7 @@ public final class StatusHandler {
     this.line = line;
     this.registrar = registrar;
     this.messages = messages;
+    this.clock = clock;
   }
 
   public Mono<ServerResponse> status(ServerRequest request) {
@@ -82,7 +88,7 @@ public final class StatusHandler {
     return switch (gate.verdict(queue, policy)) {
       case ENTER -> {
         registrar.register(queue, visitor);
-        yield admitted(room, queue, visitor, pass, policy);
+        yield admitted(room, queue, visitor, pass, policy.sessionDuration());
       }
       case CLOSED -> closed(queue, visitor, policy);
       case WAIT -> inLine(room, held, pass, policy);
@@ -114,7 +120,8 @@ public final class StatusHandler {
         .flatMap(
             outcome -> {
               if (outcome.admitted()) {
-                return admitted(room, queue, visitor, pass, policy);
+                Duration lifetime = outcome.passLifetime(policy.sessionDuration(), clock.instant());
+                return admitted(room, queue, visitor, pass, lifetime);
               }
               List<ResponseCookie> set =
                   outcome.joined()
@@ -143,16 +150,18 @@ public final class StatusHandler {
             new WaitingView(WaitingView.State.UNAVAILABLE, 0, 0, 0, retryAfter, false).toJson());
   }
 
+  /**
+   * @param lifetime how long the pass lasts: what is left of the session that began at admission
+   */
   private Mono<ServerResponse> admitted(
-      String room, QueueId queue, String visitor, Pass pass, RoomPolicy policy) {
+      String room, QueueId queue, String visitor, Pass pass, Duration lifetime) {
     Pass current = pass != null && pass.visitor().equals(visitor) ? pass : null;
-    String token =
-        tokens.issuePass(visitor, room, Line.itemsAfter(current, queue), policy.sessionDuration());
+    String token = tokens.issuePass(visitor, room, Line.itemsAfter(current, queue), lifetime);
     WaitingView view = new WaitingView(WaitingView.State.ADMITTED, 0, 0, 0, 0, false);
     return json(
         HttpStatus.OK,
         view.toJson(),
-        List.of(cookies.pass(room, token, policy.sessionDuration()), cookies.clearTicket(room)));
+        List.of(cookies.pass(room, token, lifetime), cookies.clearTicket(room)));
   }
 
   private String withMessage(String room, WaitingView view) {

@@ -36,7 +36,17 @@ public record Pass(
 
   /** Whether more than half of the lifetime is used up, so a sliding session renews it. */
   public boolean pastHalfLife(Instant now) {
-    Duration half = Duration.between(issuedAt, expiresAt).dividedBy(2);
-    return !now.isBefore(issuedAt.plus(half));
+    Duration life = Duration.between(issuedAt, expiresAt);
+    if (life.isNegative()) {
+      return !now.isBefore(issuedAt.plus(life.dividedBy(2)));
+    }
+    // Duration.dividedBy goes through BigDecimal; halving a positive duration needs no more than
+    // this, rounded down to the nanosecond as dividedBy rounds.
+    long seconds = life.getSeconds();
+    Instant half =
+        issuedAt
+            .plusSeconds(seconds / 2)
+            .plusNanos(((seconds % 2) * 1_000_000_000L + life.getNano()) / 2);
+    return !now.isBefore(half);
   }
 }

@@ -85,11 +85,11 @@ public final class TokenCodec {
     this.keys = Objects.requireNonNull(keys, "keys");
     this.issuer = issuer;
     this.clock = Objects.requireNonNull(clock, "clock");
-    this.reader = new SignedClaimsReader(keys);
     this.validator = new ClaimsValidator(issuer, clock, leeway, ticketMaxAge);
     this.passHeader = header(PASS, keys.signingKid());
     this.ticketHeader = header(TICKET, keys.signingKid());
     this.challengeHeader = header(CHALLENGE, keys.signingKid());
+    this.reader = new SignedClaimsReader(keys, List.of(passHeader, ticketHeader, challengeHeader));
   }
 
   /** A codec with the configured keys (or a generated development key), issuer and durations. */

@@ -3,6 +3,7 @@ package io.anteroom.gateway.token;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.anteroom.queue.QueueId;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -41,5 +42,33 @@ class PassTests {
     assertThat(pass.pastHalfLife(ISSUED.plusSeconds(299))).isFalse();
     assertThat(pass.pastHalfLife(ISSUED.plusSeconds(300))).isTrue();
     assertThat(pass.pastHalfLife(ISSUED.plusSeconds(900))).isTrue();
+  }
+
+  @Test
+  void anOddLifetimeIsHalvedToTheNanosecondAsDurationDividesIt() {
+    for (long seconds : new long[] {1, 7, 601, 86_401}) {
+      Instant expires = ISSUED.plusSeconds(seconds).plusNanos(3);
+      Pass odd =
+          new Pass(TokenFixtures.VISITOR, "flash-sale", List.of("sku-1"), ISSUED, expires, "id");
+      Instant middle = ISSUED.plus(Duration.between(ISSUED, expires).dividedBy(2));
+
+      assertThat(odd.pastHalfLife(middle.minusNanos(1))).as("%ss", seconds).isFalse();
+      assertThat(odd.pastHalfLife(middle)).as("%ss", seconds).isTrue();
+    }
+  }
+
+  @Test
+  void aPassThatExpiresBeforeItIsIssuedIsPastHalfLifeFromItsMiddleToo() {
+    Pass backwards =
+        new Pass(
+            TokenFixtures.VISITOR,
+            "flash-sale",
+            List.of("sku-1"),
+            ISSUED,
+            ISSUED.minusSeconds(10),
+            "id");
+
+    assertThat(backwards.pastHalfLife(ISSUED.minusSeconds(6))).isFalse();
+    assertThat(backwards.pastHalfLife(ISSUED.minusSeconds(5))).isTrue();
   }
 }

@@ -1,0 +1,156 @@
+package io.anteroom.bench.micro;
+
+import io.anteroom.gateway.filter.WaitingRoomGatewayFilterFactory;
+import io.anteroom.gateway.token.TokenCodec;
+import io.anteroom.gateway.token.VisitorIds;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.springframework.cloud.gateway.filter.GatewayFilter;
+import org.springframework.cloud.gateway.filter.GatewayFilterChain;
+import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
+import org.springframework.http.HttpCookie;
+import org.springframework.http.codec.ServerCodecConfigurer;
+import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilter;
+import org.springframework.web.server.WebFilterChain;
+import org.springframework.web.server.adapter.DefaultServerWebExchange;
+import org.springframework.web.server.i18n.AcceptHeaderLocaleContextResolver;
+import org.springframework.web.server.i18n.LocaleContextResolver;
+import org.springframework.web.server.session.DefaultWebSessionManager;
+import org.springframework.web.server.session.WebSessionManager;
+import reactor.core.publisher.Mono;
+
+/**
+ * What the gateway does for an admitted visitor before the origin is called: the path guard, and
+ * the room's filter deciding on a request that carries a valid pass, next to the same request
+ * through a filter that does nothing. The gateway runs in this JVM with Redis unreachable and the
+ * downstream chain does nothing, so each benchmark measures the decision alone and fails if it
+ * waited on Redis. Each operation builds a fresh exchange (the filter registers a callback on the
+ * response), the same in every benchmark, so the differences are the filters' own cost.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 5, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(
+    value = 2,
+    jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-Dslf4j.provider=org.slf4j.simple.SimpleServiceProvider"})
+@State(Scope.Benchmark)
+public class FilterBenchmarks {
+
+  private static final String PATH = "/products/42";
+  private static final Map<String, String> PATH_VARIABLES = Map.of("id", "42");
+  private static final GatewayFilterChain FORWARD = exchange -> Mono.empty();
+  private static final WebFilterChain NEXT = exchange -> Mono.empty();
+  // Built once, as a server builds them once: MockServerWebExchange makes new codecs per exchange.
+  private static final ServerCodecConfigurer CODECS = ServerCodecConfigurer.create();
+  private static final WebSessionManager SESSIONS = new DefaultWebSessionManager();
+  private static final LocaleContextResolver LOCALES = new AcceptHeaderLocaleContextResolver();
+  private static final GatewayFilter NO_OP = (exchange, chain) -> chain.filter(exchange);
+
+  private OfflineGateway gateway;
+  private GatewayFilter waitingRoom;
+  private WebFilter pathGuard;
+  private HttpCookie passCookie;
+
+  @Setup(Level.Trial)
+  public void start() {
+    gateway = new OfflineGateway();
+    WaitingRoomGatewayFilterFactory factory = gateway.bean(WaitingRoomGatewayFilterFactory.class);
+    WaitingRoomGatewayFilterFactory.Config config = new WaitingRoomGatewayFilterFactory.Config();
+    config.setRoom(TokenBenchmarks.ROOM);
+    waitingRoom = factory.apply(config);
+    pathGuard = gateway.bean("pathGuard", WebFilter.class);
+    // An hour-long pass: well before half its life, so no renewal (which would call Redis).
+    String pass =
+        gateway
+            .bean(TokenCodec.class)
+            .issuePass(
+                VisitorIds.newVisitorId(),
+                TokenBenchmarks.ROOM,
+                List.of("42"),
+                Duration.ofHours(1));
+    passCookie = new HttpCookie("anteroom_pass_" + TokenBenchmarks.ROOM, pass);
+    TokenBenchmarks.require(forwards(waitingRoom), "a pass holder must be forwarded");
+    TokenBenchmarks.require(forwardsPath(), "the path guard must let the path through");
+  }
+
+  @TearDown(Level.Trial)
+  public void stop() {
+    gateway.close();
+  }
+
+  /** A browser's GET of a protected page with its pass and a cookie of the shop's own. */
+  private ServerWebExchange passHolder() {
+    ServerWebExchange exchange =
+        new DefaultServerWebExchange(
+            MockServerHttpRequest.get(PATH)
+                .header("Accept", "text/html")
+                .header("User-Agent", "Mozilla/5.0 (X11; Linux x86_64) micro-benchmark")
+                .cookie(passCookie, new HttpCookie("shop_session", "c2Vzc2lvbi0xMjM0NTY3ODk"))
+                .build(),
+            new BareResponse(),
+            SESSIONS,
+            CODECS,
+            LOCALES);
+    // What the route's Path predicate leaves for the filter.
+    exchange
+        .getAttributes()
+        .put(ServerWebExchangeUtils.URI_TEMPLATE_VARIABLES_ATTRIBUTE, PATH_VARIABLES);
+    return exchange;
+  }
+
+  @Benchmark
+  public void waitingRoomPassHolder() {
+    Synchronously.complete(waitingRoom.filter(passHolder(), FORWARD));
+  }
+
+  @Benchmark
+  public void noOpFilterReference() {
+    Synchronously.complete(NO_OP.filter(passHolder(), FORWARD));
+  }
+
+  @Benchmark
+  public void pathGuard() {
+    Synchronously.complete(pathGuard.filter(passHolder(), NEXT));
+  }
+
+  private boolean forwards(GatewayFilter filter) {
+    boolean[] forwarded = {false};
+    Synchronously.complete(
+        filter.filter(
+            passHolder(),
+            exchange -> {
+              forwarded[0] = exchange.getResponse().getStatusCode() == null;
+              return Mono.empty();
+            }));
+    return forwarded[0];
+  }
+
+  private boolean forwardsPath() {
+    boolean[] forwarded = {false};
+    Synchronously.complete(
+        pathGuard.filter(
+            passHolder(),
+            exchange -> {
+              forwarded[0] = true;
+              return Mono.empty();
+            }));
+    return forwarded[0];
+  }
+}
