@@ -98,16 +98,21 @@ public final class Line {
   /**
    * @param ticket a valid ticket for this very queue, or null
    * @param newcomer the id to join with when there is no such ticket
+   * @param minted true when {@code newcomer} was minted for this very request, so nobody can hold a
+   *     place under it yet and joining needs no look-up (never for an id derived from an identity
+   *     or named by a solved challenge, which others may share)
    * @return the outcome; an error when Redis failed or the breaker in front of it is open
    */
-  public Mono<Outcome> meet(QueueId queue, Ticket ticket, String newcomer, RoomPolicy policy) {
-    return redis.call(lookUp(queue, ticket, newcomer, policy));
+  public Mono<Outcome> meet(
+      QueueId queue, Ticket ticket, String newcomer, boolean minted, RoomPolicy policy) {
+    return redis.call(lookUp(queue, ticket, newcomer, minted, policy));
   }
 
-  private Mono<Outcome> lookUp(QueueId queue, Ticket ticket, String newcomer, RoomPolicy policy) {
+  private Mono<Outcome> lookUp(
+      QueueId queue, Ticket ticket, String newcomer, boolean minted, RoomPolicy policy) {
     long startsIn = startsIn(policy);
     if (ticket == null) {
-      return join(queue, newcomer, policy);
+      return join(queue, newcomer, minted, policy);
     }
     String ticketVisitor = ticket.visitor();
     return store
@@ -141,7 +146,7 @@ public final class Line {
                               false,
                               startsIn,
                               status.measuredRate()));
-                  case FINISHED, UNKNOWN -> join(queue, ticketVisitor, policy);
+                  case FINISHED, UNKNOWN -> join(queue, ticketVisitor, false, policy);
                 });
   }
 
@@ -182,9 +187,8 @@ public final class Line {
     return items;
   }
 
-  private Mono<Outcome> join(QueueId queue, String visitor, RoomPolicy policy) {
-    return store
-        .enqueue(queue, visitor, policy)
+  private Mono<Outcome> join(QueueId queue, String visitor, boolean minted, RoomPolicy policy) {
+    return (minted ? store.join(queue, visitor, policy) : store.enqueue(queue, visitor, policy))
         .doOnNext(
             result -> {
               if (result.added()) {

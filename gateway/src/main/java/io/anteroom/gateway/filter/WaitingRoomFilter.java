@@ -169,12 +169,14 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
       context.decisions().rejectedToken(room, Rejection.WRONG_QUEUE);
     }
     String newcomer = known != null ? known : VisitorIds.newVisitorId();
+    boolean minted = known == null;
     if (forThisQueue == null && policy.proofOfWork() > 0) {
       Proofs.Answer answer = context.proofs().read(request, queue, policy.proofOfWork(), known);
       if (!(answer instanceof Proofs.Answer.Solved solved)) {
         return challenge(exchange, queue, policy, newcomer, answer);
       }
       newcomer = solved.visitor();
+      minted = false;
       exchange.getResponse().addCookie(context.cookies().clearProof(room));
     }
     String joining = newcomer;
@@ -183,11 +185,12 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
             ? context.places().check(request, queue, joining, policy)
             : Mono.just(Optional.empty());
     Ticket held = forThisQueue;
+    boolean fresh = minted;
     return limits.flatMap(
         refusal ->
             refusal.isPresent()
                 ? refused(exchange, refusal.get())
-                : meet(exchange, chain, queue, policy, pass, held, joining));
+                : meet(exchange, chain, queue, policy, pass, held, joining, fresh));
   }
 
   /** Turned away by a limit on new places: 429 with Retry-After, counted as rejected. */
@@ -203,12 +206,13 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
       RoomPolicy policy,
       Pass pass,
       Ticket forThisQueue,
-      String newcomer) {
+      String newcomer,
+      boolean minted) {
     // Only a failure to reach the line (a Redis error, or the breaker in front of Redis refusing)
     // means "unavailable"; errors after it belong to the origin.
     return context
         .line()
-        .meet(queue, forThisQueue, newcomer, policy)
+        .meet(queue, forThisQueue, newcomer, minted, policy)
         .map(Optional::of)
         .onErrorResume(error -> lineUnavailable(queue, error))
         .flatMap(

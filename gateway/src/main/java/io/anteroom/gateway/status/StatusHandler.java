@@ -116,7 +116,7 @@ public final class StatusHandler {
   private Mono<ServerResponse> inLine(String room, Ticket ticket, Pass pass, RoomPolicy policy) {
     QueueId queue = ticket.queue();
     String visitor = ticket.visitor();
-    return line.meet(queue, ticket, visitor, policy)
+    return line.meet(queue, ticket, visitor, false, policy)
         .flatMap(
             outcome -> {
               if (outcome.admitted()) {

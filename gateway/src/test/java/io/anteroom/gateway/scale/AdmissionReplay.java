@@ -87,10 +87,15 @@ final class AdmissionReplay {
   private void zadd(String key, Command c) {
     int first = 2;
     boolean onlyExisting = false;
+    boolean onlyNew = false;
     while (first < c.size() && FLAGS.contains(c.arg(first).toUpperCase(Locale.ROOT))) {
       onlyExisting |= c.arg(first).equalsIgnoreCase("XX");
+      onlyNew |= c.arg(first).equalsIgnoreCase("NX");
       first++;
     }
+    // Admissions add to running with no flag, or with NX alone (a newcomer let in on arrival);
+    // other flags mark activity updates and registrations.
+    boolean admits = first == 2 || (first == 3 && onlyNew);
     for (int i = first; i + 1 < c.size(); i += 2) {
       long score = (long) Double.parseDouble(c.arg(i));
       String member = c.arg(i + 1);
@@ -99,7 +104,7 @@ final class AdmissionReplay {
         line.put(score, member);
         places.put(member, score);
       } else if (key.equals(running) && !onlyExisting) {
-        if (first == 2) {
+        if (admits && !(onlyNew && sessions.contains(member))) {
           admit(member, score);
         }
         sessions.add(member);
