@@ -20,6 +20,7 @@ import java.util.regex.Pattern;
  *                            rate-sum &lt;f&gt; rate-weight &lt;ms&gt; rate-at &lt;ms&gt; rate-open 0|1
  *                            (measured admission rate, see rate.lua)
  * HINCRBY wr:{shop:42}:hits  &lt;epoch-second&gt; &lt;requests&gt;      traffic per second, expires
+ *                            tidied &lt;epoch-second&gt;             (old seconds dropped, see hits.lua)
  * HSET wr:active             shop:42 manual|auto                active queues and why
  * PUBLISH wr:active:changed  shop:42                            after each change of wr:active
  * HSET wr:settings:shop      admit-per-second 250 42/mode paused  live overrides: room, queue

@@ -83,19 +83,47 @@ class RedisTrafficStoreIntegrationTests {
     clock.advance(Duration.ofSeconds(3));
 
     assertThat(record(1)).isEqualTo(1);
-    assertThat(sync.hlen(keys.hits(queue))).isEqualTo(1);
-    assertThat(sync.pttl(keys.hits(queue))).isBetween(3_000L, 4_000L);
+    assertThat(sync.hkeys(keys.hits(queue)))
+        .containsExactlyInAnyOrder(Long.toString(clock.millis() / 1000), "tidied");
+    assertThat(sync.pttl(keys.hits(queue))).isBetween(10_000L, 11_000L);
+  }
+
+  @Test
+  void recordLeavesSecondsOutOfTheWindowUncountedUntilTheNextTidyOneWindowLater() {
+    long start = clock.millis() / 1000;
+    record(10);
+    clock.advance(Duration.ofSeconds(1));
+    record(5);
+    clock.advance(Duration.ofSeconds(2));
+    assertThat(record(1)).as("the first second left the window; tidied now").isEqualTo(6);
+    long ttlAfterTidy = sync.pttl(keys.hits(queue));
+    clock.advance(Duration.ofSeconds(1));
+
+    assertThat(record(1)).as("the second second left the window too").isEqualTo(2);
+    assertThat(sync.hkeys(keys.hits(queue)))
+        .as("kept until the next tidy, a window after the last")
+        .containsExactlyInAnyOrder(
+            Long.toString(start + 1), Long.toString(start + 3), Long.toString(start + 4), "tidied");
+    assertThat(sync.pttl(keys.hits(queue))).isLessThanOrEqualTo(ttlAfterTidy);
+
+    clock.advance(Duration.ofSeconds(2));
+    assertThat(record(1)).isEqualTo(2);
+    assertThat(sync.hkeys(keys.hits(queue)))
+        .as("a window after the last tidy, the seconds out of it are dropped")
+        .containsExactlyInAnyOrder(Long.toString(start + 4), Long.toString(start + 6), "tidied");
   }
 
   @Test
   void recordFromAnEarlierClockCountsInTheWindowWithoutDroppingNewerSeconds() {
+    long start = clock.millis() / 1000;
     record(10);
     clock.advance(Duration.ofSeconds(1));
     record(10);
     clock.advance(Duration.ofSeconds(-1));
 
     assertThat(record(1)).isEqualTo(11);
-    assertThat(sync.hlen(keys.hits(queue))).isEqualTo(2);
+    assertThat(sync.hkeys(keys.hits(queue)))
+        .containsExactlyInAnyOrder(Long.toString(start), Long.toString(start + 1), "tidied");
   }
 
   @Test

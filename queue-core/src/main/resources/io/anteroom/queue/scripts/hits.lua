@@ -1,7 +1,11 @@
 -- Adds a gateway's request count for a queue to the current second's bucket and returns the
--- requests in the activation window (this second and the ones before it). Buckets older than the
--- window are dropped, and the hash expires when traffic stops, so it never holds more than about
--- window + 1 fields.
+-- requests in the activation window (this second and the ones before it).
+-- Most calls cost two commands. Seconds that left the window are not counted, and are dropped at
+-- most once a window: then the 'tidied' field records the second and the hash is given a time to
+-- live of two windows and five seconds. A tidy comes with the first call a window or more after
+-- the last one, so the hash outlives every count still in a window (with gateway clocks a few
+-- seconds apart), expires once traffic stops, and never holds more than about two windows of
+-- fields.
 -- KEYS: 1 hits
 -- ARGV: 1 now (ms), 2 requests to add, 3 window (s)
 -- Reply: requests in the window, this one included
@@ -9,15 +13,26 @@
 
 local second, window = math.floor(tonumber(ARGV[1]) / 1000), tonumber(ARGV[3])
 redis.call('HINCRBY', KEYS[1], second, tonumber(ARGV[2]))
-local total = 0
+local total, stale, tidied = 0, {}, nil
 local counts = redis.call('HGETALL', KEYS[1])
 for i = 1, #counts, 2 do
-  local s = tonumber(counts[i])
-  if not s or s <= second - window then
-    redis.call('HDEL', KEYS[1], counts[i])
-  elseif s <= second then
-    total = total + tonumber(counts[i + 1])
+  local field = counts[i]
+  if field == 'tidied' then
+    tidied = tonumber(counts[i + 1])
+  else
+    local s = tonumber(field)
+    if not s or s <= second - window then
+      stale[#stale + 1] = field
+    elseif s <= second then
+      total = total + tonumber(counts[i + 1])
+    end
   end
 end
-redis.call('PEXPIRE', KEYS[1], (window + 1) * 1000)
+if not tidied or second - tidied >= window then
+  if #stale > 0 then
+    redis.call('HDEL', KEYS[1], unpack(stale))
+  end
+  redis.call('HSET', KEYS[1], 'tidied', second)
+  redis.call('PEXPIRE', KEYS[1], (2 * window + 5) * 1000)
+end
 return total
