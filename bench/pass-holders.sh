@@ -99,21 +99,8 @@ log "a pass for $QUEUED_PATH and for $ITEMS items of room browse; every side ans
 # wrk scripts: each checks that every answer is 200 with the origin's whole page.
 
 pass_holder_lua "$HELD_PASS" >"$WORK/held.lua"
-{
-  echo "-- $UNQUEUED_PATH with the same pass cookie: the gateway's route without the WaitingRoom filter, or nginx."
-  wrk_common
-  page_check_lua
-  cat <<EOF_LUA
-local req
-function init(args)
-  bad = 0
-  req = wrk.format("GET", "$UNQUEUED_PATH", { ["Accept"] = "text/html", ["Cookie"] = "$(pass_cookie admit)=$HELD_PASS" })
-end
-function request()
-  return req
-end
-EOF_LUA
-} >"$WORK/unfiltered.lua"
+# The same pass cookie on the route without the WaitingRoom filter, or through nginx.
+pass_holder_lua "$HELD_PASS" "$UNQUEUED_PATH" >"$WORK/unfiltered.lua"
 cp "$WORK/unfiltered.lua" "$WORK/nginx.lua"
 {
   echo "-- Items of room browse, whose queues are off, each with its own pass, in turn."

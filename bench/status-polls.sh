@@ -135,26 +135,9 @@ check_origin_answer "$BASE$QUEUED_PATH" "$(pass_cookie admit)=$HELD_PASS" \
 log "$TICKETS tickets; the line holds $LINE_LENGTH; a poll answers $POLL_BYTES bytes, an admitted visitor's $QUEUED_PATH $PRODUCT_BYTES bytes"
 
 # ---------------------------------------------------------------------------------------------
-# wrk scripts: both prebuild their requests, check every response, and print one RESULT line.
+# wrk scripts: both prebuild their requests, check every response, and print one RESULT line
+# (wrk_common in lib/wrk.sh).
 
-wrk_common() {
-  cat <<'EOF'
-local threads, started = {}, 0
-function setup(thread)
-  started = started + 1
-  thread:set("id", started)
-  table.insert(threads, thread)
-end
-function done(summary, latency, requests)
-  local bad = 0
-  for _, t in ipairs(threads) do bad = bad + t:get("bad") end
-  local e = summary.errors
-  io.write(string.format("RESULT requests=%d duration_us=%d p50_us=%d p99_us=%d bad=%d status=%d socket=%d\n",
-    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99), bad,
-    e.status, e.connect + e.read + e.write + e.timeout))
-end
-EOF
-}
 {
   echo "-- Rotates through the tickets of waiting visitors; counts answers that are not 200 + waiting."
   echo "local tickets = {"

@@ -53,16 +53,17 @@ end
 EOF_LUA
 }
 
-# A wrk script: the pass holder $1 loading QUEUED_PATH again and again.
+# A wrk script: the pass holder $1 loading path $2 (QUEUED_PATH by default) again and again.
 pass_holder_lua() {
-  echo "-- An admitted visitor: $QUEUED_PATH with a valid pass for the active queue admit:1."
+  local path=${2:-$QUEUED_PATH}
+  echo "-- An admitted visitor: $path with a valid pass for the active queue admit:1."
   wrk_common
   page_check_lua
   cat <<EOF_LUA
 local req
 function init(args)
   bad = 0
-  req = wrk.format("GET", "$QUEUED_PATH", { ["Accept"] = "text/html", ["Cookie"] = "$(pass_cookie admit)=$1" })
+  req = wrk.format("GET", "$path", { ["Accept"] = "text/html", ["Cookie"] = "$(pass_cookie admit)=$1" })
 end
 function request()
   return req
