@@ -17,16 +17,16 @@ import java.util.Optional;
  * @param java the Java runtime's vendor and version
  * @param loadAverage the 1, 5 and 15 minute load averages of /proc/loadavg when probed
  */
-record MachineInfo(
+public record MachineInfo(
     String processors, String cpuModel, String memory, String java, String loadAverage) {
 
-  static MachineInfo probe() {
+  public static MachineInfo probe() {
     return new MachineInfo(
         nproc(),
         procField("/proc/cpuinfo", "model name").orElse("unknown"),
         procField("/proc/meminfo", "MemTotal").map(MachineInfo::gib).orElse("unknown"),
         System.getProperty("java.vendor") + " " + System.getProperty("java.runtime.version"),
-        readLoadAverage());
+        currentLoadAverage());
   }
 
   private static String nproc() {
@@ -44,7 +44,21 @@ record MachineInfo(
     return Integer.toString(Runtime.getRuntime().availableProcessors());
   }
 
-  private static String readLoadAverage() {
+  /** CPUs, model, memory and kernel, in one phrase. */
+  public String description() {
+    return processors
+        + " CPUs, "
+        + cpuModel
+        + ", "
+        + memory
+        + ", "
+        + System.getProperty("os.name")
+        + " "
+        + System.getProperty("os.version");
+  }
+
+  /** The 1, 5 and 15 minute load averages of /proc/loadavg now, or "unknown". */
+  public static String currentLoadAverage() {
     try {
       String[] fields = Files.readString(Path.of("/proc/loadavg")).split(" ");
       return fields[0] + " " + fields[1] + " " + fields[2];

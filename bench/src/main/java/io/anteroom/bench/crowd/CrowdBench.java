@@ -1,5 +1,6 @@
 package io.anteroom.bench.crowd;
 
+import io.anteroom.bench.MachineInfo;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.policy.RoomPolicy;
@@ -74,7 +75,7 @@ public final class CrowdBench {
   }
 
   private CrowdResults run() throws IOException {
-    Machine machine = Machine.probe();
+    MachineInfo machine = MachineInfo.probe();
     Instant started = Instant.now();
     Path jar = GatewayJar.find(root);
     Path work = Files.createTempDirectory("crowd-");
@@ -155,7 +156,7 @@ public final class CrowdBench {
     return new CrowdResults(
         options,
         machine,
-        Machine.currentLoadAverage(),
+        MachineInfo.currentLoadAverage(),
         started,
         (System.nanoTime() - start) / 60e9,
         redisVersion,

@@ -1,5 +1,6 @@
 package io.anteroom.bench.crowd;
 
+import io.anteroom.bench.MachineInfo;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -33,7 +34,7 @@ import java.util.List;
  */
 record CrowdResults(
     CrowdOptions options,
-    Machine machine,
+    MachineInfo machine,
     String loadAtEnd,
     Instant started,
     double minutes,

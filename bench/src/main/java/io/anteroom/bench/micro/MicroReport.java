@@ -1,8 +1,6 @@
 package io.anteroom.bench.micro;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.anteroom.bench.MachineInfo;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -26,11 +24,7 @@ final class MicroReport {
     md.append("# Micro benchmarks\n\n");
     md.append("- Date: ").append(Instant.now().truncatedTo(ChronoUnit.SECONDS)).append('\n');
     md.append("- Machine: ").append(machine()).append('\n');
-    md.append("- Java: ")
-        .append(System.getProperty("java.vendor"))
-        .append(' ')
-        .append(System.getProperty("java.runtime.version"))
-        .append('\n');
+    md.append("- Java: ").append(MachineInfo.probe().java()).append('\n');
     md.append("- Command: `").append(command).append("`\n");
     if (!results.isEmpty()) {
       var params = results.iterator().next().getParams();
@@ -142,34 +136,7 @@ final class MicroReport {
   }
 
   private static String machine() {
-    String cpu = field("/proc/cpuinfo", "model name");
-    String load;
-    try {
-      String[] fields = Files.readString(Path.of("/proc/loadavg")).split(" ");
-      load = fields[0] + " " + fields[1] + " " + fields[2];
-    } catch (IOException | RuntimeException e) {
-      load = "unknown";
-    }
-    return Runtime.getRuntime().availableProcessors()
-        + " CPUs ("
-        + cpu
-        + "), "
-        + field("/proc/meminfo", "MemTotal")
-        + " memory, load average "
-        + load
-        + " when written";
-  }
-
-  private static String field(String file, String name) {
-    try {
-      for (String line : Files.readAllLines(Path.of(file))) {
-        if (line.startsWith(name)) {
-          return line.substring(line.indexOf(':') + 1).strip();
-        }
-      }
-    } catch (IOException e) {
-      // Not Linux: leave it unknown.
-    }
-    return "unknown";
+    MachineInfo machine = MachineInfo.probe();
+    return machine.description() + ", load average " + machine.loadAverage() + " when written";
   }
 }
