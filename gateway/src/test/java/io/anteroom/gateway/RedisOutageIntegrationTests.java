@@ -12,9 +12,12 @@ import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.queue.Activation;
 import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueId;
+import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.policy.FailurePolicy;
 import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.testing.redis.RedisServerExtension;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.sync.RedisCommands;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
@@ -60,6 +63,7 @@ class RedisOutageIntegrationTests {
   @Autowired ActiveQueueMirror mirror;
   @Autowired RoomPolicyMirror policies;
   @Autowired SettingsStore settings;
+  @Autowired QueueKeys keys;
 
   @Test
   void redisKilledThenBack() {
@@ -141,6 +145,39 @@ class RedisOutageIntegrationTests {
           .atMost(Duration.ofSeconds(15))
           .ignoreExceptions()
           .until(() -> active.list().block() != null);
+    }
+  }
+
+  @Test
+  void newcomerWhoseJoinRanAfterTheGatewayGaveUpKeepsThatOnePlaceOnRetry() {
+    QueueId queue = QueueId.of("shop", "5");
+    active.activate(queue, Activation.MANUAL).block();
+    await().atMost(Duration.ofSeconds(5)).until(() -> mirror.isActive(queue));
+    Visitor.lineUpSomeone(port, "/products/5");
+    RedisClient client = RedisClient.create(redis.uri());
+    try {
+      RedisCommands<String, String> direct = client.connect().sync();
+      long before = direct.zcard(keys.waiting(queue));
+
+      // Redis holds every command for longer than the gateway's command timeout, then runs them:
+      // the newcomer's join lands after the gateway has answered 503.
+      direct.clientPause(2_000);
+      Visitor newcomer = new Visitor(port);
+      HttpResponse<String> first = newcomer.json("/products/5");
+
+      assertThat(first.statusCode()).isEqualTo(503);
+      assertThat(newcomer.cookie("anteroom_ticket_shop")).as("ticket with the 503").isNotNull();
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> direct.zcard(keys.waiting(queue)) == before + 1);
+
+      HttpResponse<String> retry = newcomer.json("/products/5");
+
+      assertThat(Visitor.text(retry.body(), "state")).isEqualTo("waiting");
+      assertThat(Visitor.field(retry.body(), "position")).isEqualTo(before + 1);
+      assertThat(direct.zcard(keys.waiting(queue))).as("one place, not two").isEqualTo(before + 1);
+    } finally {
+      client.shutdown();
     }
   }
 }

@@ -214,7 +214,7 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
         .line()
         .meet(queue, forThisQueue, newcomer, minted, policy)
         .map(Optional::of)
-        .onErrorResume(error -> lineUnavailable(queue, error))
+        .onErrorResume(error -> lineUnavailable(exchange, queue, forThisQueue, newcomer, error))
         .flatMap(
             outcome ->
                 outcome.isPresent()
@@ -241,10 +241,25 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
     return context.responses().challenge(exchange, room, challenge, difficulty);
   }
 
-  private Mono<Optional<Line.Outcome>> lineUnavailable(QueueId queue, Throwable error) {
+  /**
+   * Logs the failure. A newcomer still gets the ticket of the id they tried to join with: when
+   * Redis ran the join after the gateway stopped waiting for it, their next request finds that
+   * place instead of taking a second one (and joins with the same id if there is none).
+   */
+  private Mono<Optional<Line.Outcome>> lineUnavailable(
+      ServerWebExchange exchange,
+      QueueId queue,
+      Ticket forThisQueue,
+      String newcomer,
+      Throwable error) {
     context
         .warnings()
         .warn(room, "room={} queue={} line unavailable: {}", room, queue.item(), error.toString());
+    if (forThisQueue == null) {
+      exchange
+          .getResponse()
+          .addCookie(context.cookies().ticket(room, context.tokens().issueTicket(newcomer, queue)));
+    }
     return Mono.just(Optional.empty());
   }
 
