@@ -14,6 +14,8 @@ import io.anteroom.gateway.filter.WaitingRoomGatewayFilterFactory;
 import io.anteroom.gateway.identity.Identities;
 import io.anteroom.gateway.pass.AnteroomCookies;
 import io.anteroom.gateway.pass.PassRegistrar;
+import io.anteroom.gateway.pass.Passes;
+import io.anteroom.gateway.pass.SessionChecks;
 import io.anteroom.gateway.room.FailurePolicySwitch;
 import io.anteroom.gateway.room.RoomMessages;
 import io.anteroom.gateway.room.RoomPolicyMirror;
@@ -149,6 +151,17 @@ class GatewayConfiguration {
   }
 
   @Bean
+  Passes passes(TokenCodec tokens, AnteroomCookies cookies, Clock clock) {
+    return new Passes(tokens, cookies, clock);
+  }
+
+  @Bean
+  SessionChecks sessionChecks(
+      QueueStore store, RedisGuard redis, Clock clock, MeterRegistry meters) {
+    return new SessionChecks(store, redis, clock, meters);
+  }
+
+  @Bean
   WaitingPage waitingPage(AnteroomProperties anteroom) {
     return WaitingPage.of(anteroom);
   }
@@ -205,7 +218,9 @@ class GatewayConfiguration {
       Clock clock,
       Identities identities,
       PlaceLimits placeLimits,
-      LimitResponses limits) {
+      LimitResponses limits,
+      Passes passes,
+      SessionChecks checks) {
     return new WaitingRoomGatewayFilterFactory(
         anteroom,
         gateway,
@@ -224,7 +239,9 @@ class GatewayConfiguration {
         clock,
         identities,
         placeLimits,
-        limits);
+        limits,
+        passes,
+        checks);
   }
 
   @Bean
@@ -241,9 +258,9 @@ class GatewayConfiguration {
       Line line,
       PassRegistrar registrar,
       RoomMessages messages,
-      Clock clock) {
+      Passes passes) {
     return new StatusHandler(
-        policies, gate, tokens, cookies, line, registrar, messages::message, clock);
+        policies, gate, tokens, cookies, line, registrar, messages::message, passes);
   }
 
   @Bean

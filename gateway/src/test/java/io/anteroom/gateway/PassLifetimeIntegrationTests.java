@@ -19,6 +19,7 @@ import io.anteroom.testing.redis.RedisServerExtension;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -121,9 +122,11 @@ class PassLifetimeIntegrationTests {
   private void assertEndsWithTheSession(Visitor visitor, Instant admitted) {
     Verified<Pass> read = tokens.readPass(visitor.cookie("anteroom_pass_shop"), "shop");
     assertThat(read.isValid()).isTrue();
-    Instant sessionEnds = admitted.plus(policies.policy(queue).sessionDuration());
-    // Whole seconds, rounded down where the pass is issued.
-    assertThat(((Verified.Valid<Pass>) read).value().expiresAt())
-        .isBetween(sessionEnds.minusSeconds(2), sessionEnds);
+    Instant sessionEnds =
+        admitted.truncatedTo(ChronoUnit.MILLIS).plus(policies.policy(queue).sessionIdleLimit());
+    Pass pass = ((Verified.Valid<Pass>) read).value();
+    assertThat(pass.entitlement(queue).until()).isEqualTo(sessionEnds);
+    // The token's expiry is that end in whole seconds, rounded up.
+    assertThat(pass.expiresAt()).isBetween(sessionEnds, sessionEnds.plusSeconds(1));
   }
 }

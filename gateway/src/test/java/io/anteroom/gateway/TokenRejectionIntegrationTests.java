@@ -162,7 +162,10 @@ class TokenRejectionIntegrationTests {
   private static String retarget(String token) {
     String[] parts = token.split("\\.");
     String payload = new String(Base64.getUrlDecoder().decode(parts[1]), StandardCharsets.UTF_8);
-    String forged = payload.replace("[\"12\"]", "[\"11\"]");
+    String forged = payload.replace("\"item\":\"12\"", "\"item\":\"11\"");
+    if (forged.equals(payload)) {
+      throw new IllegalStateException("no item 12 to retarget in " + payload);
+    }
     return parts[0] + "." + base64(forged) + "." + parts[2];
   }
 

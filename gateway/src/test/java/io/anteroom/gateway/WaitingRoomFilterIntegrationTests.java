@@ -108,7 +108,9 @@ class WaitingRoomFilterIntegrationTests {
     assertThat(response.body()).contains("Product page");
     String setCookie = String.join("\n", response.headers().allValues("Set-Cookie"));
     assertThat(setCookie)
-        .contains("anteroom_pass_shop=", "SameSite=Lax", "Path=/", "Max-Age=300")
+        // The shop's 5-minute sessions, confirmed every 30 s: a session ends 5m30s after its
+        // last confirmed activity.
+        .contains("anteroom_pass_shop=", "SameSite=Lax", "Path=/", "Max-Age=330")
         .containsIgnoringCase("HttpOnly")
         .doesNotContainIgnoringCase("Secure");
     LoggedRequest forwarded = origin.findAll(getRequestedFor(urlPathEqualTo("/products/7"))).get(0);

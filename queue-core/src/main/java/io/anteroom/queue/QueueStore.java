@@ -33,7 +33,10 @@ public interface QueueStore {
   /** Admits the next visitors at the policy's rate and cap. */
   Mono<AdmitResult> admit(QueueId queue, RoomPolicy policy);
 
-  /** Ends idle sessions and trims finished entries past retention. */
+  /**
+   * Ends sessions idle past {@link RoomPolicy#sessionIdleLimit()} and trims finished entries past
+   * retention.
+   */
   Mono<ExpireResult> expire(QueueId queue, RoomPolicy policy);
 
   /**

@@ -137,7 +137,7 @@ public final class RedisQueueStore implements QueueStore {
             QueueScripts.EXPIRE,
             queue,
             now(),
-            Long.toString(policy.sessionDuration().toMillis()),
+            Long.toString(policy.sessionIdleLimit().toMillis()),
             Long.toString(policy.finishedRetention().toMillis()),
             Integer.toString(EXPIRE_LIMIT))
         .map(r -> new ExpireResult(r.get(0), r.get(1), r.get(2), r.get(3), r.get(4), r.get(5)));

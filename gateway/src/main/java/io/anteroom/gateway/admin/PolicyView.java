@@ -47,6 +47,7 @@ final class PolicyView {
       case CLOSED_LINE -> policy.closedLine().value();
       case FAILURE_POLICY -> policy.failurePolicy().value();
       case PROOF_OF_WORK -> Integer.toString(policy.proofOfWork());
+      case PASS_RECHECK -> Durations.format(policy.passRecheck());
       case QUEUEING -> policy.fairness().queueing().value();
       case EVENT_START -> orNone(policy.fairness().eventStart());
       case PRE_QUEUE_OPENS ->

@@ -3,16 +3,16 @@ package io.anteroom.gateway.filter;
 import io.anteroom.gateway.RedisGuard;
 import io.anteroom.gateway.pass.AnteroomCookies;
 import io.anteroom.gateway.pass.PassRegistrar;
+import io.anteroom.gateway.pass.Passes;
+import io.anteroom.gateway.pass.SessionChecks;
+import io.anteroom.gateway.token.Entitlement;
 import io.anteroom.gateway.token.Pass;
-import io.anteroom.gateway.token.TokenCodec;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.log.ThrottledWarnings;
-import io.anteroom.queue.policy.RoomPolicy;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
+import org.springframework.http.ResponseCookie;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.server.ServerWebExchange;
@@ -20,7 +20,7 @@ import reactor.core.publisher.Mono;
 
 /**
  * Sends an allowed request on to the origin: scrubbed of Anteroom's headers and cookies, with a new
- * or renewed pass where one is due, and watching the origin's answer for the release header.
+ * or renewed pass where one is given, and watching the origin's answer for the release header.
  */
 final class Forwarder {
 
@@ -29,32 +29,32 @@ final class Forwarder {
 
   private final RequestScrubber scrubber;
   private final AnteroomCookies cookies;
-  private final TokenCodec tokens;
+  private final Passes passes;
+  private final SessionChecks checks;
   private final QueueStore store;
   private final RedisGuard redis;
   private final PassRegistrar registrar;
   private final LineEvents events;
-  private final Clock clock;
   private final ThrottledWarnings warnings;
 
   Forwarder(
       RequestScrubber scrubber,
       AnteroomCookies cookies,
-      TokenCodec tokens,
+      Passes passes,
+      SessionChecks checks,
       QueueStore store,
       RedisGuard redis,
       PassRegistrar registrar,
       LineEvents events,
-      Clock clock,
       ThrottledWarnings warnings) {
     this.scrubber = scrubber;
     this.cookies = cookies;
-    this.tokens = tokens;
+    this.passes = passes;
+    this.checks = checks;
     this.store = store;
     this.redis = redis;
     this.registrar = registrar;
     this.events = events;
-    this.clock = clock;
     this.warnings = warnings;
   }
 
@@ -84,7 +84,7 @@ final class Forwarder {
   }
 
   /**
-   * Forwards a pass holder, renewing a pass past half its life (sliding session).
+   * Forwards a pass holder with the pass the request carries.
    *
    * @param current the pass as the request carries it
    */
@@ -93,64 +93,40 @@ final class Forwarder {
       GatewayFilterChain chain,
       QueueId queue,
       Pass pass,
-      String current,
-      RoomPolicy policy) {
-    watchForRelease(exchange, queue, pass.visitor());
-    if (!pass.pastHalfLife(clock.instant())) {
-      return forward(exchange, chain, current);
-    }
-    return redis
-        .call(store.touch(queue, pass.visitor()))
-        .onErrorResume(error -> Mono.just(false))
-        .flatMap(
-            running -> {
-              if (!running) {
-                return forward(exchange, chain, current);
-              }
-              String renewed =
-                  issue(exchange, queue, pass.visitor(), pass.items(), policy.sessionDuration());
-              return forward(exchange, chain, renewed);
-            });
+      String current) {
+    watchForRelease(exchange, queue, pass.visitor(), pass.entitlements());
+    return forward(exchange, chain, current);
   }
 
   /**
-   * Forwards a visitor who gets a new pass now.
+   * Forwards a visitor with a pass given now: a renewed one, or a new one.
    *
-   * @param lifetime how long the pass lasts: what is left of the visitor's session
    * @param admittedFromLine true when the line admitted the visitor (the ticket is cleared); false
-   *     when the queue is off (the pass is registered in running, batched)
+   *     when the queue is off (the pass is registered in running, batched); null for a renewal
    */
-  Mono<Void> forwardNewPass(
+  Mono<Void> forwardWithPass(
       ServerWebExchange exchange,
       GatewayFilterChain chain,
       QueueId queue,
-      String visitor,
-      List<String> items,
-      Duration lifetime,
-      boolean admittedFromLine) {
-    String token = issue(exchange, queue, visitor, items, lifetime);
-    if (admittedFromLine) {
-      exchange.getResponse().addCookie(cookies.clearTicket(queue.room()));
-    } else {
-      registrar.register(queue, visitor);
+      Passes.Issued pass,
+      Boolean admittedFromLine) {
+    ServerHttpResponse response = exchange.getResponse();
+    response.getCookies().set(pass.cookie().getName(), pass.cookie());
+    if (Boolean.TRUE.equals(admittedFromLine)) {
+      response.addCookie(cookies.clearTicket(queue.room()));
+    } else if (Boolean.FALSE.equals(admittedFromLine)) {
+      registrar.register(queue, pass.visitor());
     }
-    watchForRelease(exchange, queue, visitor);
-    return forward(exchange, chain, token);
+    watchForRelease(exchange, queue, pass.visitor(), pass.entitlements());
+    return forward(exchange, chain, pass.token());
   }
 
-  private String issue(
-      ServerWebExchange exchange,
-      QueueId queue,
-      String visitor,
-      List<String> items,
-      Duration lifetime) {
-    String token = tokens.issuePass(visitor, queue.room(), items, lifetime);
-    exchange.getResponse().addCookie(cookies.pass(queue.room(), token, lifetime));
-    return token;
-  }
-
-  /** When the origin answers with the release header: end the session and clear the pass. */
-  private void watchForRelease(ServerWebExchange exchange, QueueId queue, String visitor) {
+  /**
+   * When the origin answers with the release header: end the session, and take its item out of the
+   * pass (other items stay open).
+   */
+  private void watchForRelease(
+      ServerWebExchange exchange, QueueId queue, String visitor, List<Entitlement> entitlements) {
     ServerHttpResponse response = exchange.getResponse();
     response.beforeCommit(
         () -> {
@@ -162,7 +138,9 @@ final class Forwarder {
           if (!"true".equalsIgnoreCase(release.trim())) {
             return Mono.empty();
           }
-          response.addCookie(cookies.clearPass(queue.room()));
+          ResponseCookie rest = passes.without(visitor, entitlements, queue);
+          response.getCookies().set(rest.getName(), rest);
+          checks.ended(queue, visitor);
           return redis
               .call(store.release(queue, visitor))
               .doOnNext(

@@ -1,17 +1,13 @@
 package io.anteroom.gateway.filter;
 
 import io.anteroom.gateway.RedisGuard;
-import io.anteroom.gateway.token.Pass;
 import io.anteroom.gateway.token.Ticket;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.VisitorStatus;
 import io.anteroom.queue.policy.RoomPolicy;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import reactor.core.publisher.Mono;
 
@@ -65,23 +61,13 @@ public final class Line {
     }
 
     /**
-     * How long a pass given now for this outcome lasts: as long as the session in Redis, which
-     * began when the worker admitted the visitor, not when they pick the pass up; at least a second
-     * (the shortest pass), at most {@code sessionDuration}.
+     * When Redis last recorded activity of the session this outcome admits to, or null when this
+     * very call admitted the visitor (now).
      */
-    public Duration passLifetime(Duration sessionDuration, Instant now) {
-      if (sessionSince <= 0) {
-        return sessionDuration;
-      }
-      Duration left = Duration.ofMillis(sessionSince - now.toEpochMilli()).plus(sessionDuration);
-      if (left.compareTo(sessionDuration) > 0) {
-        return sessionDuration;
-      }
-      return left.compareTo(SHORTEST_PASS) < 0 ? SHORTEST_PASS : left;
+    public Instant lastActivity() {
+      return sessionSince > 0 ? Instant.ofEpochMilli(sessionSince) : null;
     }
   }
-
-  private static final Duration SHORTEST_PASS = Duration.ofSeconds(1);
 
   private final QueueStore store;
   private final RedisGuard redis;
@@ -172,19 +158,6 @@ public final class Line {
                                 0,
                                 status.measuredRate()))
                         : Optional.empty()));
-  }
-
-  /**
-   * The items a pass opens after admission to {@code queue}: that item first, then those of the
-   * visitor's current pass (or none).
-   */
-  public static List<String> itemsAfter(Pass current, QueueId queue) {
-    List<String> items = new ArrayList<>();
-    items.add(queue.item());
-    if (current != null) {
-      items.addAll(current.items());
-    }
-    return items;
   }
 
   private Mono<Outcome> join(QueueId queue, String visitor, boolean minted, RoomPolicy policy) {

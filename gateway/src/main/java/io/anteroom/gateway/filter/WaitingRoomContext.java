@@ -4,6 +4,8 @@ import io.anteroom.gateway.activation.HitFlusher;
 import io.anteroom.gateway.activation.QueueGate;
 import io.anteroom.gateway.identity.Identities;
 import io.anteroom.gateway.pass.AnteroomCookies;
+import io.anteroom.gateway.pass.Passes;
+import io.anteroom.gateway.pass.SessionChecks;
 import io.anteroom.gateway.proof.Proofs;
 import io.anteroom.gateway.room.ItemSource;
 import io.anteroom.gateway.room.RoomPolicyMirror;
@@ -32,6 +34,8 @@ record WaitingRoomContext(
     Identities identities,
     PlaceGuard places,
     LimitResponses limits,
+    Passes passes,
+    SessionChecks checks,
     Clock clock) {
 
   Bypass bypass(String room) {

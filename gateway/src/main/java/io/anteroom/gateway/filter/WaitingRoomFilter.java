@@ -5,6 +5,7 @@ import io.anteroom.gateway.proof.Proofs;
 import io.anteroom.gateway.status.PollSchedule;
 import io.anteroom.gateway.status.WaitingResponses;
 import io.anteroom.gateway.status.WaitingView;
+import io.anteroom.gateway.token.Entitlement;
 import io.anteroom.gateway.token.Pass;
 import io.anteroom.gateway.token.Rejection;
 import io.anteroom.gateway.token.Ticket;
@@ -14,11 +15,13 @@ import io.anteroom.queue.QueueId;
 import io.anteroom.queue.policy.ClosedLine;
 import io.anteroom.queue.policy.FailurePolicy;
 import io.anteroom.queue.policy.RoomPolicy;
+import java.time.Instant;
 import java.util.Optional;
 import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpMethod;
+import org.springframework.http.ResponseCookie;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
@@ -70,14 +73,82 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
     context.hits().record(queue, policy);
     String passToken = context.cookies().pass(request, room);
     Pass pass = readPass(request, passToken);
-    if (pass != null && pass.opens(queue)) {
-      if (policy.fairness().honours(pass.issuedAt(), context.clock().instant())) {
-        context.decisions().count(room, Decision.PASSED);
-        return context.forwarder().forwardHolder(exchange, chain, queue, pass, passToken, policy);
+    Instant now = context.clock().instant();
+    Entitlement entitlement = pass == null ? null : pass.entitlement(queue);
+    if (entitlement != null) {
+      if (policy.fairness().honours(pass.issuedAt(), now)) {
+        return entitlement.dueAt(now, policy.sessionCheck())
+            ? recheck(exchange, chain, queue, policy, pass, passToken)
+            : holder(exchange, chain, queue, pass, passToken);
       }
       // Issued before a scheduled event's pre-queue opened: its holder lines up like anyone else.
       pass = null;
     }
+    return byQueue(exchange, chain, queue, policy, pass);
+  }
+
+  private Mono<Void> holder(
+      ServerWebExchange exchange,
+      GatewayFilterChain chain,
+      QueueId queue,
+      Pass pass,
+      String passToken) {
+    context.decisions().count(room, Decision.PASSED);
+    return context.forwarder().forwardHolder(exchange, chain, queue, pass, passToken);
+  }
+
+  /**
+   * A pass holder whose session is due to be confirmed: renewed while it runs; passing on the pass
+   * as it is when Redis cannot say; and, once the session has ended, without that item in the pass,
+   * meeting the queue as anyone else.
+   */
+  private Mono<Void> recheck(
+      ServerWebExchange exchange,
+      GatewayFilterChain chain,
+      QueueId queue,
+      RoomPolicy policy,
+      Pass pass,
+      String passToken) {
+    return context
+        .checks()
+        .confirm(queue, pass.visitor(), policy.sessionCheck())
+        .flatMap(
+            check ->
+                switch (check.state()) {
+                  case RUNNING -> {
+                    context.decisions().count(room, Decision.PASSED);
+                    yield context
+                        .forwarder()
+                        .forwardWithPass(
+                            exchange,
+                            chain,
+                            queue,
+                            context.passes().renewed(pass, queue, check.at(), policy),
+                            null);
+                  }
+                  case UNKNOWN -> holder(exchange, chain, queue, pass, passToken);
+                  case ENDED -> {
+                    context.decisions().rejectedToken(room, Rejection.SESSION_ENDED);
+                    ResponseCookie rest =
+                        context.passes().without(pass.visitor(), pass.entitlements(), queue);
+                    exchange.getResponse().getCookies().set(rest.getName(), rest);
+                    yield byQueue(exchange, chain, queue, policy, pass);
+                  }
+                });
+  }
+
+  /**
+   * A visitor without a pass for this queue, as the queue's mode and state decide.
+   *
+   * @param pass the visitor's pass for other items of the room, or null
+   */
+  private Mono<Void> byQueue(
+      ServerWebExchange exchange,
+      GatewayFilterChain chain,
+      QueueId queue,
+      RoomPolicy policy,
+      Pass pass) {
+    ServerHttpRequest request = exchange.getRequest();
     // A room that binds identities knows a visitor by the identity, whatever the browser holds.
     String bound =
         context
@@ -133,13 +204,11 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
     context.decisions().count(room, Decision.PASSED);
     return context
         .forwarder()
-        .forwardNewPass(
+        .forwardWithPass(
             exchange,
             chain,
             queue,
-            visitor,
-            Line.itemsAfter(pass, queue),
-            policy.sessionDuration(),
+            context.passes().admitted(visitor, queue, pass, null, policy),
             false);
   }
 
@@ -287,13 +356,13 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
       context.decisions().count(room, Decision.PASSED);
       return context
           .forwarder()
-          .forwardNewPass(
+          .forwardWithPass(
               exchange,
               chain,
               queue,
-              outcome.visitor(),
-              Line.itemsAfter(pass, queue),
-              outcome.passLifetime(policy.sessionDuration(), context.clock().instant()),
+              context
+                  .passes()
+                  .admitted(outcome.visitor(), queue, pass, outcome.lastActivity(), policy),
               true);
     }
     context.decisions().count(room, Decision.QUEUED);

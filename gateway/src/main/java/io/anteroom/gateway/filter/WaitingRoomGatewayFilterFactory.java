@@ -8,6 +8,8 @@ import io.anteroom.gateway.client.ClientAddress;
 import io.anteroom.gateway.identity.Identities;
 import io.anteroom.gateway.pass.AnteroomCookies;
 import io.anteroom.gateway.pass.PassRegistrar;
+import io.anteroom.gateway.pass.Passes;
+import io.anteroom.gateway.pass.SessionChecks;
 import io.anteroom.gateway.proof.Proofs;
 import io.anteroom.gateway.room.ItemSource;
 import io.anteroom.gateway.room.RoomPolicyMirror;
@@ -54,7 +56,9 @@ public class WaitingRoomGatewayFilterFactory
       Clock clock,
       Identities identities,
       PlaceLimits placeLimits,
-      LimitResponses limits) {
+      LimitResponses limits,
+      Passes passes,
+      SessionChecks checks) {
     super(Config.class);
     ThrottledWarnings warnings =
         new ThrottledWarnings(
@@ -64,12 +68,12 @@ public class WaitingRoomGatewayFilterFactory
         new Forwarder(
             new RequestScrubber(gateway.forwardPassHeader()),
             cookies,
-            tokens,
+            passes,
+            checks,
             store,
             redis,
             registrar,
             events,
-            clock,
             warnings);
     this.context =
         new WaitingRoomContext(
@@ -89,6 +93,8 @@ public class WaitingRoomGatewayFilterFactory
             identities,
             new PlaceGuard(placeLimits, redis, clients, warnings),
             limits,
+            passes,
+            checks,
             clock);
   }
 

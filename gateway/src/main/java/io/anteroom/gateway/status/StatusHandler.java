@@ -4,6 +4,7 @@ import io.anteroom.gateway.activation.QueueGate;
 import io.anteroom.gateway.filter.Line;
 import io.anteroom.gateway.pass.AnteroomCookies;
 import io.anteroom.gateway.pass.PassRegistrar;
+import io.anteroom.gateway.pass.Passes;
 import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.gateway.token.Pass;
 import io.anteroom.gateway.token.Ticket;
@@ -13,8 +14,7 @@ import io.anteroom.queue.QueueId;
 import io.anteroom.queue.policy.ClosedLine;
 import io.anteroom.queue.policy.FailurePolicy;
 import io.anteroom.queue.policy.RoomPolicy;
-import java.time.Clock;
-import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
@@ -44,12 +44,12 @@ public final class StatusHandler {
   private final Line line;
   private final PassRegistrar registrar;
   private final Function<String, String> messages;
-  private final Clock clock;
+  private final Passes passes;
 
   /**
    * @param messages each room's operator message (or null), added to the JSON of a visitor in line
    *     or of a closed room as {@code "message"}
-   * @param clock the time a pass picked up after admission is measured from
+   * @param passes gives the pass of a visitor whose turn has come
    */
   public StatusHandler(
       RoomPolicyMirror policies,
@@ -59,7 +59,7 @@ public final class StatusHandler {
       Line line,
       PassRegistrar registrar,
       Function<String, String> messages,
-      Clock clock) {
+      Passes passes) {
     this.policies = policies;
     this.gate = gate;
     this.tokens = tokens;
@@ -67,7 +67,7 @@ public final class StatusHandler {
     this.line = line;
     this.registrar = registrar;
     this.messages = messages;
-    this.clock = clock;
+    this.passes = passes;
   }
 
   public Mono<ServerResponse> status(ServerRequest request) {
@@ -88,7 +88,7 @@ public final class StatusHandler {
     return switch (gate.verdict(queue, policy)) {
       case ENTER -> {
         registrar.register(queue, visitor);
-        yield admitted(room, queue, visitor, pass, policy.sessionDuration());
+        yield admitted(queue, visitor, pass, null, policy);
       }
       case CLOSED -> closed(queue, visitor, policy);
       case WAIT -> inLine(room, held, pass, policy);
@@ -120,8 +120,7 @@ public final class StatusHandler {
         .flatMap(
             outcome -> {
               if (outcome.admitted()) {
-                Duration lifetime = outcome.passLifetime(policy.sessionDuration(), clock.instant());
-                return admitted(room, queue, visitor, pass, lifetime);
+                return admitted(queue, visitor, pass, outcome.lastActivity(), policy);
               }
               List<ResponseCookie> set =
                   outcome.joined()
@@ -151,17 +150,14 @@ public final class StatusHandler {
   }
 
   /**
-   * @param lifetime how long the pass lasts: what is left of the session that began at admission
+   * @param lastActivity when Redis last recorded activity of the session, or null for now
    */
   private Mono<ServerResponse> admitted(
-      String room, QueueId queue, String visitor, Pass pass, Duration lifetime) {
-    Pass current = pass != null && pass.visitor().equals(visitor) ? pass : null;
-    String token = tokens.issuePass(visitor, room, Line.itemsAfter(current, queue), lifetime);
+      QueueId queue, String visitor, Pass pass, Instant lastActivity, RoomPolicy policy) {
+    Passes.Issued issued = passes.admitted(visitor, queue, pass, lastActivity, policy);
     WaitingView view = new WaitingView(WaitingView.State.ADMITTED, 0, 0, 0, 0, false);
     return json(
-        HttpStatus.OK,
-        view.toJson(),
-        List.of(cookies.pass(room, token, lifetime), cookies.clearTicket(room)));
+        HttpStatus.OK, view.toJson(), List.of(issued.cookie(), cookies.clearTicket(queue.room())));
   }
 
   private String withMessage(String room, WaitingView view) {

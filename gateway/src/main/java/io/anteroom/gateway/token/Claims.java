@@ -1,5 +1,6 @@
 package io.anteroom.gateway.token;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -34,18 +35,45 @@ final class Claims {
     return claims.get(name) instanceof Long l && l >= min && l <= max ? l : ABSENT;
   }
 
-  /** A non-empty array of at most {@code max} non-empty strings, or null. */
-  static List<String> strings(Map<String, Object> claims, String name, int max) {
-    if (!(claims.get(name) instanceof List<?> list) || list.isEmpty() || list.size() > max) {
+  /**
+   * The {@code items} of a pass: a non-empty array of at most {@code max} objects {@code
+   * {"item":…,"until":ms,"checked":ms}}, or null when any is ill-formed. Passes issued before items
+   * carried their own ends list bare item ids; each of those counts as ending at {@code
+   * legacyUntil} and checked at {@code legacyChecked}.
+   */
+  static List<Entitlement> entitlements(
+      Map<String, Object> claims, int max, long legacyUntil, long legacyChecked) {
+    if (!(claims.get("items") instanceof List<?> list) || list.isEmpty() || list.size() > max) {
       return null;
     }
-    List<String> strings = new ArrayList<>(list.size());
+    List<Entitlement> entitlements = new ArrayList<>(list.size());
     for (Object element : list) {
-      if (!(element instanceof String s) || s.isEmpty() || s.length() > MAX_STRING) {
+      Entitlement entitlement =
+          element instanceof String item
+              ? entitlement(item, legacyUntil * 1000, legacyChecked * 1000)
+              : element instanceof Map<?, ?> map
+                  ? entitlement(map.get("item"), map.get("until"), map.get("checked"))
+                  : null;
+      if (entitlement == null) {
         return null;
       }
-      strings.add(s);
+      entitlements.add(entitlement);
     }
-    return List.copyOf(strings);
+    return entitlements;
+  }
+
+  private static Entitlement entitlement(Object item, Object until, Object checked) {
+    if (item instanceof String s
+        && !s.isEmpty()
+        && s.length() <= MAX_STRING
+        && until instanceof Long u
+        && checked instanceof Long c
+        && u >= 0
+        && c >= 0
+        && u <= MAX_SECONDS * 1000
+        && c <= MAX_SECONDS * 1000) {
+      return new Entitlement(s, Instant.ofEpochMilli(u), Instant.ofEpochMilli(c));
+    }
+    return null;
   }
 }

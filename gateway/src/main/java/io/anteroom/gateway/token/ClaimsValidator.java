@@ -4,6 +4,7 @@ import io.anteroom.queue.QueueId;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -31,20 +32,50 @@ final class ClaimsValidator {
     String id = Claims.string(claims, "jti");
     long issued = Claims.seconds(claims, "iat");
     long expires = Claims.seconds(claims, "exp");
-    List<String> items = Claims.strings(claims, "items", TokenCodec.MAX_ITEMS);
+    List<Entitlement> entitlements =
+        Claims.entitlements(claims, TokenCodec.MAX_ITEMS, expires, issued);
     if (problem == null
-        && (!wellFormed(visitor, id, issued) || expires == Claims.ABSENT || items == null)) {
+        && (!wellFormed(visitor, id, issued)
+            || expires == Claims.ABSENT
+            || entitlements == null
+            || !normalised(entitlements))) {
       problem = Rejection.CLAIMS;
     }
     if (problem == null) {
       problem = timing(issued, expires * 1000);
+    }
+    List<Entitlement> open = problem == null ? notEnded(entitlements) : List.of();
+    if (problem == null && open.isEmpty()) {
+      problem = Rejection.EXPIRED;
     }
     if (problem != null) {
       return Verified.rejected(problem);
     }
     Instant issuedAt = Instant.ofEpochSecond(issued);
     return Verified.valid(
-        new Pass(visitor, room, items, issuedAt, Instant.ofEpochSecond(expires), id));
+        new Pass(visitor, room, open, issuedAt, Instant.ofEpochSecond(expires), id));
+  }
+
+  /** The entitlements whose end, with the leeway, is still ahead; each ends on its own. */
+  private List<Entitlement> notEnded(List<Entitlement> entitlements) {
+    long now = clock.millis();
+    List<Entitlement> open = new ArrayList<>(entitlements.size());
+    for (Entitlement entitlement : entitlements) {
+      if (entitlement.until().toEpochMilli() + leewayMillis > now) {
+        open.add(entitlement);
+      }
+    }
+    return open;
+  }
+
+  /** Whether every entitlement names a normalised item id, as queue ids hold them. */
+  private static boolean normalised(List<Entitlement> entitlements) {
+    for (Entitlement entitlement : entitlements) {
+      if (!QueueId.isItem(entitlement.item())) {
+        return false;
+      }
+    }
+    return true;
   }
 
   Verified<Ticket> ticket(Map<String, Object> claims, String room) {

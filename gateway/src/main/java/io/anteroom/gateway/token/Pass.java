@@ -1,52 +1,72 @@
 package io.anteroom.gateway.token;
 
 import io.anteroom.queue.QueueId;
-import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What a valid pass says: this visitor was admitted to these queues of one room until {@code
- * expiresAt}.
+ * What a valid pass says: this visitor was admitted to these queues of one room, each until its own
+ * end. As read, it holds only the entitlements not yet ended (within the leeway for clock
+ * differences between gateways).
  *
  * @param visitor the visitor id
  * @param room the room the pass is for
- * @param items the items of the room it opens, most recent first, at most {@value
- *     TokenCodec#MAX_ITEMS}; {@link QueueId#ROOM_WIDE} for the room-wide queue
+ * @param entitlements one per item it opens, most recent first, at most {@value
+ *     TokenCodec#MAX_ITEMS}
  * @param issuedAt when it was issued (whole seconds)
- * @param expiresAt when it stops opening the origin (whole seconds)
+ * @param expiresAt when the token expires (whole seconds): the latest end of its entitlements
  * @param id the random token id ({@code jti})
  */
 public record Pass(
     String visitor,
     String room,
-    List<String> items,
+    List<Entitlement> entitlements,
     Instant issuedAt,
     Instant expiresAt,
     String id) {
 
   public Pass {
-    items = List.copyOf(items);
+    entitlements = List.copyOf(entitlements);
+  }
+
+  /** The entitlement that lets its holder into {@code queue}, or null. */
+  public Entitlement entitlement(QueueId queue) {
+    if (!room.equals(queue.room())) {
+      return null;
+    }
+    for (Entitlement entitlement : entitlements) {
+      if (entitlement.item().equals(queue.item())) {
+        return entitlement;
+      }
+    }
+    return null;
   }
 
   /** Whether this pass lets its holder into {@code queue}. */
   public boolean opens(QueueId queue) {
-    return room.equals(queue.room()) && items.contains(queue.item());
+    return entitlement(queue) != null;
   }
 
-  /** Whether more than half of the lifetime is used up, so a sliding session renews it. */
-  public boolean pastHalfLife(Instant now) {
-    Duration life = Duration.between(issuedAt, expiresAt);
-    if (life.isNegative()) {
-      return !now.isBefore(issuedAt.plus(life.dividedBy(2)));
+  /** The items it opens, most recent first. */
+  public List<String> items() {
+    return entitlements.stream().map(Entitlement::item).toList();
+  }
+
+  /** The entitlements still open at {@code now}, except the one for {@code item}. */
+  public List<Entitlement> othersOpenAt(String item, Instant now) {
+    return othersOpenAt(entitlements, item, now);
+  }
+
+  /** Those of {@code entitlements} still open at {@code now}, except the one for {@code item}. */
+  public static List<Entitlement> othersOpenAt(
+      List<Entitlement> entitlements, String item, Instant now) {
+    List<Entitlement> others = new ArrayList<>(entitlements.size());
+    for (Entitlement entitlement : entitlements) {
+      if (!entitlement.item().equals(item) && entitlement.opensAt(now)) {
+        others.add(entitlement);
+      }
     }
-    // Duration.dividedBy goes through BigDecimal; halving a positive duration needs no more than
-    // this, rounded down to the nanosecond as dividedBy rounds.
-    long seconds = life.getSeconds();
-    Instant half =
-        issuedAt
-            .plusSeconds(seconds / 2)
-            .plusNanos(((seconds % 2) * 1_000_000_000L + life.getNano()) / 2);
-    return !now.isBefore(half);
+    return others;
   }
 }

@@ -29,8 +29,16 @@ public enum Rejection {
   NOT_YET_VALID,
   /** A claim missing or of the wrong type, or a visitor id not of the expected form. */
   CLAIMS,
-  /** A valid token for another queue of the room; found by the caller with {@link Pass#opens}. */
+  /**
+   * A valid token for another queue of the room, or whose item there has ended; found by the caller
+   * with {@link Pass#opens}.
+   */
   WRONG_QUEUE,
+  /**
+   * A pass whose session in that queue has ended in Redis (released, expired, or never recorded): a
+   * copy of a pass, or one kept past its session; found by the caller when confirming it.
+   */
+  SESSION_ENDED,
   /** A proof-of-work answer whose counter does not solve its challenge, or too easy a one. */
   PROOF,
   /** Several cookies of the same name: none of them is read, whichever a browser sent first. */

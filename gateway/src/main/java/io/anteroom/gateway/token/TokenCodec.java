@@ -9,12 +9,13 @@ import com.nimbusds.jwt.SignedJWT;
 import io.anteroom.queue.QueueId;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Date;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.function.BiFunction;
 
 /**
@@ -23,14 +24,20 @@ import java.util.function.BiFunction;
  *
  * <pre>
  * pass:   {"alg":"HS256","kid":…,"typ":"anteroom-pass+jwt"}
- *         {"iss":…,"sub":visitor,"aud":room,"items":[item,…],"iat":…,"exp":…,"jti":…}
+ *         {"iss":…,"sub":visitor,"aud":room,"iat":…,"exp":…,"jti":…,
+ *          "items":[{"item":item,"until":ms,"checked":ms},…]}
  * ticket: {"alg":"HS256","kid":…,"typ":"anteroom-ticket+jwt"}
  *         {"iss":…,"sub":visitor,"aud":room,"item":item,"iat":…,"jti":…}
  * challenge: {"alg":"HS256","kid":…,"typ":"anteroom-challenge+jwt"}
  *         {"iss":…,"sub":visitor,"aud":room,"item":item,"pow":bits,"iat":…,"jti":…}
  * </pre>
  *
- * Reading never throws on bad input; it answers a {@link Rejection}. Issuing throws {@link
+ * A pass's {@code items} each carry their own end and the time Redis last confirmed the session
+ * ({@link Entitlement}, epoch milliseconds); {@code exp} is the latest end, rounded up to the
+ * second. Passes from before items carried their own ends list bare item ids, read as ending at
+ * {@code exp}.
+ *
+ * <p>Reading never throws on bad input; it answers a {@link Rejection}. Issuing throws {@link
  * IllegalArgumentException} on arguments the caller should have validated.
  */
 public final class TokenCodec {
@@ -103,25 +110,55 @@ public final class TokenCodec {
   }
 
   /**
-   * A pass for {@code visitor} to the given items of {@code room}.
+   * A pass for {@code visitor} to items of {@code room}.
    *
-   * @param items item ids, most recent first; duplicates are dropped and only the first {@value
-   *     #MAX_ITEMS} kept
-   * @param lifetime how long the pass opens the origin; at least one second
+   * @param entitlements most recent first; those ended by now are dropped, and of several for one
+   *     item only the first is kept, then only the first {@value #MAX_ITEMS}
+   * @throws IllegalArgumentException when none is left, or one names no item id of a queue
+   */
+  public String issuePass(String visitor, String room, List<Entitlement> entitlements) {
+    requireVisitor(visitor);
+    long nowMillis = clock.millis();
+    Map<String, Entitlement> kept = passItems(room, entitlements, nowMillis);
+    long expires = 0;
+    List<Map<String, Object>> items = new ArrayList<>(kept.size());
+    for (Entitlement entitlement : kept.values()) {
+      long until = entitlement.until().toEpochMilli();
+      expires = Math.max(expires, Math.floorDiv(until + 999, 1000));
+      items.add(
+          Map.of(
+              "item",
+              entitlement.item(),
+              "until",
+              until,
+              "checked",
+              entitlement.checked().toEpochMilli()));
+    }
+    JWTClaimsSet claims =
+        common(visitor, room, Math.floorDiv(nowMillis, 1000))
+            .expirationTime(new Date(expires * 1000))
+            .claim("items", items)
+            .build();
+    return sign(passHeader, claims);
+  }
+
+  /**
+   * A pass for {@code visitor} to the given items of {@code room}, each ending {@code lifetime}
+   * from now and confirmed now.
+   *
+   * @param items item ids, most recent first
+   * @param lifetime at least one second
    */
   public String issuePass(String visitor, String room, List<String> items, Duration lifetime) {
-    requireVisitor(visitor);
-    List<String> kept = passItems(room, items);
     if (lifetime == null || lifetime.getSeconds() < 1) {
       throw new IllegalArgumentException("a pass lifetime must be at least 1s, was " + lifetime);
     }
-    long now = nowSeconds();
-    JWTClaimsSet claims =
-        common(visitor, room, now)
-            .expirationTime(new Date((now + lifetime.getSeconds()) * 1000))
-            .claim("items", kept)
-            .build();
-    return sign(passHeader, claims);
+    Instant now = clock.instant();
+    List<Entitlement> entitlements = new ArrayList<>();
+    for (String item : items == null ? List.<String>of() : items) {
+      entitlements.add(new Entitlement(item, now.plus(lifetime), now));
+    }
+    return issuePass(visitor, room, entitlements);
   }
 
   /** A ticket for {@code visitor} waiting in {@code queue}. */
@@ -193,18 +230,22 @@ public final class TokenCodec {
         .jwtID(VisitorIds.random128());
   }
 
-  private static List<String> passItems(String room, List<String> items) {
-    if (items == null || items.isEmpty()) {
-      throw new IllegalArgumentException("a pass opens at least one item");
-    }
-    Set<String> kept = new LinkedHashSet<>();
-    for (String item : items) {
+  private static Map<String, Entitlement> passItems(
+      String room, List<Entitlement> entitlements, long nowMillis) {
+    Map<String, Entitlement> kept = new LinkedHashMap<>();
+    for (Entitlement entitlement : entitlements) {
       if (kept.size() == MAX_ITEMS) {
         break;
       }
-      kept.add(new QueueId(room, item).item());
+      String item = new QueueId(room, entitlement.item()).item();
+      if (entitlement.until().toEpochMilli() > nowMillis) {
+        kept.putIfAbsent(item, entitlement);
+      }
     }
-    return List.copyOf(kept);
+    if (kept.isEmpty()) {
+      throw new IllegalArgumentException("a pass opens at least one item not yet ended");
+    }
+    return kept;
   }
 
   private static void requireVisitor(String visitor) {

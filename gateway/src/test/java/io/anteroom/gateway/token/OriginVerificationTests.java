@@ -48,7 +48,13 @@ class OriginVerificationTests {
 
     assertThat(claims.getSubject()).isEqualTo(TokenFixtures.VISITOR);
     assertThat(claims.getAudience()).containsExactly(ROOM);
-    assertThat(claims.getStringListClaim("items")).containsExactly("sku-1");
+    List<Object> items = claims.getListClaim("items");
+    assertThat(items).hasSize(1);
+    Map<?, ?> item = (Map<?, ?>) items.get(0);
+    assertThat(item.get("item")).isEqualTo("sku-1");
+    // Item ends are in milliseconds; exp is the latest of them, rounded up to the second.
+    assertThat(((Long) item.get("until") + 999) / 1000)
+        .isEqualTo(claims.getExpirationTime().getTime() / 1000);
   }
 
   @Test

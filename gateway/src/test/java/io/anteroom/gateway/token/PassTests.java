@@ -16,7 +16,9 @@ class PassTests {
       new Pass(
           TokenFixtures.VISITOR,
           "flash-sale",
-          List.of("sku-1", QueueId.ROOM_WIDE),
+          List.of(
+              new Entitlement("sku-1", ISSUED.plusSeconds(600), ISSUED),
+              new Entitlement(QueueId.ROOM_WIDE, ISSUED.plusSeconds(60), ISSUED.minusSeconds(30))),
           ISSUED,
           ISSUED.plusSeconds(600),
           "id");
@@ -38,37 +40,21 @@ class PassTests {
   }
 
   @Test
-  void passIsPastHalfLifeFromTheMiddleOfItsLifetime() {
-    assertThat(pass.pastHalfLife(ISSUED.plusSeconds(299))).isFalse();
-    assertThat(pass.pastHalfLife(ISSUED.plusSeconds(300))).isTrue();
-    assertThat(pass.pastHalfLife(ISSUED.plusSeconds(900))).isTrue();
+  void othersOpenAtLeaveOutTheItemAndThoseEnded() {
+    assertThat(pass.othersOpenAt("sku-1", ISSUED))
+        .extracting(Entitlement::item)
+        .containsExactly("_");
+    assertThat(pass.othersOpenAt("sku-2", ISSUED.plusSeconds(61)))
+        .extracting(Entitlement::item)
+        .containsExactly("sku-1");
   }
 
   @Test
-  void anOddLifetimeIsHalvedToTheNanosecondAsDurationDividesIt() {
-    for (long seconds : new long[] {1, 7, 601, 86_401}) {
-      Instant expires = ISSUED.plusSeconds(seconds).plusNanos(3);
-      Pass odd =
-          new Pass(TokenFixtures.VISITOR, "flash-sale", List.of("sku-1"), ISSUED, expires, "id");
-      Instant middle = ISSUED.plus(Duration.between(ISSUED, expires).dividedBy(2));
+  void anEntitlementIsDueForConfirmationOneIntervalAfterItsLastCheck() {
+    Entitlement entitlement = new Entitlement("sku-1", ISSUED.plusSeconds(600), ISSUED);
 
-      assertThat(odd.pastHalfLife(middle.minusNanos(1))).as("%ss", seconds).isFalse();
-      assertThat(odd.pastHalfLife(middle)).as("%ss", seconds).isTrue();
-    }
-  }
-
-  @Test
-  void aPassThatExpiresBeforeItIsIssuedIsPastHalfLifeFromItsMiddleToo() {
-    Pass backwards =
-        new Pass(
-            TokenFixtures.VISITOR,
-            "flash-sale",
-            List.of("sku-1"),
-            ISSUED,
-            ISSUED.minusSeconds(10),
-            "id");
-
-    assertThat(backwards.pastHalfLife(ISSUED.minusSeconds(6))).isFalse();
-    assertThat(backwards.pastHalfLife(ISSUED.minusSeconds(5))).isTrue();
+    assertThat(entitlement.dueAt(ISSUED.plusSeconds(60).minusMillis(1), Duration.ofSeconds(60)))
+        .isFalse();
+    assertThat(entitlement.dueAt(ISSUED.plusSeconds(60), Duration.ofSeconds(60))).isTrue();
   }
 }

@@ -48,7 +48,24 @@ class TokenClaimsTests {
         arguments("items", List.of(1L), Rejection.CLAIMS),
         arguments("items", List.of(""), Rejection.CLAIMS),
         arguments("items", Collections.nCopies(17, "sku-1"), Rejection.CLAIMS),
-        arguments("items", Map.of("a", "b"), Rejection.CLAIMS));
+        arguments("items", Map.of("a", "b"), Rejection.CLAIMS),
+        arguments("items", List.of(Map.of("item", "sku-1")), Rejection.CLAIMS),
+        arguments(
+            "items",
+            List.of(Map.of("item", "sku-1", "until", "soon", "checked", 1L)),
+            Rejection.CLAIMS),
+        arguments(
+            "items",
+            List.of(Map.of("item", "sku 1", "until", 1L << 42, "checked", 1L)),
+            Rejection.CLAIMS),
+        arguments(
+            "items",
+            List.of(Map.of("item", "sku-1", "until", -1L, "checked", 1L)),
+            Rejection.CLAIMS),
+        arguments(
+            "items",
+            List.of(Map.of("item", "sku-1", "until", 1L << 42, "checked", 2.5)),
+            Rejection.CLAIMS));
   }
 
   @ParameterizedTest(name = "{0} = {1}")

@@ -10,8 +10,10 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import io.anteroom.queue.QueueId;
 import io.anteroom.testing.MutableClock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class TokenCodecTests {
@@ -34,13 +36,61 @@ class TokenCodecTests {
   }
 
   @Test
+  void eachItemOfAPassEndsOnItsOwnAfterTheLeeway() {
+    Instant now = clock.instant();
+    String token =
+        codec.issuePass(
+            VISITOR,
+            ROOM,
+            List.of(
+                new Entitlement("sku-1", now.plusSeconds(60), now),
+                new Entitlement("sku-2", now.plusSeconds(600), now.minusSeconds(5))));
+
+    clock.advance(Duration.ofSeconds(60).plus(TokenFixtures.LEEWAY).minusMillis(1));
+    assertThat(valid(codec.readPass(token, ROOM)).items()).containsExactly("sku-1", "sku-2");
+    clock.advance(Duration.ofMillis(1));
+    Pass later = valid(codec.readPass(token, ROOM));
+    assertThat(later.entitlements())
+        .containsExactly(new Entitlement("sku-2", now.plusSeconds(600), now.minusSeconds(5)));
+    assertThat(later.expiresAt()).isEqualTo(now.plusSeconds(600));
+
+    clock.set(now.plusSeconds(600).plus(TokenFixtures.LEEWAY));
+    assertThat(codec.readPass(token, ROOM)).isEqualTo(Verified.rejected(Rejection.EXPIRED));
+  }
+
+  @Test
+  void aPassOfBareItemsEndsEachAtItsExpiryCheckedAtItsIssue() {
+    Map<String, Object> claims = TokenFixtures.passClaims(clock);
+
+    Pass pass =
+        valid(
+            codec.readPass(TokenFixtures.hs256(TokenFixtures.passHeader("k1"), claims, K1), ROOM));
+
+    Instant issued = clock.instant();
+    assertThat(pass.entitlements())
+        .containsExactly(
+            new Entitlement("sku-1", issued.plus(LIFETIME), issued),
+            new Entitlement("_", issued.plus(LIFETIME), issued));
+  }
+
+  @Test
+  void aPassOfEndedItemsOnlyCannotBeIssued() {
+    Instant now = clock.instant();
+
+    assertThatIllegalArgumentException()
+        .isThrownBy(
+            () -> codec.issuePass(VISITOR, ROOM, List.of(new Entitlement("sku-1", now, now))));
+  }
+
+  @Test
   void passIsACompactJwsWithKidTypeAndSingleAudience() {
     String token = codec.issuePass(VISITOR, ROOM, List.of("_"), LIFETIME);
 
     assertThat(TokenFixtures.part(token, 0))
         .contains("\"alg\":\"HS256\"", "\"kid\":\"k1\"", "\"typ\":\"anteroom-pass+jwt\"");
     assertThat(TokenFixtures.part(token, 1))
-        .contains("\"aud\":\"flash-sale\"", "\"iss\":\"anteroom\"", "\"items\":[\"_\"]");
+        .contains("\"aud\":\"flash-sale\"", "\"iss\":\"anteroom\"", "\"items\":[{")
+        .contains("\"item\":\"_\"");
   }
 
   @Test

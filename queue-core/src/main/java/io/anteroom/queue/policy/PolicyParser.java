@@ -53,6 +53,7 @@ public final class PolicyParser {
     FailurePolicy failure =
         v.choice(PolicyProperty.FAILURE_POLICY, FailurePolicy.class).orElse(base.failurePolicy());
     int proofOfWork = v.whole(PolicyProperty.PROOF_OF_WORK).orElse(base.proofOfWork());
+    Duration recheck = v.duration(PolicyProperty.PASS_RECHECK).orElse(base.passRecheck());
     Fairness fairness = fairness(v, base.fairness());
     // Values that did not parse fall back to the base, so range checks still run on the rest.
     try {
@@ -73,6 +74,7 @@ public final class PolicyParser {
               closedLine,
               failure,
               proofOfWork,
+              recheck,
               fairness);
       if (problems.isEmpty()) {
         return policy;

@@ -20,6 +20,7 @@ public enum PolicyProperty {
   CLOSED_LINE("closed-line"),
   FAILURE_POLICY("failure-policy"),
   PROOF_OF_WORK("proof-of-work"),
+  PASS_RECHECK("pass-recheck"),
   QUEUEING("queueing"),
   EVENT_START("event-start"),
   PRE_QUEUE_OPENS("pre-queue-opens"),

@@ -39,6 +39,9 @@ import java.util.List;
  * @param proofOfWork {@code proof-of-work}: leading zero bits of the SHA-256 puzzle a newcomer's
  *     browser solves before taking a place, 0 to 24 (each bit doubles the work; 16 is about 65,000
  *     hashes, about half a second in a desktop browser); default 0, no puzzle
+ * @param passRecheck {@code pass-recheck}: how often a pass holder's session is confirmed in Redis;
+ *     a copy of a pass whose session ended stops opening its queue within this long; default 60s
+ *     (never longer in effect than a tenth of the session duration, {@link #sessionCheck()})
  * @param fairness queueing method, scheduled event and caps on places ({@link Fairness}); default
  *     first come, first served without caps
  */
@@ -58,6 +61,7 @@ public record RoomPolicy(
     ClosedLine closedLine,
     FailurePolicy failurePolicy,
     int proofOfWork,
+    Duration passRecheck,
     Fairness fairness) {
 
   /** The {@code deactivate-below} value meaning "half of activate-above". */
@@ -83,6 +87,7 @@ public record RoomPolicy(
           ClosedLine.KEEP,
           FailurePolicy.CLOSED,
           0,
+          Duration.ofSeconds(60),
           Fairness.DEFAULTS);
 
   /** The hardest puzzle a room may set: about 16 million hashes on average. */
@@ -136,6 +141,7 @@ public record RoomPolicy(
         proofOfWork >= 0 && proofOfWork <= MAX_PROOF_OF_WORK,
         PolicyProperty.PROOF_OF_WORK,
         "must be between 0 and " + MAX_PROOF_OF_WORK);
+    checkPositive(problems, passRecheck, PolicyProperty.PASS_RECHECK);
     if (fairness == null) {
       problems.add("fairness: must be set");
     } else {
@@ -174,6 +180,7 @@ public record RoomPolicy(
         DEFAULTS.closedLine,
         DEFAULTS.failurePolicy,
         DEFAULTS.proofOfWork,
+        DEFAULTS.passRecheck,
         DEFAULTS.fairness);
   }
 
@@ -195,7 +202,29 @@ public record RoomPolicy(
         closedLine,
         failurePolicy,
         proofOfWork,
+        passRecheck,
         fairness);
+  }
+
+  /**
+   * How often a pass holder's session is confirmed in Redis: {@code pass-recheck}, but at most a
+   * tenth of the session duration, so that Redis learns of a visitor's activity soon enough to end
+   * the session between one and 1.1 session durations after the last request; at least a
+   * millisecond.
+   */
+  public Duration sessionCheck() {
+    Duration tenth = sessionDuration.dividedBy(10);
+    Duration check = passRecheck.compareTo(tenth) < 0 ? passRecheck : tenth;
+    return check.isZero() ? Duration.ofMillis(1) : check;
+  }
+
+  /**
+   * How long a session lasts in Redis after its last confirmed activity: the session duration and
+   * one {@link #sessionCheck()}, as activity is confirmed at most that often. A session therefore
+   * ends between one and 1.1 session durations after the visitor's last request.
+   */
+  public Duration sessionIdleLimit() {
+    return sessionDuration.plus(sessionCheck());
   }
 
   /** Whether traffic can turn this queue on. */

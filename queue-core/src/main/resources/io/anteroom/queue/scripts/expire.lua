@@ -1,8 +1,9 @@
--- Ends sessions idle longer than the session duration and trims old finished entries. Runs for
+-- Ends sessions idle longer than their idle limit and trims old finished entries. Runs for
 -- active queues only, so it also removes the times to live that passes registered while the queue
 -- was off, or turning it off, put on its keys.
 -- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state
--- ARGV: 1 now (ms), 2 session duration (ms), 3 finished retention (ms), 4 limit per call
+-- ARGV: 1 now (ms), 2 idle limit (ms): the session duration and one session check, 3 finished
+--       retention (ms), 4 limit per call
 -- Reply: {expired, trimmed, waiting, running, finished, admitted}: the set sizes after the call and
 --   the lifetime count of admissions, for the worker's gauges (one call per queue per tick already)
 -- Safe to repeat: a second call finds nothing more to expire.
