@@ -88,12 +88,17 @@ public final class Visitor {
     cookies.getCookieStore().removeAll();
   }
 
-  /** Puts a cookie into the jar as if the site had set it. */
+  /**
+   * Puts a cookie into the jar as if the site had set it, replacing one the site set of that name.
+   */
   public void setCookie(String name, String value) {
+    URI site = URI.create(base);
     HttpCookie cookie = new HttpCookie(name, value);
     cookie.setPath("/");
     cookie.setVersion(0);
-    cookies.getCookieStore().add(URI.create(base), cookie);
+    // The domain the jar gives a cookie the site sets without one, so this one takes its place.
+    cookie.setDomain(site.getHost());
+    cookies.getCookieStore().add(site, cookie);
   }
 
   /**

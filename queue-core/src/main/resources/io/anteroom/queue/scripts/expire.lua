@@ -1,4 +1,4 @@
--- Ends sessions idle longer than their idle limit and trims old finished entries. Runs for
+-- Ends sessions idle for their idle limit or longer and trims old finished entries. Runs for
 -- active queues only, so it also removes the times to live that passes registered while the queue
 -- was off, or turning it off, put on its keys.
 -- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state
@@ -10,7 +10,7 @@
 
 local now, session, retention = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 
-local idle = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', '(' .. (now - session), 'LIMIT', 0, tonumber(ARGV[4]))
+local idle = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now - session, 'LIMIT', 0, tonumber(ARGV[4]))
 if #idle > 0 then
   local ended = {}
   for _, visitor in ipairs(idle) do
