@@ -16,6 +16,7 @@ import io.anteroom.gateway.pass.AnteroomCookies;
 import io.anteroom.gateway.pass.PassRegistrar;
 import io.anteroom.gateway.pass.Passes;
 import io.anteroom.gateway.pass.SessionChecks;
+import io.anteroom.gateway.pass.Tickets;
 import io.anteroom.gateway.room.FailurePolicySwitch;
 import io.anteroom.gateway.room.RoomMessages;
 import io.anteroom.gateway.room.RoomPolicyMirror;
@@ -156,6 +157,11 @@ class GatewayConfiguration {
   }
 
   @Bean
+  Tickets tickets(TokenCodec tokens, AnteroomCookies cookies, Clock clock) {
+    return new Tickets(tokens, cookies, clock);
+  }
+
+  @Bean
   SessionChecks sessionChecks(
       QueueStore store, RedisGuard redis, Clock clock, MeterRegistry meters) {
     return new SessionChecks(store, redis, clock, meters);
@@ -220,7 +226,8 @@ class GatewayConfiguration {
       PlaceLimits placeLimits,
       LimitResponses limits,
       Passes passes,
-      SessionChecks checks) {
+      SessionChecks checks,
+      Tickets tickets) {
     return new WaitingRoomGatewayFilterFactory(
         anteroom,
         gateway,
@@ -241,7 +248,8 @@ class GatewayConfiguration {
         placeLimits,
         limits,
         passes,
-        checks);
+        checks,
+        tickets);
   }
 
   @Bean
@@ -258,9 +266,10 @@ class GatewayConfiguration {
       Line line,
       PassRegistrar registrar,
       RoomMessages messages,
-      Passes passes) {
+      Passes passes,
+      Tickets tickets) {
     return new StatusHandler(
-        policies, gate, tokens, cookies, line, registrar, messages::message, passes);
+        policies, gate, tokens, cookies, line, registrar, messages::message, passes, tickets);
   }
 
   @Bean

@@ -14,7 +14,7 @@ import reactor.core.publisher.Mono;
 /**
  * A visitor meeting the line of an active queue: one Redis round trip that says whether they are
  * in, or where they stand. A visitor with a ticket for this queue is looked up; a newcomer, or a
- * ticket holder whose place was given up, joins (again).
+ * ticket holder whose place is gone, joins (again) once past the room's defences.
  */
 public final class Line {
 
@@ -82,58 +82,61 @@ public final class Line {
   }
 
   /**
-   * @param ticket a valid ticket for this very queue, or null
-   * @param newcomer the id to join with when there is no such ticket
-   * @param minted true when {@code newcomer} was minted for this very request, so nobody can hold a
-   *     place under it yet and joining needs no look-up (never for an id derived from an identity
-   *     or named by a solved challenge, which others may share)
+   * Where the holder of a ticket for this queue stands: in line (a poll, for abandonment) or
+   * admitted; empty when the place is gone (given up, the session ended, or never taken), and the
+   * visitor must join again as anyone else.
+   *
    * @return the outcome; an error when Redis failed or the breaker in front of it is open
    */
-  public Mono<Outcome> meet(
-      QueueId queue, Ticket ticket, String newcomer, boolean minted, RoomPolicy policy) {
-    return redis.call(lookUp(queue, ticket, newcomer, minted, policy));
+  public Mono<Optional<Outcome>> find(QueueId queue, Ticket ticket, RoomPolicy policy) {
+    String visitor = ticket.visitor();
+    return redis.call(
+        store
+            .status(queue, visitor)
+            .map(
+                status ->
+                    switch (status.state()) {
+                      case ADMITTED -> {
+                        events.waited(
+                            queue.room(), ticket.joinedAt().toEpochMilli(), status.admittedAt());
+                        yield Optional.of(
+                            new Outcome(
+                                visitor,
+                                true,
+                                0,
+                                status.waiting(),
+                                false,
+                                false,
+                                0,
+                                0,
+                                status.admittedAt()));
+                      }
+                      case WAITING ->
+                          Optional.of(
+                              new Outcome(
+                                  visitor,
+                                  false,
+                                  status.position(),
+                                  status.waiting(),
+                                  false,
+                                  false,
+                                  startsIn(policy),
+                                  status.measuredRate()));
+                      case FINISHED, UNKNOWN -> Optional.<Outcome>empty();
+                    }));
   }
 
-  private Mono<Outcome> lookUp(
-      QueueId queue, Ticket ticket, String newcomer, boolean minted, RoomPolicy policy) {
-    long startsIn = startsIn(policy);
-    if (ticket == null) {
-      return join(queue, newcomer, minted, policy);
-    }
-    String ticketVisitor = ticket.visitor();
-    return store
-        .status(queue, ticketVisitor)
-        .flatMap(
-            status ->
-                switch (status.state()) {
-                  case ADMITTED -> {
-                    events.waited(
-                        queue.room(), ticket.issuedAt().toEpochMilli(), status.admittedAt());
-                    yield Mono.just(
-                        new Outcome(
-                            ticketVisitor,
-                            true,
-                            0,
-                            status.waiting(),
-                            false,
-                            false,
-                            0,
-                            0,
-                            status.admittedAt()));
-                  }
-                  case WAITING ->
-                      Mono.just(
-                          new Outcome(
-                              ticketVisitor,
-                              false,
-                              status.position(),
-                              status.waiting(),
-                              false,
-                              false,
-                              startsIn,
-                              status.measuredRate()));
-                  case FINISHED, UNKNOWN -> join(queue, ticketVisitor, false, policy);
-                });
+  /**
+   * Puts {@code visitor} in line, keeping a place they hold; admits at once when the line and the
+   * room allow.
+   *
+   * @param minted true when {@code visitor} was minted for this very request, so nobody can hold a
+   *     place under it yet and joining needs no look-up (never for an id derived from an identity,
+   *     named by a solved challenge or carried by a ticket, which others may share)
+   * @return the outcome; an error when Redis failed or the breaker in front of it is open
+   */
+  public Mono<Outcome> join(QueueId queue, String visitor, boolean minted, RoomPolicy policy) {
+    return redis.call(joined(queue, visitor, minted, policy));
   }
 
   /**
@@ -160,7 +163,7 @@ public final class Line {
                         : Optional.empty()));
   }
 
-  private Mono<Outcome> join(QueueId queue, String visitor, boolean minted, RoomPolicy policy) {
+  private Mono<Outcome> joined(QueueId queue, String visitor, boolean minted, RoomPolicy policy) {
     return (minted ? store.join(queue, visitor, policy) : store.enqueue(queue, visitor, policy))
         .doOnNext(
             result -> {

@@ -6,6 +6,7 @@ import io.anteroom.gateway.identity.Identities;
 import io.anteroom.gateway.pass.AnteroomCookies;
 import io.anteroom.gateway.pass.Passes;
 import io.anteroom.gateway.pass.SessionChecks;
+import io.anteroom.gateway.pass.Tickets;
 import io.anteroom.gateway.proof.Proofs;
 import io.anteroom.gateway.room.ItemSource;
 import io.anteroom.gateway.room.RoomPolicyMirror;
@@ -36,6 +37,7 @@ record WaitingRoomContext(
     LimitResponses limits,
     Passes passes,
     SessionChecks checks,
+    Tickets tickets,
     Clock clock) {
 
   Bypass bypass(String room) {

@@ -154,7 +154,7 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
         context
             .identities()
             .visitor(room, request, policy.fairness().cutoff(context.clock().instant()));
-    Ticket ticket = ownTicket(readTicket(request), bound);
+    Ticket ticket = living(ownTicket(readTicket(request), bound), policy);
     String known =
         bound != null
             ? bound
@@ -185,12 +185,15 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
         .standing(queue, ticket.visitor())
         .onErrorReturn(Optional.empty())
         .flatMap(
-            standing ->
-                standing.isPresent()
-                    ? context
-                        .responses()
-                        .waiting(exchange, room, WaitingView.of(standing.get(), policy))
-                    : context.responses().closed(exchange, room));
+            standing -> {
+              if (standing.isEmpty()) {
+                return context.responses().closed(exchange, room);
+              }
+              renew(exchange, ticket, policy);
+              return context
+                  .responses()
+                  .waiting(exchange, room, WaitingView.of(standing.get(), policy));
+            });
   }
 
   private Mono<Void> enter(
@@ -231,15 +234,58 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
     if (pass != null) {
       context.decisions().rejectedToken(room, Rejection.WRONG_QUEUE);
     }
-    Ticket forThisQueue = null;
-    if (ticket != null && ticket.queue().equals(queue)) {
-      forThisQueue = ticket;
-    } else if (ticket != null) {
+    if (ticket != null && !ticket.queue().equals(queue)) {
       context.decisions().rejectedToken(room, Rejection.WRONG_QUEUE);
+    } else if (ticket != null) {
+      return reach(
+              exchange, queue, ticket, ticket.visitor(), context.line().find(queue, ticket, policy))
+          .flatMap(
+              reached ->
+                  reached.isEmpty()
+                      ? withoutLine(exchange, chain, policy)
+                      : reached.get().isPresent()
+                          ? placeFound(
+                              exchange, chain, queue, policy, pass, ticket, reached.get().get())
+                          // The place is gone: coming back goes through the defences again.
+                          : newcomer(
+                              exchange, chain, queue, policy, pass, ticket, ticket.visitor()));
     }
+    return newcomer(exchange, chain, queue, policy, pass, null, known);
+  }
+
+  private Mono<Void> placeFound(
+      ServerWebExchange exchange,
+      GatewayFilterChain chain,
+      QueueId queue,
+      RoomPolicy policy,
+      Pass pass,
+      Ticket ticket,
+      Line.Outcome outcome) {
+    if (!outcome.admitted()) {
+      renew(exchange, ticket, policy);
+    }
+    return afterLine(exchange, chain, queue, pass, policy, outcome);
+  }
+
+  /**
+   * Someone without a place in this line takes one, once past the room's defences: the puzzle, then
+   * the limits on new places.
+   *
+   * @param ticket the visitor's ticket for this queue whose place is gone, or null
+   * @param known the visitor's id, or null for a visitor yet unknown
+   */
+  private Mono<Void> newcomer(
+      ServerWebExchange exchange,
+      GatewayFilterChain chain,
+      QueueId queue,
+      RoomPolicy policy,
+      Pass pass,
+      Ticket ticket,
+      String known) {
+    ServerHttpRequest request = exchange.getRequest();
     String newcomer = known != null ? known : VisitorIds.newVisitorId();
     boolean minted = known == null;
-    if (forThisQueue == null && policy.proofOfWork() > 0) {
+    if (policy.proofOfWork() > 0) {
       Proofs.Answer answer = context.proofs().read(request, queue, policy.proofOfWork(), known);
       if (!(answer instanceof Proofs.Answer.Solved solved)) {
         return challenge(exchange, queue, policy, newcomer, answer);
@@ -249,17 +295,15 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
       exchange.getResponse().addCookie(context.cookies().clearProof(room));
     }
     String joining = newcomer;
-    Mono<Optional<PlaceGuard.Refusal>> limits =
-        forThisQueue == null
-            ? context.places().check(request, queue, joining, policy)
-            : Mono.just(Optional.empty());
-    Ticket held = forThisQueue;
     boolean fresh = minted;
-    return limits.flatMap(
-        refusal ->
-            refusal.isPresent()
-                ? refused(exchange, refusal.get())
-                : meet(exchange, chain, queue, policy, pass, held, joining, fresh));
+    return context
+        .places()
+        .check(request, queue, joining, policy)
+        .flatMap(
+            refusal ->
+                refusal.isPresent()
+                    ? refused(exchange, refusal.get())
+                    : join(exchange, chain, queue, policy, pass, ticket, joining, fresh));
   }
 
   /** Turned away by a limit on new places: 429 with Retry-After, counted as rejected. */
@@ -268,27 +312,33 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
     return context.limits().refused(exchange, room, refusal.reason(), refusal.retryAfterSeconds());
   }
 
-  private Mono<Void> meet(
+  private Mono<Void> join(
       ServerWebExchange exchange,
       GatewayFilterChain chain,
       QueueId queue,
       RoomPolicy policy,
       Pass pass,
-      Ticket forThisQueue,
+      Ticket ticket,
       String newcomer,
       boolean minted) {
-    // Only a failure to reach the line (a Redis error, or the breaker in front of Redis refusing)
-    // means "unavailable"; errors after it belong to the origin.
-    return context
-        .line()
-        .meet(queue, forThisQueue, newcomer, minted, policy)
-        .map(Optional::of)
-        .onErrorResume(error -> lineUnavailable(exchange, queue, forThisQueue, newcomer, error))
+    return reach(
+            exchange, queue, ticket, newcomer, context.line().join(queue, newcomer, minted, policy))
         .flatMap(
             outcome ->
                 outcome.isPresent()
                     ? afterLine(exchange, chain, queue, pass, policy, outcome.get())
                     : withoutLine(exchange, chain, policy));
+  }
+
+  /**
+   * The line's answer to {@code call}; empty when the line could not be reached (a Redis error, or
+   * the breaker in front of Redis refusing). Only that failure means "unavailable": errors after it
+   * belong to the origin.
+   */
+  private <T> Mono<Optional<T>> reach(
+      ServerWebExchange exchange, QueueId queue, Ticket ticket, String visitor, Mono<T> call) {
+    return call.map(Optional::of)
+        .onErrorResume(error -> lineUnavailable(exchange, queue, ticket, visitor, error));
   }
 
   /**
@@ -315,7 +365,7 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
    * Redis ran the join after the gateway stopped waiting for it, their next request finds that
    * place instead of taking a second one (and joins with the same id if there is none).
    */
-  private Mono<Optional<Line.Outcome>> lineUnavailable(
+  private <T> Mono<Optional<T>> lineUnavailable(
       ServerWebExchange exchange,
       QueueId queue,
       Ticket forThisQueue,
@@ -325,9 +375,7 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
         .warnings()
         .warn(room, "room={} queue={} line unavailable: {}", room, queue.item(), error.toString());
     if (forThisQueue == null) {
-      exchange
-          .getResponse()
-          .addCookie(context.cookies().ticket(room, context.tokens().issueTicket(newcomer, queue)));
+      exchange.getResponse().addCookie(context.tickets().joined(newcomer, queue));
     }
     return Mono.just(Optional.empty());
   }
@@ -367,14 +415,27 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
     }
     context.decisions().count(room, Decision.QUEUED);
     if (outcome.joined()) {
-      exchange
-          .getResponse()
-          .addCookie(
-              context
-                  .cookies()
-                  .ticket(room, context.tokens().issueTicket(outcome.visitor(), queue)));
+      ResponseCookie ticket = context.tickets().joined(outcome.visitor(), queue);
+      exchange.getResponse().getCookies().set(ticket.getName(), ticket);
     }
     return context.responses().waiting(exchange, room, WaitingView.of(outcome, policy));
+  }
+
+  /** The ticket, unless it has outlived the room's ticket life (counted as expired). */
+  private Ticket living(Ticket ticket, RoomPolicy policy) {
+    if (ticket != null && context.tickets().outlived(ticket, policy)) {
+      context.decisions().rejectedToken(room, Rejection.EXPIRED);
+      return null;
+    }
+    return ticket;
+  }
+
+  /** Renews the ticket that was just used, once it has used half its life. */
+  private void renew(ServerWebExchange exchange, Ticket ticket, RoomPolicy policy) {
+    ResponseCookie renewed = context.tickets().renewal(ticket, policy);
+    if (renewed != null) {
+      exchange.getResponse().getCookies().set(renewed.getName(), renewed);
+    }
   }
 
   /** The ticket, unless the room binds identities and it belongs to another one. */

@@ -10,6 +10,7 @@ import io.anteroom.gateway.pass.AnteroomCookies;
 import io.anteroom.gateway.pass.PassRegistrar;
 import io.anteroom.gateway.pass.Passes;
 import io.anteroom.gateway.pass.SessionChecks;
+import io.anteroom.gateway.pass.Tickets;
 import io.anteroom.gateway.proof.Proofs;
 import io.anteroom.gateway.room.ItemSource;
 import io.anteroom.gateway.room.RoomPolicyMirror;
@@ -58,7 +59,8 @@ public class WaitingRoomGatewayFilterFactory
       PlaceLimits placeLimits,
       LimitResponses limits,
       Passes passes,
-      SessionChecks checks) {
+      SessionChecks checks,
+      Tickets tickets) {
     super(Config.class);
     ThrottledWarnings warnings =
         new ThrottledWarnings(
@@ -95,6 +97,7 @@ public class WaitingRoomGatewayFilterFactory
             limits,
             passes,
             checks,
+            tickets,
             clock);
   }
 

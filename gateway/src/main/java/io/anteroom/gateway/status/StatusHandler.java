@@ -5,6 +5,7 @@ import io.anteroom.gateway.filter.Line;
 import io.anteroom.gateway.pass.AnteroomCookies;
 import io.anteroom.gateway.pass.PassRegistrar;
 import io.anteroom.gateway.pass.Passes;
+import io.anteroom.gateway.pass.Tickets;
 import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.gateway.token.Pass;
 import io.anteroom.gateway.token.Ticket;
@@ -30,8 +31,8 @@ import reactor.core.publisher.Mono;
 /**
  * {@code GET /_anteroom/status?room=<room>}: where the holder of the room's ticket stands, as JSON;
  * one Redis round trip. When the visitor's turn has come it sets the pass cookie and answers {@code
- * admitted}, and the page reloads the URL it was opened at. Without a ticket it answers 404 {@code
- * unknown}, and a page reloads to join the line.
+ * admitted}, and the page reloads the URL it was opened at. Without a ticket, or when its place is
+ * gone, it answers 404 {@code unknown}, and a page reloads to join the line.
  */
 public final class StatusHandler {
 
@@ -45,11 +46,13 @@ public final class StatusHandler {
   private final PassRegistrar registrar;
   private final Function<String, String> messages;
   private final Passes passes;
+  private final Tickets tickets;
 
   /**
    * @param messages each room's operator message (or null), added to the JSON of a visitor in line
    *     or of a closed room as {@code "message"}
    * @param passes gives the pass of a visitor whose turn has come
+   * @param tickets renews the tickets of visitors who keep polling
    */
   public StatusHandler(
       RoomPolicyMirror policies,
@@ -59,7 +62,8 @@ public final class StatusHandler {
       Line line,
       PassRegistrar registrar,
       Function<String, String> messages,
-      Passes passes) {
+      Passes passes,
+      Tickets tickets) {
     this.policies = policies;
     this.gate = gate;
     this.tokens = tokens;
@@ -68,6 +72,7 @@ public final class StatusHandler {
     this.registrar = registrar;
     this.messages = messages;
     this.passes = passes;
+    this.tickets = tickets;
   }
 
   public Mono<ServerResponse> status(ServerRequest request) {
@@ -78,13 +83,16 @@ public final class StatusHandler {
     String token = cookies.ticket(request.exchange().getRequest(), room);
     Verified<Ticket> ticket = token == null ? null : tokens.readTicket(token, room);
     if (!(ticket instanceof Verified.Valid<Ticket> valid)) {
-      return json(HttpStatus.NOT_FOUND, "{\"state\":\"unknown\"}", List.of());
+      return unknown();
     }
     Ticket held = valid.value();
     QueueId queue = held.queue();
     String visitor = held.visitor();
     Pass pass = currentPass(request, room);
     RoomPolicy policy = policies.policy(queue);
+    if (tickets.outlived(held, policy)) {
+      return unknown();
+    }
     return switch (gate.verdict(queue, policy)) {
       case ENTER -> {
         registrar.register(queue, visitor);
@@ -113,22 +121,34 @@ public final class StatusHandler {
                     List.of()));
   }
 
+  /**
+   * Where the ticket's holder stands. When the place is gone, {@code unknown}: the page loads its
+   * URL again, where the filter lets them join again past the room's defences.
+   */
   private Mono<ServerResponse> inLine(String room, Ticket ticket, Pass pass, RoomPolicy policy) {
     QueueId queue = ticket.queue();
     String visitor = ticket.visitor();
-    return line.meet(queue, ticket, visitor, false, policy)
+    return line.find(queue, ticket, policy)
         .flatMap(
-            outcome -> {
+            found -> {
+              if (found.isEmpty()) {
+                return unknown();
+              }
+              Line.Outcome outcome = found.get();
               if (outcome.admitted()) {
                 return admitted(queue, visitor, pass, outcome.lastActivity(), policy);
               }
-              List<ResponseCookie> set =
-                  outcome.joined()
-                      ? List.of(cookies.ticket(room, tokens.issueTicket(visitor, queue)))
-                      : List.of();
-              return json(HttpStatus.OK, withMessage(room, WaitingView.of(outcome, policy)), set);
+              ResponseCookie renewed = tickets.renewal(ticket, policy);
+              return json(
+                  HttpStatus.OK,
+                  withMessage(room, WaitingView.of(outcome, policy)),
+                  renewed == null ? List.of() : List.of(renewed));
             })
         .onErrorResume(error -> lineUnavailable(policy));
+  }
+
+  private static Mono<ServerResponse> unknown() {
+    return json(HttpStatus.NOT_FOUND, "{\"state\":\"unknown\"}", List.of());
   }
 
   /**
@@ -138,7 +158,7 @@ public final class StatusHandler {
    */
   private static Mono<ServerResponse> lineUnavailable(RoomPolicy policy) {
     if (policy.failurePolicy() == FailurePolicy.OPEN) {
-      return json(HttpStatus.NOT_FOUND, "{\"state\":\"unknown\"}", List.of());
+      return unknown();
     }
     long retryAfter = WaitingResponses.LINE_UNAVAILABLE_RETRY_AFTER_SECONDS;
     return ServerResponse.status(HttpStatus.SERVICE_UNAVAILABLE)

@@ -99,7 +99,13 @@ final class ClaimsValidator {
     if (problem != null) {
       return Verified.rejected(problem);
     }
-    return Verified.valid(new Ticket(visitor, queue, Instant.ofEpochSecond(issued), id));
+    long joined = claims.containsKey("joined") ? Claims.seconds(claims, "joined") : issued;
+    if (joined == Claims.ABSENT || joined > issued) {
+      return Verified.rejected(Rejection.CLAIMS);
+    }
+    return Verified.valid(
+        new Ticket(
+            visitor, queue, Instant.ofEpochSecond(issued), id, Instant.ofEpochSecond(joined)));
   }
 
   Verified<Challenge> challenge(Map<String, Object> claims, String room) {

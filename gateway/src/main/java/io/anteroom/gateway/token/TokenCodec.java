@@ -27,7 +27,7 @@ import java.util.function.BiFunction;
  *         {"iss":…,"sub":visitor,"aud":room,"iat":…,"exp":…,"jti":…,
  *          "items":[{"item":item,"until":ms,"checked":ms},…]}
  * ticket: {"alg":"HS256","kid":…,"typ":"anteroom-ticket+jwt"}
- *         {"iss":…,"sub":visitor,"aud":room,"item":item,"iat":…,"jti":…}
+ *         {"iss":…,"sub":visitor,"aud":room,"item":item,"iat":…,"jti":…,"joined":…}
  * challenge: {"alg":"HS256","kid":…,"typ":"anteroom-challenge+jwt"}
  *         {"iss":…,"sub":visitor,"aud":room,"item":item,"pow":bits,"iat":…,"jti":…}
  * </pre>
@@ -161,11 +161,25 @@ public final class TokenCodec {
     return issuePass(visitor, room, entitlements);
   }
 
-  /** A ticket for {@code visitor} waiting in {@code queue}. */
+  /** A ticket for {@code visitor} who joins the line of {@code queue} now. */
   public String issueTicket(String visitor, QueueId queue) {
+    return issueTicket(visitor, queue, null);
+  }
+
+  /**
+   * A ticket for {@code visitor} waiting in {@code queue}.
+   *
+   * @param joinedAt when the visitor took the place, for a renewed ticket; null for now
+   */
+  public String issueTicket(String visitor, QueueId queue, Instant joinedAt) {
     requireVisitor(visitor);
+    long now = nowSeconds();
+    long joined = joinedAt == null ? now : Math.min(now, joinedAt.getEpochSecond());
     JWTClaimsSet claims =
-        common(visitor, queue.room(), nowSeconds()).claim("item", queue.item()).build();
+        common(visitor, queue.room(), now)
+            .claim("item", queue.item())
+            .claim("joined", joined)
+            .build();
     return sign(ticketHeader, claims);
   }
 

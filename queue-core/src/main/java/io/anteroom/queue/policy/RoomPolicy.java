@@ -227,6 +227,14 @@ public record RoomPolicy(
     return sessionDuration.plus(sessionCheck());
   }
 
+  /**
+   * How long a ticket lives past its last use: {@code abandon-after} and {@code session-duration}.
+   * By then its place is gone, given up by a visitor who stopped polling or ended with the session.
+   */
+  public Duration ticketLife() {
+    return abandonAfter.plus(sessionDuration);
+  }
+
   /** Whether traffic can turn this queue on. */
   public boolean activatesOnTraffic() {
     return activateAbove > 0;
