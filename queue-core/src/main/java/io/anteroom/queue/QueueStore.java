@@ -41,6 +41,7 @@ public interface QueueStore {
   /**
    * Records visitors who were given a pass while the queue was off, as running; the running set
    * then lives for twice the session duration after the last registration, unless the queue is on.
+   * Visitors in line stay there, and those who finished at or after this call's time stay finished.
    *
    * @return how many were new to running
    */

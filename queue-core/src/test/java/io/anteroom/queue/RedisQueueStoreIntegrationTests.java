@@ -740,6 +740,51 @@ class RedisQueueStoreIntegrationTests {
     }
 
     @Test
+    void registerResentAfterTheSessionEndedLeavesThePassHolderFinished() {
+      long sentAt = clock.millis();
+      store.register(queue, List.of("p1"), POLICY).block();
+      clock.advance(Duration.ofSeconds(1));
+      store.release(queue, "p1").block();
+
+      assertThat(resent(sentAt, () -> store.register(queue, List.of("p1"), POLICY).block()))
+          .isZero();
+      assertThat(running()).isEmpty();
+      assertThat(finished()).containsExactly("p1");
+    }
+
+    @Test
+    void registerOfAPassHolderWhoseEarlierSessionEndedMovesThemBackToRunning() {
+      store.register(queue, List.of("p1"), POLICY).block();
+      store.release(queue, "p1").block();
+      clock.advance(Duration.ofSeconds(1));
+
+      assertThat(store.register(queue, List.of("p1"), POLICY).block()).isEqualTo(1);
+      assertThat(running()).containsExactly("p1");
+      assertThat(finished()).isEmpty();
+    }
+
+    @Test
+    void registerLeavesAVisitorInLineWhereTheyAre() {
+      drainBucket();
+      enqueue("v1");
+
+      assertThat(store.register(queue, List.of("v1", "p1"), POLICY).block()).isEqualTo(1);
+      assertThat(waiting()).containsExactly("v1");
+      assertThat(running()).containsExactly("p1");
+    }
+
+    @Test
+    void registerTakesMoreVisitorsAtOnceThanLuaUnpacks() {
+      List<String> visitors = new ArrayList<>();
+      for (int i = 0; i < 10_000; i++) {
+        visitors.add("p" + i);
+      }
+
+      assertThat(store.register(queue, visitors, POLICY).block()).isEqualTo(10_000);
+      assertThat(sync.zcard(keys.running(queue))).isEqualTo(10_000);
+    }
+
+    @Test
     void registerOfNobodySendsNothing() {
       assertThat(store.register(queue, List.of(), POLICY).block()).isZero();
       assertThat(sync.exists(keys.running(queue))).isZero();
