@@ -16,6 +16,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -133,9 +134,10 @@ class QueueModelPropertyIntegrationTests {
 
   record Status(String visitor) implements Step {}
 
-  record Admit(boolean twice) implements Step {}
+  /** Admission; sent {@code late} ms before it runs, as a worker's call re-sent later would be. */
+  record Admit(boolean twice, int late) implements Step {}
 
-  record Expire(boolean twice) implements Step {}
+  record Expire(boolean twice, int late) implements Step {}
 
   record Release(String visitor, boolean twice) implements Step {}
 
@@ -148,6 +150,9 @@ class QueueModelPropertyIntegrationTests {
     Arbitrary<String> visitor = Arbitraries.of(VISITORS);
     Arbitrary<String> anyone = Arbitraries.of(EVERYONE);
     Arbitrary<Boolean> twice = Arbitraries.of(false, false, true);
+    Arbitrary<Integer> late =
+        Arbitraries.frequencyOf(
+            Tuple.of(3, Arbitraries.just(0)), Tuple.of(1, Arbitraries.integers().between(1, 3000)));
     Arbitrary<Step> step =
         Arbitraries.frequencyOf(
             Tuple.of(6, Combinators.combine(visitor, twice).as(Enqueue::new)),
@@ -158,8 +163,8 @@ class QueueModelPropertyIntegrationTests {
                         Arbitraries.integers().between(0, 63), Arbitraries.of(true, false))
                     .as(Resend::new)),
             Tuple.of(3, anyone.map(Status::new)),
-            Tuple.of(4, twice.map(Admit::new)),
-            Tuple.of(2, twice.map(Expire::new)),
+            Tuple.of(4, Combinators.combine(twice, late).as(Admit::new)),
+            Tuple.of(2, Combinators.combine(twice, late).as(Expire::new)),
             Tuple.of(3, Combinators.combine(anyone, twice).as(Release::new)),
             Tuple.of(1, anyone.map(Touch::new)),
             Tuple.of(4, Arbitraries.integers().between(0, 3000).map(Wait::new)));
@@ -184,9 +189,9 @@ class QueueModelPropertyIntegrationTests {
     } else if (step instanceof Status s) {
       checkStatus(s.visitor());
     } else if (step instanceof Admit a) {
-      admit(a.twice());
+      sentBefore(a.late(), () -> admit(a.twice()));
     } else if (step instanceof Expire e) {
-      expire(e.twice());
+      sentBefore(e.late(), () -> expire(e.twice()));
     } else if (step instanceof Release r) {
       store.release(queue, r.visitor()).block();
       if (r.twice()) {
@@ -252,13 +257,13 @@ class QueueModelPropertyIntegrationTests {
     Long rank = redis.zrank(keys.waiting(queue), visitor);
     boolean unseen = redis.zscore(keys.seen(queue), visitor) == null;
     QueueCounts counts = store.counts(queue).block();
-    long now = clock.millis();
-    clock.set(Instant.ofEpochMilli(call.at()));
     EnqueueResult result =
-        r.join()
-            ? store.join(queue, visitor, POLICY).block()
-            : store.enqueue(queue, visitor, POLICY).block();
-    clock.set(Instant.ofEpochMilli(now));
+        sentAt(
+            call.at(),
+            () ->
+                r.join()
+                    ? store.join(queue, visitor, POLICY).block()
+                    : store.enqueue(queue, visitor, POLICY).block());
 
     assertThat(before).as("%s was placed by the first call", visitor).isNotEqualTo(Place.NOWHERE);
     assertThat(place(visitor)).as("%s stays where they are", visitor).isEqualTo(before);
@@ -272,6 +277,29 @@ class QueueModelPropertyIntegrationTests {
     if (before == Place.WAITING && unseen) {
       // A stale entry admission trimmed comes back with the old time: still stale.
       lastSeen.put(visitor, call.at());
+    }
+  }
+
+  private void sentBefore(int late, Runnable call) {
+    sentAt(
+        clock.millis() - late,
+        () -> {
+          call.run();
+          return null;
+        });
+  }
+
+  /**
+   * Runs {@code call} with the clock at {@code at}, then puts the clock back: the arguments are
+   * those of a call sent then, and run now.
+   */
+  private <T> T sentAt(long at, Supplier<T> call) {
+    long now = clock.millis();
+    clock.set(Instant.ofEpochMilli(at));
+    try {
+      return call.get();
+    } finally {
+      clock.set(Instant.ofEpochMilli(now));
     }
   }
 
