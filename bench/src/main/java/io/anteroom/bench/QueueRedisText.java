@@ -30,11 +30,12 @@ final class QueueRedisText {
       their own:
 
       - **A1 join**: distinct visitors (base64url of 16 random bytes) join one queue by \
-      `RedisQueueStore.join` (`join.lua`, for ids minted in the request, which skips the look-ups \
-      in running, waiting and finished), whose token bucket is empty and whose clock stands \
-      still, so each call takes the "join the back of the line" path; pipelined. Figure: EVALSHA \
-      µs ÷ visitors. The measured rate is read from Redis at most once a second per queue (the \
-      store reuses what it read lately); with the clock standing still that is once per round.
+      `RedisQueueStore.join` (`join.lua`, for ids minted in the request, which skips the look-up \
+      in the line and looks in running and finished only so that a re-sent join changes nothing), \
+      whose token bucket is empty and whose clock stands still, so each call takes the "join the \
+      back of the line" path; pipelined. Figure: EVALSHA µs ÷ visitors. The measured rate is read \
+      from Redis at most once a second per queue (the store reuses what it read lately); with the \
+      clock standing still that is once per round.
       - **A1 by enqueue**: the same visitors join a second queue by `RedisQueueStore.enqueue` \
       (`enqueue.lua`, for ids that may have been in the queue before), for comparison.
       - **B1 raw enqueue**: `ZADD key NX seq visitor` + `ZRANK key visitor` per visitor, \

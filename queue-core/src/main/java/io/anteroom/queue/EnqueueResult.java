@@ -1,10 +1,11 @@
 package io.anteroom.queue;
 
 /**
- * What joining a line gave a visitor.
+ * What joining a line gave a visitor. Neither admitted nor in line (position 0): a repeated call
+ * found the visitor finished since, and left them so; if they come back, they join again.
  *
  * @param admitted true when the visitor went straight in (empty line, bucket and cap allowed)
- * @param position 1-based place in line; 0 when admitted
+ * @param position 1-based place in line; 0 when admitted, or finished
  * @param waiting people in line after the call
  * @param requeued true when the visitor had finished (ended, released or abandoned) and joined
  *     again at the back

@@ -13,15 +13,17 @@ public interface QueueStore {
 
   /**
    * Puts {@code visitor} in line, keeping an existing place; admits at once when the line is empty,
-   * the policy's mode admits and the rate and cap allow.
+   * the policy's mode admits and the rate and cap allow. A visitor who finished joins again, unless
+   * they finished at or after this call's time: then it is a repeat of a call made before they
+   * left, and they stay finished.
    */
   Mono<EnqueueResult> enqueue(QueueId queue, String visitor, RoomPolicy policy);
 
   /**
    * {@link #enqueue} for an id minted for this very request, which cannot have been in the queue
-   * before; cheaper, as nothing needs looking up. The caller must not pass an id a visitor already
-   * held: it would be queued without being found in running or finished. Safe to repeat with the
-   * same id while the visitor is still where the first call put them.
+   * before; cheaper, as it is not looked up in the line. The caller must not pass an id a visitor
+   * already held: one who finished would not be queued again. Safe to repeat at any later moment: a
+   * repeat finds the visitor in line, admitted, or finished, and leaves them there.
    */
   default Mono<EnqueueResult> join(QueueId queue, String newcomer, RoomPolicy policy) {
     return enqueue(queue, newcomer, policy);
@@ -42,6 +44,7 @@ public interface QueueStore {
   /**
    * Records visitors who were given a pass while the queue was off, as running; the running set
    * then lives for twice the session duration after the last registration, unless the queue is on.
+   * Visitors in line stay there, and those who finished at or after this call's time stay finished.
    *
    * @return how many were new to running
    */

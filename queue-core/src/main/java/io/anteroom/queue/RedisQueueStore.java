@@ -83,18 +83,22 @@ public final class RedisQueueStore implements QueueStore {
     };
   }
 
-  /** Maps the reply; a rate of -1 (not read) is replaced by {@code knownRate}. */
+  /**
+   * Maps the reply; a rate of -1 (not read) is replaced by {@code knownRate}. A visitor found
+   * finished (outcome 3, a repeated call) is neither admitted nor in line: position 0, no rate.
+   */
   private EnqueueResult enqueued(QueueId queue, List<Long> r, long now, double knownRate) {
     boolean admitted = r.get(0) == 2;
+    boolean waiting = r.get(0) == 1;
     double rate = knownRate;
     if (r.get(5) >= 0) {
       rate = perSecond(r.get(5));
-      if (!admitted) {
+      if (waiting) {
         rates.record(queue, rate, now);
       }
     }
     return new EnqueueResult(
-        admitted, r.get(1), r.get(2), r.get(3) == 1, r.get(4) == 1, admitted ? 0 : rate);
+        admitted, r.get(1), r.get(2), r.get(3) == 1, r.get(4) == 1, waiting ? rate : 0);
   }
 
   @Override

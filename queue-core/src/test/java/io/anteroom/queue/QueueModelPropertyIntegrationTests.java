@@ -9,12 +9,15 @@ import io.anteroom.testing.redis.RedisServer;
 import io.lettuce.core.ScoredValue;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -28,8 +31,10 @@ import net.jqwik.api.lifecycle.BeforeTry;
 
 /**
  * Random interleavings of every queue operation, some sent twice as a reconnecting client would,
- * against a real Redis. After each step: every visitor is in exactly one of waiting, running and
- * finished; the line keeps join order; admission takes from the head; the cap holds.
+ * and joins and enqueues sent again at any later moment with the arguments they had then, against a
+ * real Redis. After each step: every visitor is in exactly one of waiting, running and finished;
+ * the line keeps join order; admission takes from the head; the cap holds; a newcomer (an id minted
+ * for one join) is admitted at most once and never back in line or running once finished.
  */
 class QueueModelPropertyIntegrationTests {
 
@@ -43,7 +48,15 @@ class QueueModelPropertyIntegrationTests {
           Duration.ofSeconds(4),
           2,
           Duration.ofHours(1));
+
+  /** Ids that may come back: they join by enqueue. */
   static final List<String> VISITORS = List.of("a", "b", "c", "d", "e", "f", "g", "h");
+
+  /** Ids minted for one join each, taken in this order by the join steps. */
+  static final List<String> NEWCOMERS = List.of("n0", "n1", "n2", "n3", "n4", "n5", "n6", "n7");
+
+  static final List<String> EVERYONE =
+      Stream.concat(VISITORS.stream(), NEWCOMERS.stream()).toList();
 
   static RedisServer server;
   static RedisFixture fixture;
@@ -58,6 +71,18 @@ class QueueModelPropertyIntegrationTests {
   final Map<String, Long> joinOrder = new HashMap<>();
 
   final Set<String> everEnqueued = new HashSet<>();
+
+  /** Every join and enqueue sent so far, to be sent again by a later step. */
+  final List<Sent> joinsSent = new ArrayList<>();
+
+  final List<Sent> enqueuesSent = new ArrayList<>();
+
+  /** Newcomers seen running after some step, and those seen finished. */
+  final Set<String> admittedNewcomers = new HashSet<>();
+
+  final Set<String> finishedNewcomers = new HashSet<>();
+
+  Set<String> runningBefore = Set.of();
 
   /** When each visitor last joined or polled while waiting. */
   final Map<String, Long> lastSeen = new HashMap<>();
@@ -85,18 +110,34 @@ class QueueModelPropertyIntegrationTests {
     joinOrder.clear();
     everEnqueued.clear();
     lastSeen.clear();
+    joinsSent.clear();
+    enqueuesSent.clear();
+    admittedNewcomers.clear();
+    finishedNewcomers.clear();
+    runningBefore = Set.of();
     joins = 0;
   }
 
-  sealed interface Step permits Enqueue, Status, Admit, Expire, Release, Touch, Wait {}
+  sealed interface Step
+      permits Enqueue, Join, Resend, Status, Admit, Expire, Release, Touch, Wait {}
 
   record Enqueue(String visitor, boolean twice) implements Step {}
 
+  /** A newcomer joins with the next id of {@link #NEWCOMERS}, if one is left. */
+  record Join() implements Step {}
+
+  /** An earlier join (or enqueue) sent again now, with the arguments it had when first sent. */
+  record Resend(int pick, boolean join) implements Step {}
+
+  /** A call as first sent: who, and the clock then. */
+  record Sent(String visitor, long at) {}
+
   record Status(String visitor) implements Step {}
 
-  record Admit(boolean twice) implements Step {}
+  /** Admission; sent {@code late} ms before it runs, as a worker's call re-sent later would be. */
+  record Admit(boolean twice, int late) implements Step {}
 
-  record Expire(boolean twice) implements Step {}
+  record Expire(boolean twice, int late) implements Step {}
 
   record Release(String visitor, boolean twice) implements Step {}
 
@@ -107,15 +148,25 @@ class QueueModelPropertyIntegrationTests {
   @Provide
   Arbitrary<List<Step>> steps() {
     Arbitrary<String> visitor = Arbitraries.of(VISITORS);
+    Arbitrary<String> anyone = Arbitraries.of(EVERYONE);
     Arbitrary<Boolean> twice = Arbitraries.of(false, false, true);
+    Arbitrary<Integer> late =
+        Arbitraries.frequencyOf(
+            Tuple.of(3, Arbitraries.just(0)), Tuple.of(1, Arbitraries.integers().between(1, 3000)));
     Arbitrary<Step> step =
         Arbitraries.frequencyOf(
             Tuple.of(6, Combinators.combine(visitor, twice).as(Enqueue::new)),
-            Tuple.of(3, visitor.map(Status::new)),
-            Tuple.of(4, twice.map(Admit::new)),
-            Tuple.of(2, twice.map(Expire::new)),
-            Tuple.of(2, Combinators.combine(visitor, twice).as(Release::new)),
-            Tuple.of(1, visitor.map(Touch::new)),
+            Tuple.of(3, Arbitraries.just(new Join())),
+            Tuple.of(
+                4,
+                Combinators.combine(
+                        Arbitraries.integers().between(0, 63), Arbitraries.of(true, false))
+                    .as(Resend::new)),
+            Tuple.of(3, anyone.map(Status::new)),
+            Tuple.of(4, Combinators.combine(twice, late).as(Admit::new)),
+            Tuple.of(2, Combinators.combine(twice, late).as(Expire::new)),
+            Tuple.of(3, Combinators.combine(anyone, twice).as(Release::new)),
+            Tuple.of(1, anyone.map(Touch::new)),
             Tuple.of(4, Arbitraries.integers().between(0, 3000).map(Wait::new)));
     return step.list().ofMinSize(1).ofMaxSize(60);
   }
@@ -131,12 +182,16 @@ class QueueModelPropertyIntegrationTests {
   private void apply(Step step) {
     if (step instanceof Enqueue e) {
       enqueue(e);
+    } else if (step instanceof Join) {
+      join();
+    } else if (step instanceof Resend r) {
+      resend(r);
     } else if (step instanceof Status s) {
       checkStatus(s.visitor());
     } else if (step instanceof Admit a) {
-      admit(a.twice());
+      sentBefore(a.late(), () -> admit(a.twice()));
     } else if (step instanceof Expire e) {
-      expire(e.twice());
+      sentBefore(e.late(), () -> expire(e.twice()));
     } else if (step instanceof Release r) {
       store.release(queue, r.visitor()).block();
       if (r.twice()) {
@@ -150,13 +205,19 @@ class QueueModelPropertyIntegrationTests {
   }
 
   private void enqueue(Enqueue e) {
-    boolean wasWaiting = redis.zscore(keys.waiting(queue), e.visitor()) != null;
+    Double left = redis.zscore(keys.finished(queue), e.visitor());
     EnqueueResult result = store.enqueue(queue, e.visitor(), POLICY).block();
+    enqueuesSent.add(new Sent(e.visitor(), clock.millis()));
     everEnqueued.add(e.visitor());
-    if (!result.admitted()) {
+    if (left != null && left >= clock.millis()) {
+      // Left at this very instant: taken for a call sent before they left, which changes nothing.
+      assertThat(place(e.visitor())).isEqualTo(Place.FINISHED);
+      assertThat(result.added()).isFalse();
+    }
+    if (result.position() > 0) {
       lastSeen.put(e.visitor(), clock.millis());
     }
-    if (!result.admitted() && !wasWaiting) {
+    if (result.position() > 0 && result.added()) {
       joinOrder.put(e.visitor(), joins++);
     }
     if (e.twice()) {
@@ -165,6 +226,98 @@ class QueueModelPropertyIntegrationTests {
       assertThat(again.position()).isEqualTo(result.position());
       assertThat(again.requeued()).isFalse();
     }
+  }
+
+  private void join() {
+    if (joinsSent.size() == NEWCOMERS.size()) {
+      return;
+    }
+    String newcomer = NEWCOMERS.get(joinsSent.size());
+    EnqueueResult result = store.join(queue, newcomer, POLICY).block();
+    joinsSent.add(new Sent(newcomer, clock.millis()));
+    assertThat(result.added()).isTrue();
+    if (!result.admitted()) {
+      lastSeen.put(newcomer, clock.millis());
+      joinOrder.put(newcomer, joins++);
+    }
+  }
+
+  /**
+   * Sends an earlier join or enqueue again with the clock it was sent at, whatever happened since:
+   * the visitor stays where they are, keeps their place, and no counter moves.
+   */
+  private void resend(Resend r) {
+    List<Sent> sent = r.join() ? joinsSent : enqueuesSent;
+    if (sent.isEmpty()) {
+      return;
+    }
+    Sent call = sent.get(r.pick() % sent.size());
+    String visitor = call.visitor();
+    Place before = place(visitor);
+    Long rank = redis.zrank(keys.waiting(queue), visitor);
+    boolean unseen = redis.zscore(keys.seen(queue), visitor) == null;
+    QueueCounts counts = store.counts(queue).block();
+    EnqueueResult result =
+        sentAt(
+            call.at(),
+            () ->
+                r.join()
+                    ? store.join(queue, visitor, POLICY).block()
+                    : store.enqueue(queue, visitor, POLICY).block());
+
+    assertThat(before).as("%s was placed by the first call", visitor).isNotEqualTo(Place.NOWHERE);
+    assertThat(place(visitor)).as("%s stays where they are", visitor).isEqualTo(before);
+    assertThat(result.admitted()).isEqualTo(before == Place.RUNNING);
+    assertThat(result.position()).isEqualTo(rank == null ? 0 : rank + 1);
+    assertThat(result.added()).isFalse();
+    assertThat(result.requeued()).isFalse();
+    QueueCounts after = store.counts(queue).block();
+    assertThat(after.enqueued()).as("joined the line").isEqualTo(counts.enqueued());
+    assertThat(after.admitted()).as("admitted").isEqualTo(counts.admitted());
+    if (before == Place.WAITING && unseen) {
+      // A stale entry admission trimmed comes back with the old time: still stale.
+      lastSeen.put(visitor, call.at());
+    }
+  }
+
+  private void sentBefore(int late, Runnable call) {
+    sentAt(
+        clock.millis() - late,
+        () -> {
+          call.run();
+          return null;
+        });
+  }
+
+  /**
+   * Runs {@code call} with the clock at {@code at}, then puts the clock back: the arguments are
+   * those of a call sent then, and run now.
+   */
+  private <T> T sentAt(long at, Supplier<T> call) {
+    long now = clock.millis();
+    clock.set(Instant.ofEpochMilli(at));
+    try {
+      return call.get();
+    } finally {
+      clock.set(Instant.ofEpochMilli(now));
+    }
+  }
+
+  enum Place {
+    WAITING,
+    RUNNING,
+    FINISHED,
+    NOWHERE
+  }
+
+  private Place place(String visitor) {
+    if (redis.zscore(keys.waiting(queue), visitor) != null) {
+      return Place.WAITING;
+    }
+    if (redis.zscore(keys.running(queue), visitor) != null) {
+      return Place.RUNNING;
+    }
+    return redis.zscore(keys.finished(queue), visitor) != null ? Place.FINISHED : Place.NOWHERE;
   }
 
   private void checkStatus(String visitor) {
@@ -228,15 +381,29 @@ class QueueModelPropertyIntegrationTests {
     Set<String> running = Set.copyOf(redis.zrange(keys.running(queue), 0, -1));
     Set<String> finished = Set.copyOf(redis.zrange(keys.finished(queue), 0, -1));
 
-    for (String visitor : VISITORS) {
+    Set<String> joined = new HashSet<>(everEnqueued);
+    joinsSent.forEach(sent -> joined.add(sent.visitor()));
+    for (String visitor : EVERYONE) {
       int places =
           (waiting.contains(visitor) ? 1 : 0)
               + (running.contains(visitor) ? 1 : 0)
               + (finished.contains(visitor) ? 1 : 0);
-      assertThat(places)
-          .as("sets holding %s", visitor)
-          .isEqualTo(everEnqueued.contains(visitor) ? 1 : 0);
+      assertThat(places).as("sets holding %s", visitor).isEqualTo(joined.contains(visitor) ? 1 : 0);
     }
+    for (String newcomer : NEWCOMERS) {
+      if (waiting.contains(newcomer) || running.contains(newcomer)) {
+        assertThat(finishedNewcomers)
+            .as("%s left, so stays out", newcomer)
+            .doesNotContain(newcomer);
+      }
+      if (running.contains(newcomer) && !runningBefore.contains(newcomer)) {
+        assertThat(admittedNewcomers.add(newcomer)).as("%s admitted once", newcomer).isTrue();
+      }
+      if (finished.contains(newcomer)) {
+        finishedNewcomers.add(newcomer);
+      }
+    }
+    runningBefore = running;
     List<Long> order = new ArrayList<>();
     waiting.forEach(visitor -> order.add(joinOrder.get(visitor)));
     assertThat(order).as("line keeps join order").isSorted();
@@ -252,6 +419,6 @@ class QueueModelPropertyIntegrationTests {
         assertThat(last.longValue()).as("%s last seen", visitor).isEqualTo(polled);
       }
     }
-    assertThat(everEnqueued).as("seen holds only visitors who joined").containsAll(seen.keySet());
+    assertThat(joined).as("seen holds only visitors who joined").containsAll(seen.keySet());
   }
 }

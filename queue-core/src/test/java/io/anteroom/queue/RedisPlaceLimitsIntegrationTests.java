@@ -92,6 +92,20 @@ class RedisPlaceLimitsIntegrationTests {
   }
 
   @Test
+  void claimResentLaterNeverMovesTheClaimBackInTime() {
+    long sentAt = clock.millis();
+    claim("1");
+    clock.advance(Duration.ofSeconds(5));
+    claim("1");
+    long refreshedAt = clock.millis();
+
+    clock.set(Instant.ofEpochMilli(sentAt));
+    assertThat(claim("1")).isTrue();
+
+    assertThat(sync.zscore(keys.places("shop", "v"), "1")).isEqualTo((double) refreshedAt);
+  }
+
+  @Test
   void anAddressGetsThePerMinuteLimitThenIsRefusedUntilTheNextMinute() {
     for (int i = 0; i < 3; i++) {
       assertThat(limits.countNewPlace("shop", "192.0.2.1", 3).block()).isTrue();

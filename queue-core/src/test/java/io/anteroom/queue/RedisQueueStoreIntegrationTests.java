@@ -9,8 +9,10 @@ import io.anteroom.testing.redis.RedisServerExtension;
 import io.lettuce.core.ScoredValue;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -91,6 +93,20 @@ class RedisQueueStoreIntegrationTests {
 
   List<String> finished() {
     return sync.zrange(keys.finished(queue), 0, -1);
+  }
+
+  /**
+   * Runs {@code call} with the clock at {@code sentAt}, so the script gets the arguments a call
+   * made then had: the same command, re-sent later, as Lettuce does after a reconnect.
+   */
+  <T> T resent(long sentAt, Supplier<T> call) {
+    long now = clock.millis();
+    clock.set(Instant.ofEpochMilli(sentAt));
+    try {
+      return call.get();
+    } finally {
+      clock.set(Instant.ofEpochMilli(now));
+    }
   }
 
   static RoomPolicy withRate(double rate, int maxActive, int batch) {
@@ -183,11 +199,51 @@ class RedisQueueStoreIntegrationTests {
       drainBucket();
       enqueue("v1");
       store.release(queue, "v1").block();
+      clock.advance(Duration.ofMillis(1));
 
       EnqueueResult again = enqueue("v1");
 
       assertThat(again).isEqualTo(new EnqueueResult(false, 1, 1, true, true));
       assertThat(finished()).isEmpty();
+    }
+
+    @Test
+    void enqueueResentAfterTheVisitorLeftDoesNotQueueThemAgain() {
+      drainBucket();
+      long sentAt = clock.millis();
+      enqueue("v1");
+      clock.advance(Duration.ofSeconds(1));
+      store.release(queue, "v1").block();
+
+      EnqueueResult again = resent(sentAt, () -> enqueue("v1"));
+
+      assertThat(again).isEqualTo(new EnqueueResult(false, 0, 0, false, false));
+      assertThat(waiting()).isEmpty();
+      assertThat(finished()).containsExactly("v1");
+    }
+
+    @Test
+    void enqueueAtTheInstantTheVisitorLeftCountsAsSentBeforeAndKeepsThemFinished() {
+      assertThat(enqueue("v1").admitted()).isTrue();
+      store.release(queue, "v1").block();
+
+      assertThat(enqueue("v1")).isEqualTo(new EnqueueResult(false, 0, 0, false, false));
+      assertThat(running()).isEmpty();
+      assertThat(finished()).containsExactly("v1");
+      assertThat(store.counts(queue).block().admitted()).isEqualTo(1);
+    }
+
+    @Test
+    void enqueueResentAfterAPollNeverMovesSeenBackwards() {
+      drainBucket();
+      long sentAt = clock.millis();
+      enqueue("v1");
+      clock.advance(Duration.ofSeconds(5));
+      status("v1");
+
+      assertThat(resent(sentAt, () -> enqueue("v1")))
+          .isEqualTo(new EnqueueResult(false, 1, 1, false, false));
+      assertThat(sync.zscore(keys.seen(queue), "v1")).isEqualTo((double) clock.millis());
     }
   }
 
@@ -239,6 +295,68 @@ class RedisQueueStoreIntegrationTests {
       assertThat(running()).containsExactly("v1");
       assertThat(store.counts(queue).block().admitted()).isEqualTo(1);
       assertThat(Double.parseDouble(sync.hget(keys.state(queue), "tokens"))).isEqualTo(9.0);
+    }
+
+    @Test
+    void joinResentAfterAdmissionReportsAdmittedAndLeavesTheLineAlone() {
+      drainBucket();
+      long sentAt = clock.millis();
+      join("v1");
+      clock.advance(Duration.ofMillis(100));
+      assertThat(admit(POLICY).admitted()).isEqualTo(1);
+
+      EnqueueResult again = resent(sentAt, () -> join("v1"));
+
+      assertThat(again).isEqualTo(new EnqueueResult(true, 0, 0, false, false));
+      assertThat(waiting()).isEmpty();
+      assertThat(running()).containsExactly("v1");
+      assertThat(store.counts(queue).block().enqueued()).isEqualTo(1);
+      assertThat(store.counts(queue).block().admitted()).isEqualTo(1);
+    }
+
+    @Test
+    void joinResentAfterTheSessionExpiredLeavesTheVisitorFinished() {
+      long sentAt = clock.millis();
+      assertThat(join("v1").admitted()).isTrue();
+      clock.advance(Duration.ofMinutes(2));
+      assertThat(store.expire(queue, POLICY).block().expired()).isEqualTo(1);
+
+      EnqueueResult again = resent(sentAt, () -> join("v1"));
+
+      assertThat(again).isEqualTo(new EnqueueResult(false, 0, 0, false, false));
+      assertThat(running()).isEmpty();
+      assertThat(finished()).containsExactly("v1");
+      assertThat(store.counts(queue).block().admitted()).isEqualTo(1);
+    }
+
+    @Test
+    void joinResentAfterReleaseLeavesTheVisitorOutOfLine() {
+      drainBucket();
+      long sentAt = clock.millis();
+      join("v1");
+      join("v2");
+      clock.advance(Duration.ofSeconds(1));
+      store.release(queue, "v1").block();
+
+      EnqueueResult again = resent(sentAt, () -> join("v1"));
+
+      assertThat(again).isEqualTo(new EnqueueResult(false, 0, 1, false, false));
+      assertThat(waiting()).containsExactly("v2");
+      assertThat(finished()).containsExactly("v1");
+      assertThat(store.counts(queue).block().enqueued()).isEqualTo(2);
+    }
+
+    @Test
+    void joinResentAfterAPollNeverMovesSeenBackwards() {
+      drainBucket();
+      long sentAt = clock.millis();
+      join("v1");
+      clock.advance(Duration.ofSeconds(5));
+      status("v1");
+
+      assertThat(resent(sentAt, () -> join("v1")))
+          .isEqualTo(new EnqueueResult(false, 1, 1, false, false));
+      assertThat(sync.zscore(keys.seen(queue), "v1")).isEqualTo((double) clock.millis());
     }
 
     @Test
@@ -619,6 +737,51 @@ class RedisQueueStoreIntegrationTests {
       store.expire(queue, POLICY).block();
 
       assertThat(sync.pttl(keys.running(queue))).isEqualTo(-1L);
+    }
+
+    @Test
+    void registerResentAfterTheSessionEndedLeavesThePassHolderFinished() {
+      long sentAt = clock.millis();
+      store.register(queue, List.of("p1"), POLICY).block();
+      clock.advance(Duration.ofSeconds(1));
+      store.release(queue, "p1").block();
+
+      assertThat(resent(sentAt, () -> store.register(queue, List.of("p1"), POLICY).block()))
+          .isZero();
+      assertThat(running()).isEmpty();
+      assertThat(finished()).containsExactly("p1");
+    }
+
+    @Test
+    void registerOfAPassHolderWhoseEarlierSessionEndedMovesThemBackToRunning() {
+      store.register(queue, List.of("p1"), POLICY).block();
+      store.release(queue, "p1").block();
+      clock.advance(Duration.ofSeconds(1));
+
+      assertThat(store.register(queue, List.of("p1"), POLICY).block()).isEqualTo(1);
+      assertThat(running()).containsExactly("p1");
+      assertThat(finished()).isEmpty();
+    }
+
+    @Test
+    void registerLeavesAVisitorInLineWhereTheyAre() {
+      drainBucket();
+      enqueue("v1");
+
+      assertThat(store.register(queue, List.of("v1", "p1"), POLICY).block()).isEqualTo(1);
+      assertThat(waiting()).containsExactly("v1");
+      assertThat(running()).containsExactly("p1");
+    }
+
+    @Test
+    void registerTakesMoreVisitorsAtOnceThanLuaUnpacks() {
+      List<String> visitors = new ArrayList<>();
+      for (int i = 0; i < 10_000; i++) {
+        visitors.add("p" + i);
+      }
+
+      assertThat(store.register(queue, visitors, POLICY).block()).isEqualTo(10_000);
+      assertThat(sync.zcard(keys.running(queue))).isEqualTo(10_000);
     }
 
     @Test

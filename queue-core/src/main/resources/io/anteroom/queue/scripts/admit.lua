@@ -11,7 +11,10 @@
 -- older than the abandon timeout instead, one range removal for the lot. Everyone in line was
 -- written to seen when joining, so one missing from it was trimmed and is gone.
 -- Each call also samples the measured admission rate (rate.lua) while people are left waiting.
--- Safe to repeat: a repeated call spends the tokens left, so the rate still holds.
+-- Safe to repeat at any later moment: a repeated call spends only the tokens left (the refill time
+-- never moves back), so the rate and the cap still hold, and it takes only from the head of the
+-- line, so nobody is admitted twice. Its now is when it was first sent: those it admits start a
+-- session that much older, and abandonment is judged as of then (fewer, never more, finished).
 
 --@include bucket.lua
 --@include rate.lua

@@ -5,7 +5,9 @@
 -- ARGV: 1 now (ms), 2 item, 3 cap, 4 keep (ms)
 -- Reply: {1} when recorded (or already there); {0, item, joined-ms, ...} when refused, with the
 --   items counted and when each was last claimed
--- Safe to repeat: a second call finds the item there and only moves its time.
+-- Safe to repeat at any later moment: a second call finds the item there and only moves its time
+-- forward. One that comes after the caller gave the item up (no longer in its line) records it
+-- again with the old time, so it is counted until the next refusal checks it against the line.
 
 local now, item, cap, keep = tonumber(ARGV[1]), ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. (now - keep))
@@ -16,6 +18,6 @@ if not redis.call('ZSCORE', KEYS[1], item) and redis.call('ZCARD', KEYS[1]) >= c
   end
   return refused
 end
-redis.call('ZADD', KEYS[1], now, item)
+redis.call('ZADD', KEYS[1], 'GT', now, item)
 redis.call('PEXPIRE', KEYS[1], keep)
 return {1}

@@ -3,7 +3,9 @@
 -- KEYS: 1 active queues hash
 -- ARGV: 1 queue id (room:item), 2 required cause, or '' for any
 -- Reply: 1 when the queue was active and is now off, 0 otherwise
--- Safe to repeat: a second call finds the queue off.
+-- Safe to repeat: a second call finds the queue off. One arriving after the queue was turned on
+-- again turns it off only for the same cause: an operator's activation is never undone by the
+-- worker's, and a queue traffic turned on again is turned on by the next activation check.
 
 local cause = redis.call('HGET', KEYS[1], ARGV[1])
 if not cause or (ARGV[2] ~= '' and cause ~= ARGV[2]) then

@@ -6,12 +6,20 @@
 --       6 admit at once allowed (1) or not (0),
 --       7 draw: a uniform random number in [0, 1) for a random place, or '' for the back
 -- Reply: {outcome, position, waiting, requeued, added, rate}
---   outcome 1 = waiting at 1-based position, 2 = admitted (position 0)
+--   outcome 1 = waiting at 1-based position, 2 = admitted (position 0), 3 = finished at or after
+--   now, so left as they are (position 0; a repeated call, see below)
 --   waiting: people in line after this call
 --   requeued 1 when the visitor had finished (session ended, released, abandoned) and joins again
 --   added 1 when this call put the visitor in line or in running, 0 when they were there already
---   rate: when waiting, the measured admission rate per 1000 s, 0 when not known (rate.lua)
--- Safe to repeat: a second call finds the visitor in waiting or running and changes nothing but seen.
+--   rate: when waiting, the measured admission rate per 1000 s, 0 when not known (rate.lua); -1
+--   when finished
+-- Safe to repeat at any later moment: in line, the place is kept and seen only moves forward;
+-- running, admitted is reported and nothing changes; finished at or after this call's now, the
+-- visitor left after the call was sent, so they stay finished. Only a visitor who finished before
+-- now joins again: one who really comes back sends a new call, with a later now. Clocks apart by
+-- more than the time between leaving and coming back make a comeback look like a repeat once: the
+-- visitor stays finished and their next request joins. A repeat after finished-retention (default
+-- 1h) dropped the entry would join again; Lettuce re-sends a call only until its command timeout.
 
 --@include bucket.lua
 --@include rate.lua
@@ -25,8 +33,16 @@ end
 
 local rank = redis.call('ZRANK', KEYS[1], visitor)
 if rank then
-  redis.call('ZADD', KEYS[4], now, visitor)
+  redis.call('ZADD', KEYS[4], 'GT', now, visitor)
   return {1, rank + 1, redis.call('ZCARD', KEYS[1]), 0, 0, rate_read(KEYS[5], now)}
 end
 
-return place(visitor, now, redis.call('ZREM', KEYS[3], visitor), true)
+local left = redis.call('ZSCORE', KEYS[3], visitor)
+if not left then
+  return place(visitor, now, 0, true)
+end
+if tonumber(left) >= now then
+  return {3, 0, redis.call('ZCARD', KEYS[1]), 0, 0, -1}
+end
+redis.call('ZREM', KEYS[3], visitor)
+return place(visitor, now, 1, true)

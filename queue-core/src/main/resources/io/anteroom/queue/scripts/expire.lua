@@ -6,7 +6,8 @@
 --       retention (ms), 4 limit per call
 -- Reply: {expired, trimmed, waiting, running, finished, admitted}: the set sizes after the call and
 --   the lifetime count of admissions, for the worker's gauges (one call per queue per tick already)
--- Safe to repeat: a second call finds nothing more to expire.
+-- Safe to repeat at any later moment: a second call finds nothing more to expire; one with an
+-- older now ends only sessions idle since before it, and trims only entries older still.
 
 local now, session, retention = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 

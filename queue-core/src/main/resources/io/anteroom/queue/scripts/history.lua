@@ -6,7 +6,8 @@
 -- ARGV: 1 now (ms), 2 interval (ms), 3 span (ms), 4 waiting, 5 running, 6 finished,
 --       7 admitted over the lifetime of the room's active queues
 -- Reply: 1 when the sample was kept, 0 when its interval already had one
--- Safe to repeat: a second call in the same interval changes nothing.
+-- Safe to repeat at any later moment: a second call finds its interval sampled and changes nothing;
+-- once that interval was trimmed, it adds a sample older than the span, which the next call trims.
 
 local now, interval, span = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local slot = now - now % interval

@@ -9,7 +9,8 @@
 -- KEYS: 1 hits
 -- ARGV: 1 now (ms), 2 requests to add, 3 window (s)
 -- Reply: requests in the window, this one included
--- Not safe to repeat: a re-sent call counts twice, which only makes activation a little earlier.
+-- Not safe to repeat: a re-sent call counts twice, which only makes activation a little earlier;
+-- it counts in its own second, so once that second has left the window, it counts for nothing.
 
 local second, window = math.floor(tonumber(ARGV[1]) / 1000), tonumber(ARGV[3])
 redis.call('HINCRBY', KEYS[1], second, tonumber(ARGV[2]))

@@ -1,14 +1,26 @@
 -- Puts a newcomer in line, or admits at once as enqueue.lua does (place.lua), for an id minted
--- for this very request: it cannot be in running, waiting or finished yet, so none of enqueue's
--- look-ups is made, and a first-come newcomer's place is the line's length + 1.
+-- for this very request: nobody else can hold a place under it, so a first-come newcomer's place
+-- is the line's length + 1 and the only look-ups are the two a re-sent call needs.
 -- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state
 -- ARGV: 1-7 as enqueue.lua's; 8 read the measured rate (1) or not (0)
 -- Reply: as enqueue.lua's (requeued is 0); rate -1 when not read
--- Safe to repeat only with the same id: a second call would find nothing and queue it twice over
--- its own place, so the caller sends each minted id once.
+-- Safe to repeat at any later moment: the id was minted for one join, so finding it anywhere means
+-- this call was made already. In line: the place is kept (the add is NX) and seen only moves
+-- forward. Running: admitted is reported and nothing changes. Finished: the visitor joined and left
+-- since, so they are not put back in line (outcome 3); if they come back, it is with their ticket,
+-- through enqueue.lua. The one repeat not recognised comes after finished-retention (default 1h)
+-- has dropped the finished entry; Lettuce re-sends a call only until its command timeout (default
+-- 500ms). A call arriving after a clear joins anew, as the first one would have had it come late.
 
 --@include bucket.lua
 --@include rate.lua
 --@include place.lua
 
-return place(ARGV[1], tonumber(ARGV[2]), 0, ARGV[8] == '1')
+local visitor = ARGV[1]
+if redis.call('ZSCORE', KEYS[2], visitor) then
+  return {2, 0, redis.call('ZCARD', KEYS[1]), 0, 0, 0}
+end
+if redis.call('ZSCORE', KEYS[3], visitor) then
+  return {3, 0, redis.call('ZCARD', KEYS[1]), 0, 0, -1}
+end
+return place(visitor, tonumber(ARGV[2]), 0, ARGV[8] == '1')

@@ -1,14 +1,14 @@
--- Shared by enqueue.lua and join.lua: puts a visitor who is in none of the queue's sets in line,
--- or admits at once when the line is empty, admission is allowed (not paused) and both the token
--- bucket and the cap allow.
+-- Shared by enqueue.lua and join.lua: puts a visitor whom the caller found neither running nor
+-- finished in line, or admits at once when the line is empty, admission is allowed (not paused)
+-- and both the token bucket and the cap allow.
 -- The line is one sorted set whose scores form blocks: a first-come newcomer takes the next
 -- sequence number (a block of its own, at the back); a newcomer who draws (lottery, pre-queue)
 -- takes seq + draw, a random place in the block [seq, seq + 1) that follows everyone who came
 -- first-come before, and that the next first-come newcomer (seq + 1) follows. So those who drew
 -- together leave in a uniformly shuffled order, with no reordering step.
 -- Needs bucket.lua and rate.lua. The reply is enqueue.lua's; its rate is -1 when not asked for.
--- The adds are NX, so a repeated join.lua call finds the place (or the admission) the first one
--- made and changes nothing but seen.
+-- The add to the line is NX, so a repeated join.lua call finds the place the first one made and
+-- changes nothing but seen, which only moves forward.
 
 local function rate_if(want_rate, now)
   if want_rate then
@@ -19,7 +19,7 @@ end
 
 -- The visitor was in line already: a repeated join.lua call.
 local function kept(visitor, now, want_rate)
-  redis.call('ZADD', KEYS[4], now, visitor)
+  redis.call('ZADD', KEYS[4], 'GT', now, visitor)
   return {1, redis.call('ZRANK', KEYS[1], visitor) + 1, redis.call('ZCARD', KEYS[1]), 0, 0,
     rate_if(want_rate, now)}
 end
@@ -29,9 +29,7 @@ local function place(visitor, now, requeued, want_rate)
   if length == 0 and ARGV[6] == '1' then
     local tokens, refill = bucket_tokens(KEYS[5], now, tonumber(ARGV[3]), tonumber(ARGV[4]))
     if tokens >= 1 and redis.call('ZCARD', KEYS[2]) < tonumber(ARGV[5]) then
-      if redis.call('ZADD', KEYS[2], 'NX', now, visitor) == 0 then
-        return {2, 0, 0, 0, 0, 0}
-      end
+      redis.call('ZADD', KEYS[2], now, visitor)
       bucket_store(KEYS[5], tokens - 1, refill)
       redis.call('HINCRBY', KEYS[5], 'admitted', 1)
       return {2, 0, 0, requeued, 1, 0}

@@ -1,17 +1,40 @@
 -- Records passes a gateway issued while the queue was off, so the cap counts them if the queue
 -- turns on. While the queue is off nobody expires its sessions, so the running set is given a
 -- time to live that each registration extends; the worker's expiry removes it once the queue is on.
+-- A visitor in line is left there: they are counted once, and the line admits them in turn. One
+-- who finished before now got the pass since and moves back to running.
 -- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state
 -- ARGV: 1 now (ms), 2 time to live of the running set (ms), 3.. visitors
 -- Reply: number of visitors new to running
--- Safe to repeat: activity times only move forward.
+-- Safe to repeat at any later moment: activity times only move forward, and a visitor who finished
+-- at or after now (the session ended after this call was sent) stays finished, as one who joined
+-- the line since stays there. A repeat after the queue turned on gives the running set a time to
+-- live of twice the session again, which the next expiry call removes.
 
 local now = tonumber(ARGV[1])
-local entries = {}
-for i = 3, #ARGV do
-  entries[#entries + 1] = now
-  entries[#entries + 1] = ARGV[i]
+local added = 0
+-- In pieces under Lua's limit on unpacked values (8000): a flush may carry many passes.
+for first = 3, #ARGV, 2000 do
+  local last = math.min(first + 1999, #ARGV)
+  local line = redis.call('ZMSCORE', KEYS[1], unpack(ARGV, first, last))
+  local left = redis.call('ZMSCORE', KEYS[3], unpack(ARGV, first, last))
+  local entries, back = {}, {}
+  for i = 1, last - first + 1 do
+    local visitor, finished_at = ARGV[first + i - 1], tonumber(left[i])
+    if not line[i] and not (finished_at and finished_at >= now) then
+      entries[#entries + 1] = now
+      entries[#entries + 1] = visitor
+      if finished_at then
+        back[#back + 1] = visitor
+      end
+    end
+  end
+  if #back > 0 then
+    redis.call('ZREM', KEYS[3], unpack(back))
+  end
+  if #entries > 0 then
+    added = added + redis.call('ZADD', KEYS[2], 'GT', unpack(entries))
+  end
 end
-local added = redis.call('ZADD', KEYS[2], 'GT', unpack(entries))
 redis.call('PEXPIRE', KEYS[2], tonumber(ARGV[2]))
 return added

@@ -3,7 +3,8 @@
 -- KEYS: 1 the room's settings hash
 -- ARGV: 1 number of fields to remove (r), 2..r+1 fields to remove, then field, value pairs to set
 -- Reply: 1
--- Safe to repeat: the result is the same.
+-- Safe to repeat: the result is the same. A repeat arriving after another change of the same
+-- fields undoes it, as the two changes arriving in that order would: the last write wins.
 
 local removing = tonumber(ARGV[1])
 if removing > 0 then

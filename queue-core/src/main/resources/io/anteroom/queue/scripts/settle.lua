@@ -7,7 +7,10 @@
 -- ARGV: 1 now (ms), 2 window (s), 3 quiet below (requests per second), 4 cool-down (ms),
 --       5 time to live of the keys once done (ms)
 -- Reply: {done, requests in the window}; done 1 when the queue may be turned off now
--- Safe to repeat: the quiet spell only starts once and ends when the queue is busy again.
+-- Safe to repeat: the quiet spell only starts once and ends when the queue is busy again. A repeat
+-- arriving later judges the window of its own now: it may end a quiet spell (the queue stays on a
+-- cool-down longer) or start one as of its now, which only a queue that is empty and quiet at the
+-- next call keeps; Lettuce re-sends a call only until its command timeout, far within a cool-down.
 
 local now, window = tonumber(ARGV[1]), tonumber(ARGV[2])
 local second = math.floor(now / 1000)

@@ -6,7 +6,8 @@
 --   abandoned), 0 = unknown; waiting: people in line; admitted at: when admitted, the session's
 --   last activity (ms), which is the admission time until the visitor's first request with a pass;
 --   rate: the measured admission rate per 1000 s, 0 when not known (rate.lua)
--- Safe to repeat: it only moves the seen time forward.
+-- Safe to repeat at any later moment: it only moves the seen time of a visitor in line forward, and
+-- the reply tells where the visitor stands when it runs.
 
 --@include rate.lua
 

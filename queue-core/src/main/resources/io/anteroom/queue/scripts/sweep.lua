@@ -8,7 +8,8 @@
 -- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state
 -- ARGV: 1 now (ms), 2 abandon after (ms), 3 limit per call
 -- Reply: number of visitors finished as abandoned
--- Safe to repeat: a second call finds them gone.
+-- Safe to repeat at any later moment: a second call finds them gone; one with an older now finishes
+-- only visitors whose last poll is older still (seen only moves forward).
 
 local now = tonumber(ARGV[1])
 local stale = redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', '(' .. (now - tonumber(ARGV[2])),

@@ -2,7 +2,8 @@
 -- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state
 -- ARGV: 1 visitor, 2 now (ms)
 -- Reply: 1 when the visitor is running, 0 otherwise
--- Safe to repeat: activity time only moves forward.
+-- Safe to repeat at any later moment: it only moves the activity time of a running visitor forward
+-- (XX GT). One whose session ended since stays finished; one admitted again keeps the later time.
 
 if redis.call('ZSCORE', KEYS[2], ARGV[1]) then
   redis.call('ZADD', KEYS[2], 'XX', 'GT', tonumber(ARGV[2]), ARGV[1])
