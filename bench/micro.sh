@@ -19,7 +19,7 @@ classpath="$(sed -E "s#[^:]*/io/anteroom/([a-z-]+)/[^/:]+/[^/:]+[.]jar#$root/\1/
 
 # The forked benchmark JVMs inherit these properties and the class path.
 exec java -cp "bench/target/classes:$classpath" \
-  -Danteroom.micro.config="$root/config/anteroom.yml" \
+  -Dbench.micro.config="$root/config/anteroom.yml" \
   -Dslf4j.provider=org.slf4j.simple.SimpleServiceProvider \
   -Dbench.command="bench/micro.sh${*:+ $*}" \
   io.anteroom.bench.micro.MicroBench --out bench/results/micro.md "$@"

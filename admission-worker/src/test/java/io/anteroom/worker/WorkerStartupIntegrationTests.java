@@ -49,6 +49,45 @@ class WorkerStartupIntegrationTests {
     assertThat(rootMessages(error)).contains("anteroom.worker.tick: must be a whole number");
   }
 
+  @Test
+  void refuseToStartWhenAnAnteroomKeyIsUnknownThenNameTheNearestKnownOne() {
+    Throwable error =
+        catchThrowable(
+            () ->
+                new SpringApplicationBuilder(AdmissionWorkerApplication.class)
+                    .web(WebApplicationType.NONE)
+                    .run(
+                        "--ANTEROOM_CONFIG=does-not-exist.yml",
+                        "--anteroom.redis.uri=" + redis.uri(),
+                        "--anteroom.worker.tik=100ms",
+                        "--anteroom.redis.urii=" + redis.uri())
+                    .close());
+
+    assertThat(rootMessages(error))
+        .contains("anteroom.worker.tik is not a setting; did you mean anteroom.worker.tick?")
+        .contains("anteroom.redis.urii is not a setting; did you mean anteroom.redis.uri?");
+  }
+
+  @Test
+  void startWithTheSharedConfigurationAndTheGatewaysSettings() {
+    Throwable error =
+        catchThrowable(
+            () ->
+                new SpringApplicationBuilder(AdmissionWorkerApplication.class)
+                    .web(WebApplicationType.NONE)
+                    .run(
+                        "--ANTEROOM_CONFIG=../config/anteroom.yml",
+                        "--anteroom.redis.uri=" + redis.uri(),
+                        "--anteroom.gateway.trusted-proxies=10.0.0.0/8",
+                        "--anteroom.gateway.ipv6-prefix=56",
+                        "--anteroom.visitors.identity-secret=identity-secret-of-the-tests",
+                        "--anteroom.tokens.keys.main=AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
+                        "--anteroom.admin.token=0123456789abcdef0123456789abcdef")
+                    .close());
+
+    assertThat(error).isNull();
+  }
+
   private static String rootMessages(Throwable error) {
     StringBuilder all = new StringBuilder();
     for (Throwable t = error; t != null; t = t.getCause()) {

@@ -1,6 +1,7 @@
 package io.anteroom.gateway;
 
 import io.anteroom.gateway.client.Cidr;
+import io.anteroom.gateway.client.ForwardedHeader;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.policy.Durations;
 import java.time.Duration;
@@ -31,8 +32,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     automatically (operators are not limited), so made-up item ids cannot grow the set of active
  *     queues without limit; default 1000
  * @param trustedProxies addresses or CIDR ranges of the proxies and load balancers in front of the
- *     gateway, whose {@code X-Forwarded-For} is believed when telling a client's address; default
+ *     gateway, whose {@code forwarded-header} is believed when telling a client's address; default
  *     none (the connection's peer is the client)
+ * @param forwardedHeader the one header trusted proxies name the client in: {@code
+ *     x-forwarded-for}, {@code forwarded} (RFC 7239) or {@code x-real-ip}; default {@code
+ *     x-forwarded-for}
+ * @param ipv6Prefix length of the network an IPv6 client is counted by in limits per client address
+ *     (1 to 128; 128 counts each address); default 64
  */
 @ConfigurationProperties("anteroom.gateway")
 public record GatewayProperties(
@@ -50,7 +56,9 @@ public record GatewayProperties(
     @DefaultValue("1s") String hitFlush,
     @DefaultValue("10000") int hitCapacity,
     @DefaultValue("1000") int maxQueuesPerRoom,
-    @DefaultValue({}) List<String> trustedProxies) {
+    @DefaultValue({}) List<String> trustedProxies,
+    @DefaultValue("x-forwarded-for") String forwardedHeader,
+    @DefaultValue("64") int ipv6Prefix) {
 
   private static final Set<Integer> WAITING_STATUSES = Set.of(200, 202, 429, 503);
 
@@ -80,6 +88,11 @@ public record GatewayProperties(
     }
     trustedProxies = List.copyOf(trustedProxies);
     trustedProxyRanges(trustedProxies);
+    forwardedHeaderOf(forwardedHeader);
+    if (ipv6Prefix < 1 || ipv6Prefix > 128) {
+      throw new IllegalArgumentException(
+          "anteroom.gateway.ipv6-prefix: must be 1 to 128, was " + ipv6Prefix);
+    }
     if (hitCapacity < 1) {
       throw new IllegalArgumentException(
           "anteroom.gateway.hit-capacity: must be at least 1, was " + hitCapacity);
@@ -103,6 +116,19 @@ public record GatewayProperties(
       return proxies.stream().map(Cidr::parse).toList();
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("anteroom.gateway.trusted-proxies: " + e.getMessage(), e);
+    }
+  }
+
+  /** {@link #forwardedHeader()} parsed. */
+  public ForwardedHeader forwardedHeaderKind() {
+    return forwardedHeaderOf(forwardedHeader);
+  }
+
+  private static ForwardedHeader forwardedHeaderOf(String header) {
+    try {
+      return ForwardedHeader.parse(header);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("anteroom.gateway.forwarded-header: " + e.getMessage(), e);
     }
   }
 

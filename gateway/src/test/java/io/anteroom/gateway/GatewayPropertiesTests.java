@@ -3,6 +3,7 @@ package io.anteroom.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.anteroom.gateway.client.ForwardedHeader;
 import io.anteroom.queue.QueueId;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -21,7 +22,9 @@ class GatewayPropertiesTests {
         "1s",
         10_000,
         1000,
-        List.of());
+        List.of(),
+        "x-forwarded-for",
+        64);
   }
 
   @Test
@@ -52,10 +55,43 @@ class GatewayPropertiesTests {
                     "1s",
                     1,
                     1,
-                    List.of("10.0.0.0/33")))
+                    List.of("10.0.0.0/33"),
+                    "x-forwarded-for",
+                    64))
         .hasMessage(
             "anteroom.gateway.trusted-proxies: '10.0.0.0/33': the prefix length must be 0 to 32");
     assertThatThrownBy(() -> with(200, List.of(), "250"))
         .hasMessageContaining("anteroom.gateway.mirror-refresh");
+  }
+
+  @Test
+  void readsTheForwardedHeaderAndTheIpv6PrefixAndRefusesOthers() {
+    assertThat(client("X-Real-IP", 56).forwardedHeaderKind()).isEqualTo(ForwardedHeader.X_REAL_IP);
+    assertThat(client("forwarded", 128).forwardedHeaderKind()).isEqualTo(ForwardedHeader.FORWARDED);
+    assertThatThrownBy(() -> client("x-forwarded-host", 64))
+        .hasMessage(
+            "anteroom.gateway.forwarded-header: must be x-forwarded-for, forwarded or x-real-ip,"
+                + " was 'x-forwarded-host'");
+    assertThatThrownBy(() -> client("x-forwarded-for", 0))
+        .hasMessage("anteroom.gateway.ipv6-prefix: must be 1 to 128, was 0");
+    assertThatThrownBy(() -> client("x-forwarded-for", 129))
+        .hasMessage("anteroom.gateway.ipv6-prefix: must be 1 to 128, was 129");
+  }
+
+  static GatewayProperties client(String forwardedHeader, int ipv6Prefix) {
+    return new GatewayProperties(
+        true,
+        200,
+        "",
+        List.of(),
+        List.of(),
+        "250ms",
+        "200ms",
+        "1s",
+        1,
+        1,
+        List.of("10.0.0.0/8"),
+        forwardedHeader,
+        ipv6Prefix);
   }
 }

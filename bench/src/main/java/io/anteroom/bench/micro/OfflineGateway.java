@@ -20,7 +20,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 final class OfflineGateway implements AutoCloseable {
 
   /** The shipped configuration, found from the working directory (the repository or bench/). */
-  static final String CONFIG_PROPERTY = "anteroom.micro.config";
+  static final String CONFIG_PROPERTY = "bench.micro.config";
 
   private final ConfigurableApplicationContext context;
 

@@ -50,6 +50,19 @@ public final class Cidr {
   }
 
   /**
+   * The network of {@code prefix} bits that {@code address} lies in.
+   *
+   * @throws IllegalArgumentException when the prefix is longer than the address
+   */
+  public static Cidr network(InetAddress address, int prefix) {
+    byte[] bytes = address.getAddress();
+    if (prefix < 0 || prefix > bytes.length * 8) {
+      throw new IllegalArgumentException("the prefix length must be 0 to " + bytes.length * 8);
+    }
+    return new Cidr(mask(bytes, prefix), prefix);
+  }
+
+  /**
    * The address written in {@code text} (IPv4 dotted, or IPv6 with or without brackets), or null;
    * never a DNS lookup.
    */

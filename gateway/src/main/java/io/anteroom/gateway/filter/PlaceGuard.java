@@ -8,7 +8,6 @@ import io.anteroom.queue.QueueId;
 import io.anteroom.queue.log.ThrottledWarnings;
 import io.anteroom.queue.policy.Fairness;
 import io.anteroom.queue.policy.RoomPolicy;
-import java.net.InetAddress;
 import java.util.Optional;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import reactor.core.publisher.Mono;
@@ -62,7 +61,7 @@ final class PlaceGuard {
         limits
             .countNewPlace(
                 queue.room(),
-                addresses.of(request).map(InetAddress::getHostAddress).orElse("unknown"),
+                addresses.countedAs(request).orElse("unknown"),
                 fairness.newPlacesPerIpPerMinute())
             .map(
                 allowed ->

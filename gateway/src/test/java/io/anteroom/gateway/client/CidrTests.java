@@ -46,4 +46,14 @@ class CidrTests {
   void whatIsNotAnAddressOrRangeIsRefusedWithoutALookup(String text) {
     assertThatIllegalArgumentException().isThrownBy(() -> Cidr.parse(text));
   }
+
+  @Test
+  void networkOfAnAddressKeepsItsFirstBits() {
+    assertThat(Cidr.network(Cidr.literal("2001:db8:1:2:aaaa::1"), 64))
+        .isEqualTo(Cidr.parse("2001:db8:1:2::/64"))
+        .hasToString("2001:db8:1:2:0:0:0:0/64");
+    assertThat(Cidr.network(Cidr.literal("192.0.2.77"), 24)).isEqualTo(Cidr.parse("192.0.2.0/24"));
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> Cidr.network(Cidr.literal("192.0.2.77"), 33));
+  }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 
 import io.anteroom.gateway.client.Cidr;
 import io.anteroom.gateway.client.ClientAddress;
+import io.anteroom.gateway.client.ForwardedHeader;
 import io.anteroom.queue.config.AnteroomProperties;
 import io.anteroom.queue.config.RedisProperties;
 import java.net.InetSocketAddress;
@@ -18,7 +19,8 @@ import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 class BypassTests {
 
   static final String SECRET = "monitor-secret-0123456789";
-  static final ClientAddress PEER_IS_CLIENT = new ClientAddress(List.of());
+  static final ClientAddress PEER_IS_CLIENT =
+      new ClientAddress(List.of(), ForwardedHeader.X_FORWARDED_FOR, 64);
 
   private final Bypass bypass =
       bypass(

@@ -1,0 +1,108 @@
+package io.anteroom.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import io.anteroom.gateway.client.ClientAddress;
+import io.anteroom.testing.redis.RedisServerExtension;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
+
+/**
+ * Start-up of the gateway as it ships: settings that would let clients choose their own address,
+ * and {@code anteroom.*} keys that nothing reads, stop it with a message naming the setting; the
+ * environment variables the demo and the deployments set do not.
+ */
+class GatewayStartupIntegrationTests {
+
+  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
+  static WireMockServer origin = GatewayTestSetup.origin();
+
+  @AfterAll
+  static void stopOrigin() {
+    origin.stop();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"native", "framework"})
+  void refuseToStartWhenForwardHeadersStrategyIsOnThenNameTheSetting(String strategy) {
+    Throwable error = startFails("--server.forward-headers-strategy=" + strategy);
+
+    assertThat(messages(error))
+        .contains("server.forward-headers-strategy: must be none, was " + strategy)
+        .contains("anteroom.gateway.trusted-proxies");
+  }
+
+  @Test
+  void refuseToStartWhenAnAnteroomKeyIsUnknownThenNameTheNearestKnownOne() {
+    Throwable error =
+        startFails(
+            "--anteroom.visitors.trusted-proxies=10.0.0.0/8", "--anteroom.gateway.trustedproxys=a");
+
+    assertThat(messages(error))
+        .contains(
+            "anteroom.visitors.trusted-proxies is not a setting; did you mean"
+                + " anteroom.gateway.trusted-proxies?")
+        .contains(
+            "anteroom.gateway.trustedproxys is not a setting; did you mean"
+                + " anteroom.gateway.trusted-proxies?");
+  }
+
+  @Test
+  void startWithTheEnvironmentVariablesOfTheDemoAndTheWorkersSettings() {
+    Map<String, Object> variables = new HashMap<>(System.getenv());
+    variables.putAll(
+        Map.of(
+            "ANTEROOM_CONFIG", "../config/anteroom.yml",
+            "ANTEROOM_TOKEN_KEY", GatewayTestSetup.KEY,
+            "ANTEROOM_REDIS_URI", redis.uri(),
+            "ANTEROOM_ORIGIN", "http://127.0.0.1:" + origin.port(),
+            "ANTEROOM_ADMIN_TOKEN", "0123456789abcdef0123456789abcdef",
+            "ANTEROOM_IDENTITY_SECRET", "identity-secret-of-the-tests",
+            "ANTEROOM_SHOP_BYPASS_SECRET", "monitor-secret-0123456789",
+            "ANTEROOM_SOMETHING_ELSE", "not a setting of Anteroom"));
+    StandardEnvironment environment = new StandardEnvironment();
+    environment
+        .getPropertySources()
+        .replace(
+            StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+            new SystemEnvironmentPropertySource(
+                StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, variables));
+
+    try (ConfigurableApplicationContext started =
+        new SpringApplicationBuilder(GatewayApplication.class)
+            .environment(environment)
+            .run(
+                "--server.port=0",
+                "--management.server.port=" + GatewayTestSetup.freePort(),
+                "--spring.main.cloud-platform=kubernetes",
+                "--anteroom.worker.tick=100ms")) {
+      assertThat(started.getBean(ClientAddress.class)).isNotNull();
+      assertThat(started.getEnvironment().getProperty("anteroom.redis.uri")).isEqualTo(redis.uri());
+    }
+  }
+
+  private static Throwable startFails(String... extra) {
+    Throwable error = catchThrowable(() -> new GatewayApp(redis.uri(), origin, extra).close());
+    assertThat(error).as("start-up with %s", String.join(" ", extra)).isNotNull();
+    return error;
+  }
+
+  private static String messages(Throwable error) {
+    StringBuilder all = new StringBuilder();
+    for (Throwable t = error; t != null; t = t.getCause()) {
+      all.append(t.getMessage()).append('\n');
+    }
+    return all.toString();
+  }
+}
