@@ -673,13 +673,14 @@ class RedisQueueStoreIntegrationTests {
   @Nested
   class Expire {
 
+    /** Sessions of a minute, confirmed every 6 s: idle for 66 s, a session ends. */
     @Test
     void idleSessionsExpireAndActiveOnesStay() {
       enqueue("idle");
       enqueue("busy");
       clock.advance(Duration.ofSeconds(50));
       assertThat(store.touch(queue, "busy").block()).isTrue();
-      clock.advance(Duration.ofSeconds(11));
+      clock.advance(Duration.ofSeconds(16));
 
       ExpireResult result = store.expire(queue, POLICY).block();
 
@@ -687,6 +688,19 @@ class RedisQueueStoreIntegrationTests {
       assertThat(running()).containsExactly("busy");
       assertThat(finished()).containsExactly("idle");
       assertThat(store.counts(queue).block().expired()).isEqualTo(1);
+    }
+
+    @Test
+    void aSessionLastsTheSessionDurationAndOneCheckAfterItsLastActivity() {
+      enqueue("v1");
+      assertThat(POLICY.sessionIdleLimit()).isEqualTo(Duration.ofSeconds(66));
+      clock.advance(Duration.ofSeconds(66).minusMillis(1));
+      assertThat(store.expire(queue, POLICY).block().expired()).isZero();
+
+      clock.advance(Duration.ofMillis(1));
+
+      assertThat(store.expire(queue, POLICY).block().expired()).isEqualTo(1);
+      assertThat(finished()).containsExactly("v1");
     }
 
     @Test
