@@ -2,6 +2,7 @@ package io.anteroom.gateway.filter;
 
 import io.anteroom.gateway.client.Cidr;
 import io.anteroom.gateway.client.ClientAddress;
+import io.anteroom.gateway.room.ItemSource;
 import io.anteroom.queue.config.AnteroomProperties;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -29,7 +30,8 @@ final class BypassOptions {
       AnteroomProperties anteroom,
       String room,
       List<String> staticExtensions,
-      ClientAddress clients) {
+      ClientAddress clients,
+      ItemSource items) {
     String prefix = "anteroom.rooms." + room + ".";
     Set<String> extensions = new LinkedHashSet<>(staticExtensions);
     for (String extension : anteroom.roomOptionList(room, "bypass-extensions")) {
@@ -57,7 +59,8 @@ final class BypassOptions {
       throw new IllegalArgumentException(
           prefix + "bypass-secret: must be at least " + MIN_SECRET_LENGTH + " characters");
     }
-    return new Bypass(extensions, paths, networks, secret.isEmpty() ? null : secret, clients);
+    return new Bypass(
+        extensions, paths, networks, secret.isEmpty() ? null : secret, clients, items);
   }
 
   private static PathPattern pathPattern(String prefix, String path) {

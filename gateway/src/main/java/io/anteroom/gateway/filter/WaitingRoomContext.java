@@ -5,7 +5,7 @@ import io.anteroom.gateway.activation.QueueGate;
 import io.anteroom.gateway.identity.Identities;
 import io.anteroom.gateway.pass.AnteroomCookies;
 import io.anteroom.gateway.proof.Proofs;
-import io.anteroom.gateway.room.ItemSource;
+import io.anteroom.gateway.room.ItemIds;
 import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.gateway.status.LimitResponses;
 import io.anteroom.gateway.status.WaitingResponses;
@@ -16,7 +16,7 @@ import java.util.Map;
 
 /** What every room's filter shares; built once per gateway. */
 record WaitingRoomContext(
-    Map<String, ItemSource> itemSources,
+    Map<String, ItemIds> itemIds,
     RoomPolicyMirror policies,
     QueueGate gate,
     HitFlusher hits,
@@ -38,7 +38,7 @@ record WaitingRoomContext(
     return bypasses.get(room);
   }
 
-  ItemSource itemSource(String room) {
-    return itemSources.get(room);
+  ItemIds itemIds(String room) {
+    return itemIds.get(room);
   }
 }

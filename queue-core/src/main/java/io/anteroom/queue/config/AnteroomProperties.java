@@ -45,6 +45,10 @@ public record AnteroomProperties(
   public static final Set<String> ROOM_OPTIONS =
       Set.of(
           "item",
+          "item-pattern",
+          "item-case",
+          "item-format",
+          "item-refusal",
           "identity",
           "bypass-paths",
           "bypass-extensions",
