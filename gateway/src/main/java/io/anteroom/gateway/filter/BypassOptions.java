@@ -16,9 +16,10 @@ import org.springframework.web.util.pattern.PatternParseException;
 /**
  * Reads a room's bypass rules from its settings, failing with a message that names the property:
  * {@code bypass-paths} (path patterns such as {@code /products/*}{@code /reviews/**}), {@code
- * bypass-extensions} (added to {@code anteroom.gateway.static-extensions}), {@code bypass-networks}
- * (IPv4 or IPv6 addresses or CIDR ranges) and {@code bypass-secret} (at least {@value
- * #MIN_SECRET_LENGTH} characters; blank for none).
+ * bypass-extensions} (added to {@code anteroom.gateway.static-extensions}; never applied to the
+ * segment that holds the room's item), {@code bypass-networks} (IPv4 or IPv6 addresses or CIDR
+ * ranges) and {@code bypass-secret} (at least {@value #MIN_SECRET_LENGTH} characters; blank for
+ * none).
  */
 final class BypassOptions {
 

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import io.anteroom.queue.QueueId;
+import io.anteroom.queue.config.AnteroomProperties;
+import io.anteroom.queue.config.RedisProperties;
 import java.net.URI;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -170,6 +172,25 @@ class ItemIdsTests {
     assertThatIllegalArgumentException()
         .isThrownBy(() -> ItemIds.parse("shop", Map.of("item", "cookie:id")))
         .withMessageStartingWith("anteroom.rooms.shop.item:");
+  }
+
+  @Test
+  void itemOptionsAreNotTakenForPolicy() {
+    Map<String, String> room =
+        Map.of(
+            "item", "path:id",
+            "item-pattern", "[a-z]+",
+            "item-case", "insensitive",
+            "item-format", "integer",
+            "item-refusal", "400");
+    AnteroomProperties anteroom =
+        new AnteroomProperties(
+            "wr",
+            new RedisProperties("redis://127.0.0.1:6379", "500ms", "1s", 10_000),
+            Map.of(),
+            Map.of("shop", room));
+
+    assertThat(anteroom.policies()).containsKey("shop");
   }
 
   private static MockServerWebExchange exchange(String uri) {

@@ -170,6 +170,7 @@ class ItemSpellingIntegrationTests {
         refused("shop", 404, "/products/%EF%BC%91"),
         refused("shop", 404, "/products/%D9%A1"),
         refused("shop", 404, "/products/0x1"),
+        refused("shop", 404, "/products/%231"),
         refused("shop", 404, "/products/1e0"),
         refused("shop", 404, "/products/1a"),
         refused("shop", 404, "/products/%201"),
