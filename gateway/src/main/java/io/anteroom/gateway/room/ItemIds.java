@@ -47,6 +47,15 @@ public final class ItemIds {
   private final boolean caseInsensitive;
   private final HttpStatus refusal;
 
+  /** A raw id and its canonical form (null: refused). */
+  private record Last(String raw, String canonical) {}
+
+  /**
+   * The id read last: during a rush most requests name the same item, and reading it again costs a
+   * regular expression. Any thread may replace it; each value is right for its own raw id.
+   */
+  private volatile Last last;
+
   ItemIds(
       ItemSource source,
       Pattern pattern,
@@ -94,7 +103,16 @@ public final class ItemIds {
    */
   public String of(ServerWebExchange exchange) {
     String raw = source.item(exchange);
-    return raw == null ? QueueId.ROOM_WIDE : canonical(raw);
+    if (raw == null) {
+      return QueueId.ROOM_WIDE;
+    }
+    Last seen = last;
+    if (seen != null && seen.raw().equals(raw)) {
+      return seen.canonical();
+    }
+    String canonical = canonical(raw);
+    last = new Last(raw, canonical);
+    return canonical;
   }
 
   /** The one spelling of {@code raw}, or null when it is no id of this room. */

@@ -132,6 +132,8 @@ class ItemIdsTests {
     assertThat(byQuery.of(exchange("/item"))).isEqualTo(QueueId.ROOM_WIDE);
     assertThat(byQuery.of(exchange("/item?id=7"))).isEqualTo("7");
     assertThat(byQuery.of(exchange("/item?id=7&id=7"))).isNull();
+    assertThat(byQuery.of(exchange("/item?id=07"))).isEqualTo("07");
+    assertThat(byQuery.of(exchange("/item?id=7"))).isEqualTo("7");
     assertThat(ItemIds.parse("shop", Map.of()).of(exchange("/item?id=7")))
         .isEqualTo(QueueId.ROOM_WIDE);
   }
