@@ -24,15 +24,14 @@ import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
 /**
- * The waiting room on one route. Per request, in this order: an item id the room does not accept is
- * refused ({@link io.anteroom.gateway.room.ItemIds}); static assets pass; the request is counted
- * for activation by traffic; a valid pass for this queue passes (checked locally, no Redis); then
- * the queue's mode and state decide ({@link io.anteroom.gateway.activation.QueueGate}): a queue
- * that is off gives out a pass and passes, a closed one shows the closed page, one that holds
- * visitors puts them in line and answers with the waiting page. When the line cannot be reached,
- * the room's failure policy lets the visitor through (marked) or answers 503. A room that binds
- * identities knows visitors by them; a newcomer to a line first passes the room's limits on new
- * places (429 when over one).
+ * The waiting room on one route. Per request, in this order: static assets pass; the request is
+ * counted for activation by traffic; a valid pass for this queue passes (checked locally, no
+ * Redis); then the queue's mode and state decide ({@link
+ * io.anteroom.gateway.activation.QueueGate}): a queue that is off gives out a pass and passes, a
+ * closed one shows the closed page, one that holds visitors puts them in line and answers with the
+ * waiting page. When the line cannot be reached, the room's failure policy lets the visitor through
+ * (marked) or answers 503. A room that binds identities knows visitors by them; a newcomer to a
+ * line first passes the room's limits on new places (429 when over one).
  */
 final class WaitingRoomFilter implements GatewayFilter, Ordered {
 
@@ -62,6 +61,7 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
   @Override
   public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
     ServerHttpRequest request = exchange.getRequest();
+    // Before anything else, bypass rules included: a refused spelling never reaches the origin.
     String item = context.itemIds(room).of(exchange);
     if (item == null) {
       context.decisions().count(room, Decision.INVALID_ITEM);
