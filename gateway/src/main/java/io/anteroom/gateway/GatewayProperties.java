@@ -20,7 +20,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param forwardPassHeader request header carrying the visitor's pass to the origin, so an origin
  *     can verify it too; default none
  * @param staticExtensions file extensions that pass without a queue (assets of the waiting page and
- *     the site); default common asset types
+ *     the site), except on the path segment that holds a room's item; default common asset types
  * @param activateOnStart queues ({@code room:item}) turned on when the gateway starts, for an
  *     announced event; default none
  * @param mirrorRefresh how often active queues and live settings are re-read; default 250ms

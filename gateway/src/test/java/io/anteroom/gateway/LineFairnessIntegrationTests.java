@@ -161,12 +161,12 @@ class LineFairnessIntegrationTests {
 
   @Test
   void twoBrowsersOfOneUserShareOnePlace() {
-    Visitor.lineUpSomeone(port, "/products/shared");
+    Visitor.lineUpSomeone(port, "/products/71");
     Visitor laptop = new Visitor(port);
     Visitor phone = new Visitor(port);
 
-    HttpResponse<String> first = asUser(laptop, "/products/shared", "alice", "application/json");
-    HttpResponse<String> second = asUser(phone, "/products/shared", "alice", "application/json");
+    HttpResponse<String> first = asUser(laptop, "/products/71", "alice", "application/json");
+    HttpResponse<String> second = asUser(phone, "/products/71", "alice", "application/json");
     HttpResponse<String> poll =
         asUser(phone, "/_anteroom/status?room=shop", "alice", "application/json");
 
@@ -176,31 +176,31 @@ class LineFairnessIntegrationTests {
     assertThat(Visitor.field(second.body(), "waiting"))
         .isEqualTo(Visitor.field(first.body(), "waiting"));
     assertThat(Visitor.field(poll.body(), "position")).isEqualTo(position);
-    QueueId queue = QueueId.of("shop", "shared");
+    QueueId queue = QueueId.of("shop", "71");
     assertThat(direct.zcard(keys.waiting(queue))).isEqualTo(position);
     assertThat(direct.keys("*alice*")).isEmpty();
     // Another identity in the same browser, and the same browser without one, are other people.
     assertThat(
             Visitor.field(
-                asUser(laptop, "/products/shared", "bob", "application/json").body(), "position"))
+                asUser(laptop, "/products/71", "bob", "application/json").body(), "position"))
         .isEqualTo(position + 1);
-    assertThat(Visitor.field(new Visitor(port).json("/products/shared").body(), "position"))
+    assertThat(Visitor.field(new Visitor(port).json("/products/71").body(), "position"))
         .isEqualTo(position + 2);
   }
 
   @Test
   void anIdentityOverItsCapOfQueuesIsRefusedWith429UntilItLeavesOne() {
-    for (String item : List.of("cap-1", "cap-2")) {
+    for (String item : List.of("72", "73")) {
       Visitor.lineUpSomeone(port, "/products/" + item);
       override(item, Map.of("max-queues-per-identity", "1"));
     }
     Visitor carol = new Visitor(port);
-    assertThat(asUser(carol, "/products/cap-1", "carol", "application/json").statusCode())
+    assertThat(asUser(carol, "/products/72", "carol", "application/json").statusCode())
         .isEqualTo(200);
 
     HttpResponse<String> refused =
-        asUser(new Visitor(port), "/products/cap-2", "carol", "application/json");
-    HttpResponse<String> page = asUser(new Visitor(port), "/products/cap-2", "carol", "text/html");
+        asUser(new Visitor(port), "/products/73", "carol", "application/json");
+    HttpResponse<String> page = asUser(new Visitor(port), "/products/73", "carol", "text/html");
 
     assertThat(refused.statusCode()).isEqualTo(429);
     assertThat(refused.headers().firstValue("Retry-After")).hasValue("60");
@@ -210,12 +210,12 @@ class LineFairnessIntegrationTests {
                 + "\"retryAfterSeconds\":60}");
     assertThat(page.statusCode()).isEqualTo(429);
     assertThat(page.body()).contains("You cannot take another place right now");
-    assertThat(asUser(carol, "/products/cap-1", "carol", "application/json").statusCode())
+    assertThat(asUser(carol, "/products/72", "carol", "application/json").statusCode())
         .isEqualTo(200);
 
-    store.release(QueueId.of("shop", "cap-1"), carolsId()).block();
+    store.release(QueueId.of("shop", "72"), carolsId()).block();
 
-    // Once the claim on cap-1 has settled (two seconds), it is checked against its line.
+    // Once the claim on 72 has settled (two seconds), it is checked against its line.
     await()
         .atMost(Duration.ofSeconds(10))
         .pollInterval(Duration.ofMillis(500))
@@ -224,11 +224,7 @@ class LineFairnessIntegrationTests {
                 "waiting"
                     .equals(
                         Visitor.text(
-                            asUser(
-                                    new Visitor(port),
-                                    "/products/cap-2",
-                                    "carol",
-                                    "application/json")
+                            asUser(new Visitor(port), "/products/73", "carol", "application/json")
                                 .body(),
                             "state")));
   }
@@ -243,20 +239,20 @@ class LineFairnessIntegrationTests {
 
   @Test
   void thePerAddressLimitTripsForOneForwardedAddressAndNotForOthers() {
-    Visitor.lineUpSomeone(port, "/products/per-ip");
-    override("per-ip", Map.of("new-places-per-ip-per-minute", "3"));
+    Visitor.lineUpSomeone(port, "/products/74");
+    override("74", Map.of("new-places-per-ip-per-minute", "3"));
     awayFromTheMinutesEnd();
     double rejectedBefore =
         meters.counter("anteroom.gateway.requests", "room", "shop", "decision", "rejected").count();
 
     for (int i = 0; i < 3; i++) {
-      HttpResponse<String> allowed = forwardedFor("/products/per-ip", "203.0.113.7");
+      HttpResponse<String> allowed = forwardedFor("/products/74", "203.0.113.7");
       assertThat(Visitor.text(allowed.body(), "state")).isEqualTo("waiting");
     }
-    HttpResponse<String> refused = forwardedFor("/products/per-ip", "203.0.113.7");
-    HttpResponse<String> other = forwardedFor("/products/per-ip", "203.0.113.8");
+    HttpResponse<String> refused = forwardedFor("/products/74", "203.0.113.7");
+    HttpResponse<String> other = forwardedFor("/products/74", "203.0.113.8");
     HttpResponse<String> chained =
-        forwardedFor("/products/per-ip", "203.0.113.7, 127.0.0.1, 203.0.113.9");
+        forwardedFor("/products/74", "203.0.113.7, 127.0.0.1, 203.0.113.9");
 
     assertThat(refused.statusCode()).isEqualTo(429);
     assertThat(Visitor.text(refused.body(), "reason"))
@@ -274,42 +270,42 @@ class LineFairnessIntegrationTests {
 
   @Test
   void aForwardedForFromAnUntrustedPeerIsIgnored() {
-    Visitor.lineUpSomeone(port, "/products/spoof");
-    override("spoof", Map.of("new-places-per-ip-per-minute", "2"));
+    Visitor.lineUpSomeone(port, "/products/75");
+    override("75", Map.of("new-places-per-ip-per-minute", "2"));
     awayFromTheMinutesEnd();
 
     // 127.0.0.2 is not a trusted proxy: each made-up address still counts as 127.0.0.2.
-    int first = statusFrom("127.0.0.2", "/products/spoof", "198.51.100.1");
-    int second = statusFrom("127.0.0.2", "/products/spoof", "198.51.100.2");
-    int third = statusFrom("127.0.0.2", "/products/spoof", "198.51.100.3");
+    int first = statusFrom("127.0.0.2", "/products/75", "198.51.100.1");
+    int second = statusFrom("127.0.0.2", "/products/75", "198.51.100.2");
+    int third = statusFrom("127.0.0.2", "/products/75", "198.51.100.3");
 
     assertThat(List.of(first, second, third)).containsExactly(200, 200, 429);
-    assertThat(forwardedFor("/products/spoof", "198.51.100.3").statusCode()).isEqualTo(200);
+    assertThat(forwardedFor("/products/75", "198.51.100.3").statusCode()).isEqualTo(200);
   }
 
   @Test
   void preQueueHoldsEveryoneUntilTheStartThenAdmits() {
-    QueueId queue = QueueId.of("shop", "drop");
+    QueueId queue = QueueId.of("shop", "76");
     Visitor early = new Visitor(port);
-    assertThat(early.json("/products/drop").body()).contains("Product page");
-    override("drop", Map.of("admit-per-second", "20"));
+    assertThat(early.json("/products/76").body()).contains("Product page");
+    override("76", Map.of("admit-per-second", "20"));
     // A first try comes once the bucket holds tokens again, so Dave goes straight in.
     await()
         .pollDelay(Duration.ofMillis(300))
         .atMost(Duration.ofSeconds(5))
         .until(
             () ->
-                asUser(new Visitor(port), "/products/drop", "dave", "application/json")
+                asUser(new Visitor(port), "/products/76", "dave", "application/json")
                     .body()
                     .contains("Product page"));
     // Both sessions are recorded as running before the event is set.
     await().atMost(Duration.ofSeconds(5)).until(() -> direct.zcard(keys.running(queue)) == 2);
     Instant start = Instant.now().plusSeconds(10);
-    override("drop", Map.of("event-start", start.toString()));
+    override("76", Map.of("event-start", start.toString()));
 
     // Dave's session from before the event does not let him in on another device either.
     HttpResponse<String> dave =
-        asUser(new Visitor(port), "/products/drop", "dave", "application/json");
+        asUser(new Visitor(port), "/products/76", "dave", "application/json");
     assertThat(Visitor.text(dave.body(), "state")).isEqualTo("pre-queue");
     List<Visitor> visitors = new ArrayList<>(List.of(early));
     for (int i = 0; i < 3; i++) {
@@ -317,11 +313,11 @@ class LineFairnessIntegrationTests {
     }
     try (InProcessWorker worker = new InProcessWorker(redis.uri(), keys, roomPolicies, "100ms")) {
       for (Visitor visitor : visitors) {
-        HttpResponse<String> held = visitor.json("/products/drop");
+        HttpResponse<String> held = visitor.json("/products/76");
         assertThat(Visitor.text(held.body(), "state")).isEqualTo("pre-queue");
         assertThat(Visitor.field(held.body(), "startsInSeconds")).isBetween(1L, 10L);
       }
-      assertThat(new Visitor(port).page("/products/drop").body())
+      assertThat(new Visitor(port).page("/products/76").body())
           .contains("<span id=\"state\" hidden>pre-queue</span>")
           .doesNotContain("id=\"prequeue\" hidden");
       // Polls before the start find everyone still held, with the worker running.
@@ -345,6 +341,6 @@ class LineFairnessIntegrationTests {
       }
     }
     assertThat(Instant.now()).isAfterOrEqualTo(start);
-    assertThat(visitors.get(1).json("/products/drop").body()).contains("Product page");
+    assertThat(visitors.get(1).json("/products/76").body()).contains("Product page");
   }
 }

@@ -96,7 +96,7 @@ class QueueModesIntegrationTests {
   void madeUpItemsInQueueAllTurnOnNoMoreQueuesThanAllowed() {
     mode(null, "queue-all");
     for (int i = 1; i <= 6; i++) {
-      new Visitor(port).json("/products/made-up-" + i);
+      new Visitor(port).json("/products/" + (900 + i));
       long expected = Math.min(i, 3);
       await().atMost(Duration.ofSeconds(5)).until(() -> mirror.activeIn("shop") == expected);
     }

@@ -66,8 +66,8 @@ class ReturningVisitorIntegrationTests {
   @Test
   void aVisitorAwayLongerThanAbandonAfterIsToldThePlaceWasReleasedAndTheyJoinedAgain() {
     // Paused, so nobody is admitted and the line only loses those who stopped polling.
-    QueueId queue = QueueId.of("shop", "back");
-    settings.put("shop", "back", Map.of("mode", "paused", "abandon-after", "1s")).block();
+    QueueId queue = QueueId.of("shop", "81");
+    settings.put("shop", "81", Map.of("mode", "paused", "abandon-after", "1s")).block();
     active.activate(queue, Activation.MANUAL).block();
     mirror.refresh().block();
     policyMirror.refresh().block();
@@ -79,9 +79,9 @@ class ReturningVisitorIntegrationTests {
                     && policyMirror.policy(queue).abandonAfter().equals(Duration.ofSeconds(1)));
     Visitor toPage = new Visitor(port);
     Visitor toStatus = new Visitor(port);
-    assertThat(Visitor.field(toPage.json("/products/back").body(), "position")).isEqualTo(1);
-    assertThat(Visitor.field(toStatus.json("/products/back").body(), "position")).isEqualTo(2);
-    HttpResponse<String> fresh = toStatus.page("/products/back");
+    assertThat(Visitor.field(toPage.json("/products/81").body(), "position")).isEqualTo(1);
+    assertThat(Visitor.field(toStatus.json("/products/81").body(), "position")).isEqualTo(2);
+    HttpResponse<String> fresh = toStatus.page("/products/81");
     assertThat(fresh.body()).contains("id=\"requeued\" hidden");
 
     try (InProcessWorker worker = new InProcessWorker(redis.uri(), keys, policies, "100ms")) {
@@ -90,7 +90,7 @@ class ReturningVisitorIntegrationTests {
           .until(() -> store.counts(queue).block().abandoned() == 2);
     }
 
-    HttpResponse<String> page = toPage.page("/products/back");
+    HttpResponse<String> page = toPage.page("/products/81");
     HttpResponse<String> poll = toStatus.json("/_anteroom/status?room=shop");
     // The poll's page loads its URL again, joining through the room's defences.
     HttpResponse<String> reload = toStatus.json("/products/back");

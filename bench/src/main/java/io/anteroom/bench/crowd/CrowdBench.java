@@ -23,8 +23,9 @@ import java.util.stream.Stream;
  */
 public final class CrowdBench {
 
-  static final QueueId WARMUP = QueueId.of("shop", "warmup");
-  static final QueueId CROWD = QueueId.of("shop", "crowd");
+  // The shipped shop room reads its item ids as integers.
+  static final QueueId WARMUP = QueueId.of("shop", "9001");
+  static final QueueId CROWD = QueueId.of("shop", "9002");
 
   private final CrowdOptions options;
   private final Path root;

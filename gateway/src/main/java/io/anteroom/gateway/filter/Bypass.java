@@ -2,6 +2,7 @@ package io.anteroom.gateway.filter;
 
 import io.anteroom.gateway.client.Cidr;
 import io.anteroom.gateway.client.ClientAddress;
+import io.anteroom.gateway.room.ItemSource;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -13,6 +14,7 @@ import java.util.Set;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.server.PathContainer;
 import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.util.pattern.PathPattern;
 
 /**
@@ -20,7 +22,8 @@ import org.springframework.web.util.pattern.PathPattern;
  * extension or of listed paths, any request from a listed network, and any request carrying the
  * room's secret in the {@value #SECRET_HEADER} header (for monitoring). The header is one of
  * Anteroom's own, so it never reaches the origin. Paths are judged on the normal form the path
- * guard lets through.
+ * guard lets through. An extension on the segment that holds the room's item ({@code
+ * /products/1.js} for {@code /products/{id}}) is part of the item's spelling, not an asset's.
  */
 final class Bypass {
 
@@ -32,16 +35,20 @@ final class Bypass {
   private final List<Cidr> networks;
   private final byte[] secretDigest;
   private final ClientAddress clients;
+  private final ItemSource items;
 
   /**
    * @param secret the monitoring secret, or null for none
+   * @param items where the room reads a request's item
    */
   Bypass(
       Set<String> extensions,
       List<PathPattern> paths,
       List<Cidr> networks,
       String secret,
-      ClientAddress clients) {
+      ClientAddress clients,
+      ItemSource items) {
+    this.items = items;
     this.extensions = Set.copyOf(extensions);
     this.paths = List.copyOf(paths);
     this.networks = List.copyOf(networks);
@@ -49,20 +56,22 @@ final class Bypass {
     this.clients = clients;
   }
 
-  boolean matches(ServerHttpRequest request) {
-    return (isRead(request.getMethod()) && (isAsset(request) || isListedPath(request)))
+  boolean matches(ServerWebExchange exchange) {
+    ServerHttpRequest request = exchange.getRequest();
+    return (isRead(request.getMethod()) && (isAsset(exchange) || isListedPath(request)))
         || hasSecret(request)
         || fromListedNetwork(request);
   }
 
-  private boolean isAsset(ServerHttpRequest request) {
-    String path = request.getPath().pathWithinApplication().value();
+  private boolean isAsset(ServerWebExchange exchange) {
+    String path = exchange.getRequest().getPath().pathWithinApplication().value();
     int slash = path.lastIndexOf('/');
     int dot = path.lastIndexOf('.');
     if (dot <= slash + 1 || path.indexOf(';') >= 0) {
       return false;
     }
-    return extensions.contains(path.substring(dot + 1).toLowerCase(Locale.ROOT));
+    return extensions.contains(path.substring(dot + 1).toLowerCase(Locale.ROOT))
+        && !items.holdsLastSegment(exchange);
   }
 
   private boolean isListedPath(ServerHttpRequest request) {

@@ -2,6 +2,7 @@ package io.anteroom.gateway.filter;
 
 import io.anteroom.gateway.client.Cidr;
 import io.anteroom.gateway.client.ClientAddress;
+import io.anteroom.gateway.room.ItemSource;
 import io.anteroom.queue.config.AnteroomProperties;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -15,9 +16,10 @@ import org.springframework.web.util.pattern.PatternParseException;
 /**
  * Reads a room's bypass rules from its settings, failing with a message that names the property:
  * {@code bypass-paths} (path patterns such as {@code /products/*}{@code /reviews/**}), {@code
- * bypass-extensions} (added to {@code anteroom.gateway.static-extensions}), {@code bypass-networks}
- * (IPv4 or IPv6 addresses or CIDR ranges) and {@code bypass-secret} (at least {@value
- * #MIN_SECRET_LENGTH} characters; blank for none).
+ * bypass-extensions} (added to {@code anteroom.gateway.static-extensions}; never applied to the
+ * segment that holds the room's item), {@code bypass-networks} (IPv4 or IPv6 addresses or CIDR
+ * ranges) and {@code bypass-secret} (at least {@value #MIN_SECRET_LENGTH} characters; blank for
+ * none).
  */
 final class BypassOptions {
 
@@ -29,7 +31,8 @@ final class BypassOptions {
       AnteroomProperties anteroom,
       String room,
       List<String> staticExtensions,
-      ClientAddress clients) {
+      ClientAddress clients,
+      ItemSource items) {
     String prefix = "anteroom.rooms." + room + ".";
     Set<String> extensions = new LinkedHashSet<>(staticExtensions);
     for (String extension : anteroom.roomOptionList(room, "bypass-extensions")) {
@@ -57,7 +60,8 @@ final class BypassOptions {
       throw new IllegalArgumentException(
           prefix + "bypass-secret: must be at least " + MIN_SECRET_LENGTH + " characters");
     }
-    return new Bypass(extensions, paths, networks, secret.isEmpty() ? null : secret, clients);
+    return new Bypass(
+        extensions, paths, networks, secret.isEmpty() ? null : secret, clients, items);
   }
 
   private static PathPattern pathPattern(String prefix, String path) {

@@ -39,7 +39,9 @@ public final class Decisions {
     /** The queue is closed. */
     CLOSED,
     /** Asked to solve the room's proof-of-work puzzle before taking a place. */
-    CHALLENGED;
+    CHALLENGED,
+    /** An item id that is no spelling the room accepts: 404 or 400, never forwarded. */
+    INVALID_ITEM;
 
     final String tag = name().toLowerCase(Locale.ROOT);
   }

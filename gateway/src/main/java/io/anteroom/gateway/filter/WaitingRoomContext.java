@@ -8,7 +8,7 @@ import io.anteroom.gateway.pass.Passes;
 import io.anteroom.gateway.pass.SessionChecks;
 import io.anteroom.gateway.pass.Tickets;
 import io.anteroom.gateway.proof.Proofs;
-import io.anteroom.gateway.room.ItemSource;
+import io.anteroom.gateway.room.ItemIds;
 import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.gateway.status.LimitResponses;
 import io.anteroom.gateway.status.WaitingResponses;
@@ -19,7 +19,7 @@ import java.util.Map;
 
 /** What every room's filter shares; built once per gateway. */
 record WaitingRoomContext(
-    Map<String, ItemSource> itemSources,
+    Map<String, ItemIds> itemIds,
     RoomPolicyMirror policies,
     QueueGate gate,
     HitFlusher hits,
@@ -44,7 +44,7 @@ record WaitingRoomContext(
     return bypasses.get(room);
   }
 
-  ItemSource itemSource(String room) {
-    return itemSources.get(room);
+  ItemIds itemIds(String room) {
+    return itemIds.get(room);
   }
 }

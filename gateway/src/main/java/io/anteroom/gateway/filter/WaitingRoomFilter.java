@@ -64,11 +64,17 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
   @Override
   public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
     ServerHttpRequest request = exchange.getRequest();
-    if (context.bypass(room).matches(request)) {
+    // Before anything else, bypass rules included: a refused spelling never reaches the origin.
+    String item = context.itemIds(room).of(exchange);
+    if (item == null) {
+      context.decisions().count(room, Decision.INVALID_ITEM);
+      return context.itemIds(room).refuse(exchange);
+    }
+    if (context.bypass(room).matches(exchange)) {
       context.decisions().count(room, Decision.BYPASSED);
       return context.forwarder().forward(exchange, chain, null);
     }
-    QueueId queue = queue(context.itemSource(room).item(exchange));
+    QueueId queue = queue(item);
     RoomPolicy policy = context.policies().policy(queue);
     context.hits().record(queue, policy);
     String passToken = context.cookies().pass(request, room);

@@ -12,7 +12,7 @@ import io.anteroom.gateway.pass.Passes;
 import io.anteroom.gateway.pass.SessionChecks;
 import io.anteroom.gateway.pass.Tickets;
 import io.anteroom.gateway.proof.Proofs;
-import io.anteroom.gateway.room.ItemSource;
+import io.anteroom.gateway.room.ItemIds;
 import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.gateway.status.LimitResponses;
 import io.anteroom.gateway.status.WaitingResponses;
@@ -77,9 +77,10 @@ public class WaitingRoomGatewayFilterFactory
             registrar,
             events,
             warnings);
+    Map<String, ItemIds> itemIds = itemIds(anteroom);
     this.context =
         new WaitingRoomContext(
-            itemSources(anteroom),
+            itemIds,
             policies,
             gate,
             hits,
@@ -88,7 +89,7 @@ public class WaitingRoomGatewayFilterFactory
             new Proofs(tokens, cookies),
             line,
             forwarder,
-            bypasses(anteroom, gateway, clients),
+            bypasses(anteroom, gateway, clients, itemIds),
             responses,
             decisions,
             warnings,
@@ -102,20 +103,24 @@ public class WaitingRoomGatewayFilterFactory
   }
 
   private static Map<String, Bypass> bypasses(
-      AnteroomProperties anteroom, GatewayProperties gateway, ClientAddress clients) {
+      AnteroomProperties anteroom,
+      GatewayProperties gateway,
+      ClientAddress clients,
+      Map<String, ItemIds> itemIds) {
     Map<String, Bypass> bypasses = new LinkedHashMap<>();
     for (String room : anteroom.rooms().keySet()) {
-      bypasses.put(room, BypassOptions.parse(anteroom, room, gateway.staticExtensions(), clients));
+      bypasses.put(
+          room,
+          BypassOptions.parse(
+              anteroom, room, gateway.staticExtensions(), clients, itemIds.get(room).source()));
     }
     return Map.copyOf(bypasses);
   }
 
-  private static Map<String, ItemSource> itemSources(AnteroomProperties anteroom) {
-    Map<String, ItemSource> sources = new LinkedHashMap<>();
-    for (String room : anteroom.rooms().keySet()) {
-      sources.put(room, ItemSource.parse(room, anteroom.roomOption(room, "item", "room")));
-    }
-    return Map.copyOf(sources);
+  private static Map<String, ItemIds> itemIds(AnteroomProperties anteroom) {
+    Map<String, ItemIds> itemIds = new LinkedHashMap<>();
+    anteroom.rooms().forEach((room, settings) -> itemIds.put(room, ItemIds.parse(room, settings)));
+    return Map.copyOf(itemIds);
   }
 
   @Override
@@ -126,12 +131,9 @@ public class WaitingRoomGatewayFilterFactory
   @Override
   public GatewayFilter apply(Config config) {
     String room = config.getRoom();
-    if (room == null || context.itemSource(room) == null) {
+    if (room == null || context.itemIds(room) == null) {
       throw new IllegalArgumentException(
-          "WaitingRoom="
-              + room
-              + ": no such room in anteroom.rooms "
-              + context.itemSources().keySet());
+          "WaitingRoom=" + room + ": no such room in anteroom.rooms " + context.itemIds().keySet());
     }
     return new WaitingRoomFilter(room, context);
   }

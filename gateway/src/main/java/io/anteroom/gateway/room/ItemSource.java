@@ -1,6 +1,8 @@
 package io.anteroom.gateway.room;
 
-import io.anteroom.queue.QueueId;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
 import org.springframework.web.server.ServerWebExchange;
@@ -9,12 +11,22 @@ import org.springframework.web.server.ServerWebExchange;
  * Where a room finds the item a request is for: {@code path:<variable>} (a template variable of the
  * route's Path predicate, such as {@code /products/{id}}), {@code query:<name>}, {@code
  * header:<name>}, or {@code room} for one line per room. A request without the value queues in the
- * room-wide line, so no request slips past the room.
+ * room-wide line, so no request slips past the room. A query parameter or header that is there more
+ * than once, empty or percent-encoded is read as the empty id, which no room accepts: origins
+ * differ on which of two values counts and on what an encoded one means.
  */
 public sealed interface ItemSource {
 
-  /** The raw item id of the request, or {@link QueueId#ROOM_WIDE}. */
+  /** The raw item id of the request (decoded from the path), or null when it names none. */
   String item(ServerWebExchange exchange);
+
+  /**
+   * Whether the item is the request path's last segment, or part of it: then that segment's
+   * extension belongs to the item ({@code /products/1.js}), not to a static asset.
+   */
+  default boolean holdsLastSegment(ServerWebExchange exchange) {
+    return false;
+  }
 
   /**
    * Reads the {@code item} room option.
@@ -46,15 +58,11 @@ public sealed interface ItemSource {
     };
   }
 
-  private static String orRoomWide(String value) {
-    return value == null || value.isEmpty() ? QueueId.ROOM_WIDE : value;
-  }
-
   /** One line for the whole room. */
   record RoomWide() implements ItemSource {
     @Override
     public String item(ServerWebExchange exchange) {
-      return QueueId.ROOM_WIDE;
+      return null;
     }
   }
 
@@ -65,15 +73,75 @@ public sealed interface ItemSource {
       // Read directly: getUriTemplateVariables builds an empty default map on every call.
       Map<String, String> variables =
           exchange.getAttribute(ServerWebExchangeUtils.URI_TEMPLATE_VARIABLES_ATTRIBUTE);
-      return orRoomWide(variables == null ? null : variables.get(name));
+      return variables == null ? null : variables.get(name);
+    }
+
+    /**
+     * Finds the variable's segment in the Path pattern the route matched; when that pattern cannot
+     * tell (none recorded, or the variable after a {@code **}), any request naming the item holds.
+     */
+    @Override
+    public boolean holdsLastSegment(ServerWebExchange exchange) {
+      if (item(exchange) == null) {
+        return false;
+      }
+      String pattern =
+          exchange.getAttribute(ServerWebExchangeUtils.GATEWAY_PREDICATE_MATCHED_PATH_ATTR);
+      int segment = pattern == null ? -1 : PathPatterns.segmentOf(pattern, name);
+      int last = PathPatterns.segments(exchange.getRequest().getPath().pathWithinApplication()) - 1;
+      return segment < 0 || segment >= last;
     }
   }
 
-  /** A query parameter. */
+  /** A query parameter, read from the raw query. */
   record QueryParameter(String name) implements ItemSource {
     @Override
     public String item(ServerWebExchange exchange) {
-      return orRoomWide(exchange.getRequest().getQueryParams().getFirst(name));
+      String query = exchange.getRequest().getURI().getRawQuery();
+      if (query == null) {
+        return null;
+      }
+      String value = null;
+      int start = 0;
+      while (start <= query.length()) {
+        // Some frameworks split on ';' as well as '&': read it as they do.
+        int end = start;
+        while (end < query.length() && query.charAt(end) != '&' && query.charAt(end) != ';') {
+          end++;
+        }
+        int nameEnd = start;
+        while (nameEnd < end && query.charAt(nameEnd) != '=') {
+          nameEnd++;
+        }
+        String rawName = query.substring(start, nameEnd);
+        if (names(rawName)) {
+          String rawValue = nameEnd == end ? "" : query.substring(nameEnd + 1, end);
+          boolean plain = rawName.equals(name) && !isEncoded(rawValue);
+          value = value == null && plain ? rawValue : "";
+        }
+        start = end + 1;
+      }
+      return value;
+    }
+
+    /** Whether a raw parameter name is this one, as a framework decoding it would read it. */
+    private boolean names(String rawName) {
+      if (rawName.equals(name)) {
+        return true;
+      }
+      if (!isEncoded(rawName)) {
+        return false;
+      }
+      try {
+        return URLDecoder.decode(rawName, StandardCharsets.UTF_8).equals(name);
+      } catch (IllegalArgumentException malformed) {
+        return false;
+      }
+    }
+
+    /** A {@code %} escape, or a {@code +}, which a query's decoder reads as a space. */
+    private static boolean isEncoded(String raw) {
+      return raw.indexOf('%') >= 0 || raw.indexOf('+') >= 0;
     }
   }
 
@@ -81,7 +149,12 @@ public sealed interface ItemSource {
   record Header(String name) implements ItemSource {
     @Override
     public String item(ServerWebExchange exchange) {
-      return orRoomWide(exchange.getRequest().getHeaders().getFirst(name));
+      List<String> values = exchange.getRequest().getHeaders().get(name);
+      if (values == null || values.isEmpty()) {
+        return null;
+      }
+      String value = values.get(0);
+      return values.size() > 1 || value.indexOf('%') >= 0 ? "" : value;
     }
   }
 }

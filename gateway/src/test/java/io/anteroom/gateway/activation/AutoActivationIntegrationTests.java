@@ -144,7 +144,7 @@ class AutoActivationIntegrationTests {
   /** A running gateway is warm: the first requests of a fresh JVM are many times slower. */
   private void warmUp() {
     for (int i = 0; i < 200; i++) {
-      new Visitor(port).json("/products/warm-up-" + (i % 20));
+      new Visitor(port).json("/products/" + (900 + i % 20));
     }
   }
 

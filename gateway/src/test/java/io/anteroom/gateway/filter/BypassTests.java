@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import io.anteroom.gateway.client.Cidr;
 import io.anteroom.gateway.client.ClientAddress;
 import io.anteroom.gateway.client.ForwardedHeader;
+import io.anteroom.gateway.room.ItemSource;
 import io.anteroom.queue.config.AnteroomProperties;
 import io.anteroom.queue.config.RedisProperties;
 import java.net.InetSocketAddress;
@@ -13,14 +14,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
 import org.springframework.http.HttpMethod;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
+import org.springframework.mock.web.server.MockServerWebExchange;
 
 class BypassTests {
 
   static final String SECRET = "monitor-secret-0123456789";
   static final ClientAddress PEER_IS_CLIENT =
       new ClientAddress(List.of(), ForwardedHeader.X_FORWARDED_FOR, 64);
+  static final ItemSource PATH_ITEM = ItemSource.parse("shop", "path:id");
 
   private final Bypass bypass =
       bypass(
@@ -45,6 +49,22 @@ class BypassTests {
   }
 
   @Test
+  void anExtensionOnTheItemsSegmentIsPartOfTheItemNotAnAsset() {
+    assertThat(bypass.matches(routed("/products/1.js", "/products/{id}", "1.js"))).isFalse();
+    assertThat(bypass.matches(routed("/products/1.css", "/products/{id}/**", "1.css"))).isFalse();
+    assertThat(bypass.matches(routed("/products/1.pdf", "/products/{id}", "1.pdf"))).isFalse();
+    assertThat(bypass.matches(routed("/products/1/app.css", "/products/{id}/**", "1"))).isTrue();
+    assertThat(bypass.matches(routed("/products/1/manual.pdf", "/products/{id}/**", "1"))).isTrue();
+  }
+
+  @Test
+  void listedPathsPassWhateverTheirItem() {
+    Bypass listed = bypass(Map.of("bypass-paths", "/products/*.js"));
+
+    assertThat(listed.matches(routed("/products/1.js", "/products/{id}", "1.js"))).isTrue();
+  }
+
+  @Test
   void listedNetworksPassForAnyMethod() {
     assertThat(bypass.matches(request(HttpMethod.POST, "/products/1", "192.0.2.44"))).isTrue();
     assertThat(bypass.matches(request(HttpMethod.GET, "/products/1", "2001:db8::5"))).isTrue();
@@ -59,10 +79,10 @@ class BypassTests {
     assertThat(bypass.matches(withSecret(""))).isFalse();
     assertThat(
             bypass.matches(
-                MockServerHttpRequest.get("/products/1")
-                    .header(Bypass.SECRET_HEADER, SECRET, "other")
-                    .remoteAddress(peer("198.51.100.1"))
-                    .build()))
+                MockServerWebExchange.from(
+                    MockServerHttpRequest.get("/products/1")
+                        .header(Bypass.SECRET_HEADER, SECRET, "other")
+                        .remoteAddress(peer("198.51.100.1")))))
         .isFalse();
   }
 
@@ -105,7 +125,8 @@ class BypassTests {
   }
 
   private static Bypass bypass(Map<String, String> options) {
-    return BypassOptions.parse(anteroom(options), "shop", List.of("css", "js"), PEER_IS_CLIENT);
+    return BypassOptions.parse(
+        anteroom(options), "shop", List.of("css", "js"), PEER_IS_CLIENT, PATH_ITEM);
   }
 
   private static AnteroomProperties anteroom(Map<String, String> options) {
@@ -118,19 +139,30 @@ class BypassTests {
         Map.of("shop", room));
   }
 
-  private static MockServerHttpRequest get(String path) {
+  private static MockServerWebExchange get(String path) {
     return request(HttpMethod.GET, path, "198.51.100.1");
   }
 
-  private static MockServerHttpRequest withSecret(String secret) {
-    return MockServerHttpRequest.get("/products/1")
-        .header(Bypass.SECRET_HEADER, secret)
-        .remoteAddress(peer("198.51.100.1"))
-        .build();
+  /** A GET routed on {@code pattern}, whose item variable {@code id} is {@code item}. */
+  private static MockServerWebExchange routed(String path, String pattern, String item) {
+    MockServerWebExchange exchange = get(path);
+    ServerWebExchangeUtils.putUriTemplateVariables(exchange, Map.of("id", item));
+    exchange
+        .getAttributes()
+        .put(ServerWebExchangeUtils.GATEWAY_PREDICATE_MATCHED_PATH_ATTR, pattern);
+    return exchange;
   }
 
-  private static MockServerHttpRequest request(HttpMethod method, String path, String peer) {
-    return MockServerHttpRequest.method(method, path).remoteAddress(peer(peer)).build();
+  private static MockServerWebExchange withSecret(String secret) {
+    return MockServerWebExchange.from(
+        MockServerHttpRequest.get("/products/1")
+            .header(Bypass.SECRET_HEADER, secret)
+            .remoteAddress(peer("198.51.100.1")));
+  }
+
+  private static MockServerWebExchange request(HttpMethod method, String path, String peer) {
+    return MockServerWebExchange.from(
+        MockServerHttpRequest.method(method, path).remoteAddress(peer(peer)));
   }
 
   private static InetSocketAddress peer(String address) {

@@ -78,6 +78,9 @@ class MetricSeriesBoundIntegrationTests {
   @Autowired SettingsStore settings;
   @Autowired RoomPolicyMirror policyMirror;
 
+  /** The first made-up item id; the shop's ids are numbers. */
+  static final long FIRST_ITEM = 1_000_000_000L;
+
   final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   @Test
@@ -102,14 +105,18 @@ class MetricSeriesBoundIntegrationTests {
     assertThat(anteroomSeries(workerAfter10k)).isEqualTo(anteroomSeries(workerAfter1k));
     assertThat(gatewayAfter10k.samples()).hasSizeLessThan(2_000);
     assertThat(workerAfter10k.samples()).hasSizeLessThan(2_000);
-    assertThat(labelValues(gatewayAfter10k)).noneMatch(value -> value.startsWith("id-"));
-    assertThat(labelValues(workerAfter10k).stream().filter(v -> v.startsWith("id-")))
+    assertThat(labelValues(gatewayAfter10k)).noneMatch(MetricSeriesBoundIntegrationTests::isItem);
+    assertThat(
+            labelValues(workerAfter10k).stream().filter(MetricSeriesBoundIntegrationTests::isItem))
         .as("items with series of their own")
         .hasSize(20);
     assertThat(labelValues(workerAfter10k)).contains(LineMeters.OTHER);
   }
 
-  /** Sends one fresh visitor to each of the items {@code id-from} up to {@code id-(to - 1)}. */
+  /**
+   * Sends one fresh visitor to each of the items {@link #FIRST_ITEM} {@code + from} up to {@code
+   * FIRST_ITEM + to - 1}.
+   */
   void visitItems(int from, int to) throws Exception {
     Semaphore inFlight = new Semaphore(8);
     List<CompletableFuture<HttpResponse<Void>>> answers = new ArrayList<>();
@@ -118,7 +125,7 @@ class MetricSeriesBoundIntegrationTests {
       answers.add(
           http.sendAsync(
                   HttpRequest.newBuilder(
-                          URI.create("http://127.0.0.1:" + port + "/products/id-" + i))
+                          URI.create("http://127.0.0.1:" + port + "/products/" + (FIRST_ITEM + i)))
                       .header("Accept", "application/json")
                       .timeout(Duration.ofSeconds(10))
                       .build(),
@@ -164,6 +171,13 @@ class MetricSeriesBoundIntegrationTests {
       }
     }
     return series;
+  }
+
+  /** Whether a label value is one of the made-up item ids. */
+  static boolean isItem(String value) {
+    return value.length() == 10
+        && value.startsWith("100000")
+        && value.chars().allMatch(Character::isDigit);
   }
 
   static Set<String> labelValues(Scrape scrape) {

@@ -80,7 +80,7 @@ class MonitoringIntegrationTests {
   @BeforeAll
   static void start() {
     origin.stubFor(
-        get(urlPathEqualTo("/products/e2e/checkout"))
+        get(urlPathEqualTo("/products/77/checkout"))
             .willReturn(aResponse().withStatus(200).withHeader("Anteroom-Release", "true")));
     worker = new WorkerApp(redis.uri(), "100ms");
   }
@@ -98,7 +98,7 @@ class MonitoringIntegrationTests {
   @Autowired RoomPolicyMirror policyMirror;
 
   final QueueKeys keys = new QueueKeys("wr");
-  final QueueId queue = QueueId.of("shop", "e2e");
+  final QueueId queue = QueueId.of("shop", "77");
 
   @Test
   void gaugesEqualTheSetsInRedisAndCountersEqualTheEventsCaused() throws Exception {
@@ -111,7 +111,7 @@ class MonitoringIntegrationTests {
     List<Visitor> line = new ArrayList<>();
     for (int i = 0; i < 12; i++) {
       Visitor visitor = new Visitor(port);
-      assertThat(Visitor.text(visitor.json("/products/e2e").body(), "state")).isEqualTo("paused");
+      assertThat(Visitor.text(visitor.json("/products/77").body(), "state")).isEqualTo("paused");
       line.add(visitor);
     }
     String lastInLine = subject(line.get(11).cookie("anteroom_ticket_shop"));
@@ -125,20 +125,20 @@ class MonitoringIntegrationTests {
       assertThat(Visitor.text(status, "state")).isEqualTo("admitted");
     }
     for (Visitor visitor : line.subList(0, 3)) {
-      assertThat(visitor.page("/products/e2e").statusCode()).isEqualTo(200);
+      assertThat(visitor.page("/products/77").statusCode()).isEqualTo(200);
     }
-    assertThat(line.get(0).page("/products/e2e/checkout").statusCode()).isEqualTo(200);
+    assertThat(line.get(0).page("/products/77/checkout").statusCode()).isEqualTo(200);
     assertThat(
             new AdminClient(MANAGEMENT_PORT, TOKEN)
                 .post(
-                    "/admin/api/rooms/shop/queues/e2e/release",
+                    "/admin/api/rooms/shop/queues/77/release",
                     "{\"visitor\":\"" + lastInLine + "\"}")
                 .statusCode())
         .isEqualTo(200);
 
     setMode(Mode.PAUSED);
     for (int i = 0; i < 5; i++) {
-      assertThat(Visitor.text(new Visitor(port).json("/products/e2e").body(), "state"))
+      assertThat(Visitor.text(new Visitor(port).json("/products/77").body(), "state"))
           .isEqualTo("paused");
     }
 
@@ -152,7 +152,7 @@ class MonitoringIntegrationTests {
               Scrape scrape = Scrape.of(worker.port());
               for (String set : List.of("waiting", "running", "finished")) {
                 double inRedis = redis().zcard(key(set));
-                assertThat(scrape.sum("anteroom_queue_" + set, "room", "shop", "queue", "e2e"))
+                assertThat(scrape.sum("anteroom_queue_" + set, "room", "shop", "queue", "77"))
                     .as(set)
                     .isEqualTo(inRedis);
                 assertThat(scrape.sum("anteroom_queue_" + set, "room", "shop"))
@@ -198,7 +198,7 @@ class MonitoringIntegrationTests {
 
   @Test
   void everyMetricTheDashboardQueriesIsInARealScrapeOfTheGatewayOrTheWorker() throws IOException {
-    new Visitor(port).page("/products/warm-up");
+    new Visitor(port).page("/products/900");
     await()
         .atMost(10, TimeUnit.SECONDS)
         .untilAsserted(

@@ -34,9 +34,13 @@ public record AnteroomProperties(
   /**
    * Room settings that are not policy and cannot be changed live: {@code item}, where a request's
    * item id comes from ({@code path:<variable>}, {@code query:<name>}, {@code header:<name>} or
-   * {@code room} for one line per room; default {@code room}); {@code identity}, where a visitor's
-   * identity comes from ({@code header:<name>} or {@code cookie:<name>}; default none: each browser
-   * is a visitor); and the gateway's bypass rules {@code bypass-paths}, {@code bypass-extensions},
+   * {@code room} for one line per room; default {@code room}); what its ids look like, read by the
+   * gateway: {@code item-pattern} (a regular expression; default {@code [A-Za-z0-9_-]{1,64}}),
+   * {@code item-case} ({@code sensitive} or {@code insensitive}; default {@code sensitive}), {@code
+   * item-format} ({@code text} or {@code integer}; default {@code text}) and {@code item-refusal}
+   * ({@code 404} or {@code 400}; default {@code 404}); {@code identity}, where a visitor's identity
+   * comes from ({@code header:<name>} or {@code cookie:<name>}; default none: each browser is a
+   * visitor); and the gateway's bypass rules {@code bypass-paths}, {@code bypass-extensions},
    * {@code bypass-networks} and {@code bypass-secret} (lists are comma-separated or YAML lists;
    * default none); {@code language}, the one language of the room's visitor pages ({@code en} or
    * {@code ko}; default: the visitor's {@code Accept-Language}); {@code template}, the path of the
@@ -45,6 +49,10 @@ public record AnteroomProperties(
   public static final Set<String> ROOM_OPTIONS =
       Set.of(
           "item",
+          "item-pattern",
+          "item-case",
+          "item-format",
+          "item-refusal",
           "identity",
           "bypass-paths",
           "bypass-extensions",
