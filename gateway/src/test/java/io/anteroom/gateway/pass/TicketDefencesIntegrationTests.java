@@ -82,15 +82,15 @@ class TicketDefencesIntegrationTests {
   /** The only test with a limit on new places: the limit counts per room and client address. */
   @Test
   void aTicketSkipsTheLimitWhileItsPlaceIsKeptAndMeetsItOnceThePlaceIsGone() {
-    override("t1", Map.of());
-    Visitor.lineUpSomeone(port, "/products/t1");
-    override("t1", Map.of("new-places-per-ip-per-minute", "1"));
+    override("71", Map.of());
+    Visitor.lineUpSomeone(port, "/products/71");
+    override("71", Map.of("new-places-per-ip-per-minute", "1"));
     Visitor visitor = new Visitor(port);
-    assertThat(state(visitor.json("/products/t1"))).isEqualTo("waiting");
-    assertThat(Visitor.field(visitor.json("/products/t1").body(), "position")).isEqualTo(2);
-    assertThat(store.release(QueueId.of("shop", "t1"), visitorOf(visitor)).block()).isTrue();
+    assertThat(state(visitor.json("/products/71"))).isEqualTo("waiting");
+    assertThat(Visitor.field(visitor.json("/products/71").body(), "position")).isEqualTo(2);
+    assertThat(store.release(QueueId.of("shop", "71"), visitorOf(visitor)).block()).isTrue();
 
-    HttpResponse<String> back = visitor.json("/products/t1");
+    HttpResponse<String> back = visitor.json("/products/71");
 
     assertThat(back.statusCode()).isEqualTo(429);
   }
@@ -98,36 +98,36 @@ class TicketDefencesIntegrationTests {
   @Test
   void comingBackAfterThePlaceWasGivenUpMeetsTheProofOfWork() {
     Visitor visitor = new Visitor(port);
-    Visitor.lineUpSomeone(port, "/products/t2");
-    assertThat(state(visitor.json("/products/t2"))).isEqualTo("waiting");
+    Visitor.lineUpSomeone(port, "/products/72");
+    assertThat(state(visitor.json("/products/72"))).isEqualTo("waiting");
     String id = visitorOf(visitor);
-    assertThat(store.release(QueueId.of("shop", "t2"), id).block()).isTrue();
-    override("t2", Map.of("proof-of-work", "8"));
+    assertThat(store.release(QueueId.of("shop", "72"), id).block()).isTrue();
+    override("72", Map.of("proof-of-work", "8"));
 
-    HttpResponse<String> back = visitor.json("/products/t2");
+    HttpResponse<String> back = visitor.json("/products/72");
 
     assertThat(state(back)).isEqualTo("challenge");
-    assertThat(store.status(QueueId.of("shop", "t2"), id).block().state().name())
+    assertThat(store.status(QueueId.of("shop", "72"), id).block().state().name())
         .isEqualTo("FINISHED");
   }
 
   @Test
   void whileThePlaceIsKeptTheTicketNeedsNoPuzzle() {
-    Visitor.lineUpSomeone(port, "/products/t3");
+    Visitor.lineUpSomeone(port, "/products/73");
     Visitor visitor = new Visitor(port);
-    assertThat(state(visitor.json("/products/t3"))).isEqualTo("waiting");
-    override("t3", Map.of("proof-of-work", "8"));
+    assertThat(state(visitor.json("/products/73"))).isEqualTo("waiting");
+    override("73", Map.of("proof-of-work", "8"));
 
-    assertThat(Visitor.field(visitor.json("/products/t3").body(), "position")).isEqualTo(2);
+    assertThat(Visitor.field(visitor.json("/products/73").body(), "position")).isEqualTo(2);
   }
 
   @Test
   void aTicketHandedOutWhileRedisWasDownMeetsTheDefencesOnceItIsBack() {
-    QueueId queue = QueueId.of("shop", "t4");
+    QueueId queue = QueueId.of("shop", "74");
     Visitor visitor = new Visitor(port);
     redis.server().kill();
     try {
-      HttpResponse<String> down = visitor.json("/products/t4");
+      HttpResponse<String> down = visitor.json("/products/74");
       assertThat(down.statusCode()).isEqualTo(503);
       assertThat(visitor.cookie("anteroom_ticket_shop")).isNotNull();
     } finally {
@@ -137,13 +137,13 @@ class TicketDefencesIntegrationTests {
         .atMost(Duration.ofSeconds(20))
         .ignoreExceptions()
         .until(() -> active.list().block() != null);
-    override("t4", Map.of("proof-of-work", "8"));
+    override("74", Map.of("proof-of-work", "8"));
     await()
         .atMost(Duration.ofSeconds(20))
         .untilAsserted(
-            () -> assertThat(new Visitor(port).json("/products/t4").statusCode()).isEqualTo(200));
+            () -> assertThat(new Visitor(port).json("/products/74").statusCode()).isEqualTo(200));
 
-    HttpResponse<String> back = visitor.json("/products/t4");
+    HttpResponse<String> back = visitor.json("/products/74");
 
     assertThat(state(back)).isEqualTo("challenge");
     assertThat(store.counts(queue).block().waiting()).isZero();
@@ -152,30 +152,30 @@ class TicketDefencesIntegrationTests {
   @Test
   void aStatusPollForAPlaceThatIsGoneAnswersUnknownSoThePageJoinsThroughTheFilter() {
     Visitor visitor = new Visitor(port);
-    Visitor.lineUpSomeone(port, "/products/t5");
-    assertThat(state(visitor.json("/products/t5"))).isEqualTo("waiting");
-    store.release(QueueId.of("shop", "t5"), visitorOf(visitor)).block();
+    Visitor.lineUpSomeone(port, "/products/75");
+    assertThat(state(visitor.json("/products/75"))).isEqualTo("waiting");
+    store.release(QueueId.of("shop", "75"), visitorOf(visitor)).block();
 
     HttpResponse<String> poll = visitor.json("/_anteroom/status?room=shop");
 
     assertThat(poll.statusCode()).isEqualTo(404);
     assertThat(state(poll)).isEqualTo("unknown");
-    assertThat(store.counts(QueueId.of("shop", "t5")).block().waiting()).isEqualTo(1);
+    assertThat(store.counts(QueueId.of("shop", "75")).block().waiting()).isEqualTo(1);
   }
 
   @Test
   void aTicketLivesNoLongerThanAbandonAfterAndSessionDurationPastItsLastUse() {
     Visitor waiting = new Visitor(port);
-    Visitor.lineUpSomeone(port, "/products/t6");
-    assertThat(state(waiting.json("/products/t6"))).isEqualTo("waiting");
+    Visitor.lineUpSomeone(port, "/products/76");
+    assertThat(state(waiting.json("/products/76"))).isEqualTo("waiting");
     String id = visitorOf(waiting);
     Visitor old = new Visitor(port);
     old.setCookie(
         "anteroom_ticket_shop",
-        issuedAgo(TICKET_LIFE.plusSeconds(1)).issueTicket(id, QueueId.of("shop", "t6")));
+        issuedAgo(TICKET_LIFE.plusSeconds(1)).issueTicket(id, QueueId.of("shop", "76")));
     double expired = rejected("expired");
 
-    HttpResponse<String> response = old.json("/products/t6");
+    HttpResponse<String> response = old.json("/products/76");
 
     assertThat(rejected("expired")).isEqualTo(expired + 1);
     assertThat(Visitor.field(response.body(), "position")).isEqualTo(3);
@@ -186,13 +186,13 @@ class TicketDefencesIntegrationTests {
   @Test
   void aTicketUsedPastHalfItsLifeIsRenewedKeepingWhenItsHolderJoined() {
     Visitor waiting = new Visitor(port);
-    Visitor.lineUpSomeone(port, "/products/t7");
-    assertThat(state(waiting.json("/products/t7"))).isEqualTo("waiting");
+    Visitor.lineUpSomeone(port, "/products/77");
+    assertThat(state(waiting.json("/products/77"))).isEqualTo("waiting");
     String id = visitorOf(waiting);
     Instant joined = Instant.now().minus(TICKET_LIFE.dividedBy(2)).minusSeconds(1);
     String aging =
         issuedAgo(TICKET_LIFE.dividedBy(2).plusSeconds(1))
-            .issueTicket(id, QueueId.of("shop", "t7"));
+            .issueTicket(id, QueueId.of("shop", "77"));
     Visitor polling = new Visitor(port);
     polling.setCookie("anteroom_ticket_shop", aging);
 
@@ -208,8 +208,8 @@ class TicketDefencesIntegrationTests {
   @Test
   void aTicketYoungerThanHalfItsLifeIsNotRenewed() {
     Visitor visitor = new Visitor(port);
-    Visitor.lineUpSomeone(port, "/products/t8");
-    assertThat(state(visitor.json("/products/t8"))).isEqualTo("waiting");
+    Visitor.lineUpSomeone(port, "/products/78");
+    assertThat(state(visitor.json("/products/78"))).isEqualTo("waiting");
 
     HttpResponse<String> poll = visitor.json("/_anteroom/status?room=shop");
 
