@@ -7,8 +7,8 @@
 # them on exit, and writes bench/results/pass-holders.md. Run it from anywhere.
 #
 # Options: --rounds N (5)  --duration S (10, seconds per wrk run)  --warmup S (30, at least)
-#          --max-warmup S (90)  --connections N (64)  --threads N (2)  --items N (20, inactive
-#          items the browse side spreads over)  --jfr (one more run of the filtered and the
+#          --max-warmup S (90)  --connections N (64)  --threads N (2)  --items N (16, inactive
+#          items the browse side spreads over, at most the 16 one pass opens)  --jfr (one more run of the filtered and the
 #          unfiltered side with the JDK Flight Recorder, to see where the filter's CPU goes)
 #          --no-pin  --out FILE
 set -euo pipefail
@@ -25,7 +25,7 @@ HIT_SETTLE=2 # seconds after a run on inactive items: more than the gateway's hi
 JIT_QUIET=5 # % of one core the JIT compiler threads may use in the last turn of the warm-up
 CONNECTIONS=64
 THREADS=2
-ITEMS=20
+ITEMS=16
 PIN=auto
 JFR=0
 OUT=bench/results/pass-holders.md
@@ -66,6 +66,10 @@ BENCH=pass-holders
 # shellcheck source=bench/lib/jfr.sh
 . bench/lib/jfr.sh
 require_counts "$ROUNDS" "$DURATION" "$WARMUP" "$MAX_WARMUP" "$CONNECTIONS" "$THREADS" "$ITEMS"
+[ "$ITEMS" -le 16 ] || die "--items: one pass opens at most 16 items"
+# How often a pass holder's session is confirmed in Redis: the default pass-recheck (60s), a
+# tenth of the bench rooms' hour-long sessions being longer.
+RECHECK_SECONDS=60
 WRK_THREADS=$THREADS
 
 # ---------------------------------------------------------------------------------------------
@@ -85,37 +89,50 @@ start_fast_gateway
 # ---------------------------------------------------------------------------------------------
 # Passes, taken the way a visitor's browser takes them
 
-take_pass HELD_PASS "$QUEUED_PATH"
+# Each wrk thread is one visitor: a pass for $QUEUED_PATH, and one pass that opens every browse item
+# (taken item by item, sending the pass so far).
+HELD_PASSES=""
 : >"$WORK/browse-passes"
-for ((i = 1; i <= ITEMS; i++)); do
-  take_pass pass "/browse/$i"
-  echo "/browse/$i $pass" >>"$WORK/browse-passes"
+for ((t = 1; t <= THREADS; t++)); do
+  take_pass pass "$QUEUED_PATH"
+  HELD_PASSES+="${HELD_PASSES:+ }$pass"
+  pass=""
+  for ((i = 1; i <= ITEMS; i++)); do
+    take_pass pass "/browse/$i" "$pass"
+  done
+  echo "$pass" >>"$WORK/browse-passes"
 done
+HELD_PASS=${HELD_PASSES%% *}
 check_origin_answer "$GATEWAY_URL$UNQUEUED_PATH" "" || die "GET $UNQUEUED_PATH through the gateway did not answer the origin's page"
 check_origin_answer "http://127.0.0.1:$PROXY_PORT$UNQUEUED_PATH" "" || die "GET $UNQUEUED_PATH through nginx did not answer the origin's page"
-log "a pass for $QUEUED_PATH and for $ITEMS items of room browse; every side answers the $PRODUCT_BYTES-byte page"
+log "$THREADS visitors with a pass for $QUEUED_PATH and $THREADS with a pass for $ITEMS items of room browse; every side answers the $PRODUCT_BYTES-byte page"
 
 # ---------------------------------------------------------------------------------------------
 # wrk scripts: each checks that every answer is 200 with the origin's whole page.
 
-pass_holder_lua "$HELD_PASS" >"$WORK/held.lua"
+pass_holder_lua "$HELD_PASSES" >"$WORK/held.lua"
 # The same pass cookie on the route without the WaitingRoom filter, or through nginx.
 pass_holder_lua "$HELD_PASS" "$UNQUEUED_PATH" >"$WORK/unfiltered.lua"
 cp "$WORK/unfiltered.lua" "$WORK/nginx.lua"
 {
-  echo "-- Items of room browse, whose queues are off, each with its own pass, in turn."
-  echo "local items = {"
-  awk -v cookie="$(pass_cookie browse)" '{ printf "  { \"%s\", \"%s=%s\" },\n", $1, cookie, $2 }' "$WORK/browse-passes"
-  echo "}"
+  echo "-- Items of room browse, whose queues are off, in turn; each thread is one visitor whose"
+  echo "-- pass opens them all."
+  echo "local paths = { $(for ((i = 1; i <= ITEMS; i++)); do printf '"/browse/%d", ' "$i"; done) }"
+  echo "local passes = { $(awk '{ printf "\"%s\", ", $1 }' "$WORK/browse-passes") }"
   wrk_common
   page_check_lua
-  cat <<'EOF_LUA'
+  follow_pass_lua "$(pass_cookie browse)"
+  cat <<EOF_LUA
 local reqs, n = {}, 0
+function rebuild()
+  for i, path in ipairs(paths) do
+    reqs[i] = wrk.format("GET", path, { ["Accept"] = "text/html", ["Cookie"] = "$(pass_cookie browse)=" .. cookie })
+  end
+end
 function init(args)
   bad = 0
-  for i, item in ipairs(items) do
-    reqs[i] = wrk.format("GET", item[1], { ["Accept"] = "text/html", ["Cookie"] = item[2] })
-  end
+  cookie = passes[(id - 1) % #passes + 1]
+  rebuild()
   n = (id * 7) % #reqs
 end
 function request()
@@ -142,7 +159,7 @@ declare -A LABEL=(
 # run in $WORK/runs. Sets LAST_RPS.
 run_side() {
   local side=$1 seconds=$2 round=${3:-} out="$WORK/wrk-$1-${3:-warmup}.txt"
-  local url=$GATEWAY_URL result t0 t1 s0 s1 c0 c1 l0 l1 j0 j1 g0=0 g1=0
+  local url=$GATEWAY_URL result t0 t1 s0 s1 c0 c1 l0 l1 j0 j1 g0=0 g1=0 k0
   [ "$side" != nginx ] || url="http://127.0.0.1:$PROXY_PORT"
   # Slow readings first (jstat starts a JVM), so the Redis snapshots frame the run closely.
   [ -z "$round" ] || g0=$(gc_seconds)
@@ -151,6 +168,7 @@ run_side() {
   # shellcheck disable=SC2046 # a list of cpu ids
   c0=$(cpu_ticks $(gateway_cpus))
   l0=$(cpu_ticks "${LOAD_CPUS[@]}")
+  [ -z "$round" ] || k0=$(pass_checks "$(room_of "$side")")
   redis_commandstats >"$WORK/cmd-before"
   t0=$(date +%s%N)
   if [ "$side" = quiet ]; then
@@ -161,7 +179,7 @@ run_side() {
   fi
   t1=$(date +%s%N)
   redis_commandstats >"$WORK/cmd-after"
-  # shellcheck disable=SC2046 # a list of cpu ids
+  [ -z "$round" ] || echo "$side $round $(($(pass_checks "$(room_of "$side")") - k0))" >>"$WORK/confirmations"
   c1=$(cpu_ticks $(gateway_cpus))
   l1=$(cpu_ticks "${LOAD_CPUS[@]}")
   s1=$(process_ticks)
@@ -185,6 +203,11 @@ $(commandstats_calls "$WORK/cmd-$side-$round") $((j1 - j0)) $(awk -v a="$g0" -v 
     $2, label, $3 / ($4 / 1e6), $5 / 1000, $6 / 1000, 100 * (($1 == "nginx") ? $14 : $11) / clk / $10, $21, $7, $8, $9 }' <<<"$(tail -n 1 "$WORK/runs")"
 }
 
+# The room whose pass holders side $1 sends.
+room_of() {
+  case "$1" in browse) echo browse ;; *) echo admit ;; esac
+}
+
 # CPU ticks of the gateway, redis-server, the origin nginx and the proxy nginx.
 process_ticks() {
   # shellcheck disable=SC2086 # lists of pids
@@ -196,6 +219,9 @@ WARM_SIDES=(held unfiltered browse)
 warm_up
 [ "$PINNED" -eq 0 ] || pin_gateway "$GW_CPU"
 : >"$WORK/runs"
+: >"$WORK/confirmations"
+CHECKS_START=$(( $(pass_checks admit) + $(pass_checks browse) ))
+ROUNDS_START=$(date +%s%N)
 for round in $(seq 1 "$ROUNDS"); do
   order=("${SIDES[@]}")
   if [ $((round % 2)) -eq 0 ]; then
@@ -204,6 +230,8 @@ for round in $(seq 1 "$ROUNDS"); do
   log "round $round of $ROUNDS (${order[*]})"
   for side in "${order[@]}"; do run_side "$side" "$DURATION" "$round"; done
 done
+CHECKS_ALL=$(( $(pass_checks admit) + $(pass_checks browse) - CHECKS_START ))
+ROUNDS_WALL=$(awk -v a="$ROUNDS_START" -v b="$(date +%s%N)" 'BEGIN { printf "%.1f", (b - a) / 1e9 }')
 LOAD_AT_END=$(cut -d' ' -f1-3 /proc/loadavg)
 if [ "$JFR" -eq 1 ]; then
   log "one more run of the filtered and the unfiltered side with the JDK Flight Recorder"
@@ -262,6 +290,19 @@ cat "$WORK"/cmd-quiet-* | awk '{ c[$1] += $2 } END { for (k in c) print k }' | s
 for side in held unfiltered browse; do
   redis_net "$side" >"$WORK/redis-$side"
 done
+# A confirmation is one run of touch.lua: EVALSHA, ZSCORE and ZADD. Pass holders' figures are
+# counted net of them too; the confirmations have their own line below.
+confirmed() { awk -v s="$1" '$1 == s { c += $3 } END { print c + 0 }' "$WORK/confirmations"; }
+HELD_CONFIRMED=$(confirmed held)
+awk -v c="$HELD_CONFIRMED" -v n="$(total held $C_REQUESTS)" '
+  $1 == "evalsha" || $1 == "zscore" || $1 == "zadd" { $2 -= c; $3 -= c; $4 = n ? $3 / n : 0 }
+  { printf "%s %d %.1f %.6f\n", $1, $2, $3, $4 }' "$WORK/redis-held" >"$WORK/redis-held.net"
+mv "$WORK/redis-held.net" "$WORK/redis-held"
+# Confirmations per visitor and second of the recorded rounds' wall time (each side's visitors
+# are the wrk threads), against the bound of one per recheck interval.
+VISITORS=$((2 * THREADS))
+CHECK_RATE=$(awk -v c="$CHECKS_ALL" -v v="$VISITORS" -v w="$ROUNDS_WALL" 'BEGIN { printf "%.5f", (v && w) ? c / v / w : 0 }')
+CHECK_BOUND=$(awk -v r="$RECHECK_SECONDS" 'BEGIN { printf "%.5f", 1 / r }')
 # Net commands per request, all commands, and those the quiet windows never saw.
 net_per_request() { awk '{ s += $4 } END { printf "%.6f", s }' "$WORK/redis-$1"; }
 foreign_calls() { awk 'NR == FNR { bg[$1] = 1; next } !($1 in bg) { s += $2 } END { print s + 0 }' "$WORK/background-commands" "$WORK/redis-$1"; }
@@ -364,14 +405,14 @@ mkdir -p "$(dirname "$OUT")"
 
 ## How it is measured
 
-One gateway runs with two routes to the origin on top of the usual configuration: \`$QUEUED_PATH\` with \`WaitingRoom=admit\`, whose queue \`admit:1\` is on (\`activate-on-start\`), and \`$UNQUEUED_PATH\` without the filter. Room \`admit\` admits 100,000 people a second and keeps them for an hour, so the first request of a new visitor is let in at once and the pass in its \`Set-Cookie\` is not renewed during the runs (it would be past half its life). Room \`browse\` counts requests for activation by traffic, with a threshold no run reaches, so its queues stay off. The benchmark takes one pass for \`$QUEUED_PATH\` and one pass for each of $ITEMS items \`/browse/1…$ITEMS\` the way a browser does: one request without cookies, keeping the cookie.
+One gateway runs with two routes to the origin on top of the usual configuration: \`$QUEUED_PATH\` with \`WaitingRoom=admit\`, whose queue \`admit:1\` is on (\`activate-on-start\`), and \`$UNQUEUED_PATH\` without the filter. Room \`admit\` admits 100,000 people a second and keeps them for an hour, so the first request of a new visitor is let in at once. Room \`browse\` counts requests for activation by traffic, with a threshold no run reaches, so its queues stay off. Each wrk thread is one visitor of each room: the benchmark takes, the way a browser does, one pass for \`$QUEUED_PATH\` per thread, and one pass per thread that opens all $ITEMS items \`/browse/1…$ITEMS\` (one request per item, sending the pass so far). The wrk scripts keep the pass a \`Set-Cookie\` renews.
 
 Each round runs these sides in turn, the order reversed every other round, so changes in the machine's load fall on all alike:
 
 - **pass holders** (goal 1 and 2's numerator): \`GET $QUEUED_PATH\` with the pass cookie. The filter checks the pass locally and forwards.
 - **unfiltered** (goal 1's reference): \`GET $UNQUEUED_PATH\` through the same gateway, with the same cookie, so the requests differ only in their path and the difference is the filter's own work (it checks the pass and takes Anteroom's cookies off the request before forwarding; this route forwards the cookie as it is).
 - **nginx** (goal 2's reference): the same request through the nginx reverse proxy.
-- **inactive items** (goal 4): \`GET /browse/<n>\`, rotating over the $ITEMS items, each with its own pass. Their queues are off, so the gateway only counts the requests for activation by traffic and sends the counts about once a second, one script call per item.
+- **inactive items** (goal 4): \`GET /browse/<n>\`, rotating over the $ITEMS items with the thread's pass. Their queues are off, so the gateway only counts the requests for activation by traffic and sends the counts about once a second, one script call per item.
 - **quiet**: no load, for as long as a run. The gateway reads Redis on its own all the time (active queues and live settings every 250 ms, and more); the Redis figures below subtract, per command and round, the quiet window's rate times the length of the run.
 
 Every answer must be \`200\` with the origin's whole page ($PRODUCT_BYTES bytes), checked by wrk's Lua script on every response. Requests/s and latency come from wrk. CPU per process comes from \`/proc/<pid>/stat\` (user + system, all threads; nginx: master and worker), per CPU from \`/proc/stat\`. Redis commands come from \`INFO commandstats\` before and after each run; commands that a script runs are counted inside its EVALSHA and also under their own names, and every one counts below.
@@ -402,19 +443,20 @@ Wrong answers and socket errors over all runs: $ERRORS.
 |---|---|---:|---:|---:|---|
 | 1 | pass holders' requests/s ÷ unfiltered route's, same round | $(fmt '%.3f' "$R1") | $(fmt '%.3f' "$R1_LO")–$(fmt '%.3f' "$R1_HI") | ≥ 0.95 | $(verdict "$R1" 0.95 ">=") |
 | 2 | pass holders' requests/s ÷ nginx's, same round | $(fmt '%.3f' "$R2") | $(fmt '%.3f' "$R2_LO")–$(fmt '%.3f' "$R2_HI") | ≥ 0.7 | $(verdict "$R2" 0.7 ">=") |
-| 3 | Redis commands per pass-holder request, net of background | $(fmt '%.5f' "$HELD_NET") | $HELD_FOREIGN commands the quiet windows never saw | 0 | $GOAL3 |
+| 3 | Redis commands per pass-holder request, net of background and of session confirmations | $(fmt '%.5f' "$HELD_NET") | $HELD_FOREIGN commands the quiet windows never saw | 0 | $GOAL3 |
+| 3 | session confirmations per visitor-second, over the rounds' $ROUNDS_WALL s | $CHECK_RATE | $CHECKS_ALL calls for $VISITORS visitors ($HELD_CONFIRMED during pass holders' runs) | ≤ $CHECK_BOUND (one per ${RECHECK_SECONDS} s) | $(verdict "$CHECK_RATE" "$CHECK_BOUND" "<=") |
 | 4 | Redis commands per request on inactive items, net of background, those run inside scripts included | $(fmt '%.5f' "$BROWSE_NET") | | ≤ 0.01 | $(verdict "$BROWSE_NET" 0.01 "<=") |
 | 4 | the same, counting the scripts' EVALSHA round trips only | $(fmt '%.5f' "$BROWSE_EVALSHA") | | ≤ 0.01 | $(verdict "$BROWSE_EVALSHA" 0.01 "<=") |
 | – | pass holders ÷ unfiltered, requests per second of gateway CPU | $(fmt '%.3f' "$R1_CPU") | $(fmt '%.3f' "$R1_CPU_LO")–$(fmt '%.3f' "$R1_CPU_HI") | | |
 | – | unfiltered route's requests/s ÷ nginx's: the gateway without any Anteroom work | $(fmt '%.3f' "$R0") | $(fmt '%.3f' "$R0_LO")–$(fmt '%.3f' "$R0_HI") | | |
 
-Goal 3 counts every command during the pass holders' runs against the quiet windows: met when no command the background lacks appears and the background's own commands, net, come to no more than two calls per command and run above the quiet windows' rate (each end of a run may catch or miss one tick of their timers: $(fmt '%.5f' "$HELD_JITTER") per request here; a cost per request would be as many calls as requests). Under load the gateway's timers may skip a tick, so the net figure can fall below zero. Goal 4's first line counts commands run inside scripts as well as the EVALSHA that runs them, the second only the EVALSHA (the table below shows which commands ran; INFO commandstats cannot tell a command a script ran from one a client sent); the hit counts go out once a second per item, so the figure grows with the number of distinct items a gateway sees each second ($ITEMS here) and shrinks with its request rate ($(int "$BROWSE_RPS")/s here).
+A pass holder's session is confirmed in Redis (one run of \`touch.lua\`) when its pass's item was last confirmed \`pass-recheck\` ago, here the default ${RECHECK_SECONDS} s; the wrk scripts keep the renewed pass, as a browser does, so each visitor is confirmed at most once a minute whatever its request rate. Goal 3's first line counts every command during the pass holders' runs, less the confirmations' three commands each, against the quiet windows: met when no command the background lacks appears and the background's own commands, net, come to no more than two calls per command and run above the quiet windows' rate (each end of a run may catch or miss one tick of their timers: $(fmt '%.5f' "$HELD_JITTER") per request here; a cost per request would be as many calls as requests). Under load the gateway's timers may skip a tick, so the net figure can fall below zero. Goal 4's first line counts commands run inside scripts as well as the EVALSHA that runs them, the second only the EVALSHA (the table below shows which commands ran; INFO commandstats cannot tell a command a script ran from one a client sent); the hit counts go out once a second per item, so the figure grows with the number of distinct items a gateway sees each second ($ITEMS here) and shrinks with its request rate ($(int "$BROWSE_RPS")/s here).
 
 ## Redis commands
 
 In the quiet windows the gateway sent $QUIET_RATE commands a second by itself.
 
-### Pass holders
+### Pass holders (less the session confirmations' commands)
 
 $(redis_table held)
 
