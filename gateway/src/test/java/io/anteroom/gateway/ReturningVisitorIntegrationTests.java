@@ -93,7 +93,7 @@ class ReturningVisitorIntegrationTests {
     HttpResponse<String> page = toPage.page("/products/81");
     HttpResponse<String> poll = toStatus.json("/_anteroom/status?room=shop");
     // The poll's page loads its URL again, joining through the room's defences.
-    HttpResponse<String> reload = toStatus.json("/products/back");
+    HttpResponse<String> reload = toStatus.json("/products/81");
     HttpResponse<String> nextPoll = toStatus.json("/_anteroom/status?room=shop");
 
     assertThat(page.statusCode()).isEqualTo(200);

@@ -6,13 +6,11 @@ import io.anteroom.gateway.identity.Identities;
 import io.anteroom.gateway.pass.AnteroomCookies;
 import io.anteroom.gateway.pass.Passes;
 import io.anteroom.gateway.pass.SessionChecks;
-import io.anteroom.gateway.pass.Tickets;
 import io.anteroom.gateway.proof.Proofs;
 import io.anteroom.gateway.room.ItemIds;
 import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.gateway.status.LimitResponses;
 import io.anteroom.gateway.status.WaitingResponses;
-import io.anteroom.gateway.token.TokenCodec;
 import io.anteroom.queue.log.ThrottledWarnings;
 import java.time.Clock;
 import java.util.Map;
@@ -23,7 +21,7 @@ record WaitingRoomContext(
     RoomPolicyMirror policies,
     QueueGate gate,
     HitFlusher hits,
-    TokenCodec tokens,
+    VisitorTokens visitorTokens,
     AnteroomCookies cookies,
     Proofs proofs,
     Line line,
@@ -37,7 +35,6 @@ record WaitingRoomContext(
     LimitResponses limits,
     Passes passes,
     SessionChecks checks,
-    Tickets tickets,
     Clock clock) {
 
   Bypass bypass(String room) {

@@ -9,7 +9,6 @@ import io.anteroom.gateway.token.Entitlement;
 import io.anteroom.gateway.token.Pass;
 import io.anteroom.gateway.token.Rejection;
 import io.anteroom.gateway.token.Ticket;
-import io.anteroom.gateway.token.Verified;
 import io.anteroom.gateway.token.VisitorIds;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.policy.ClosedLine;
@@ -77,8 +76,8 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
     QueueId queue = queue(item);
     RoomPolicy policy = context.policies().policy(queue);
     context.hits().record(queue, policy);
-    String passToken = context.cookies().pass(request, room);
-    Pass pass = readPass(request, passToken);
+    String passToken = context.visitorTokens().passToken(request, room);
+    Pass pass = context.visitorTokens().pass(request, room, passToken);
     Instant now = context.clock().instant();
     Entitlement entitlement = pass == null ? null : pass.entitlement(queue);
     if (entitlement != null) {
@@ -160,7 +159,7 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
         context
             .identities()
             .visitor(room, request, policy.fairness().cutoff(context.clock().instant()));
-    Ticket ticket = living(ownTicket(readTicket(request), bound), policy);
+    Ticket ticket = ownTicket(context.visitorTokens().ticket(request, room, policy), bound);
     String known =
         bound != null
             ? bound
@@ -195,7 +194,7 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
               if (standing.isEmpty()) {
                 return context.responses().closed(exchange, room);
               }
-              renew(exchange, ticket, policy);
+              context.visitorTokens().renew(exchange, ticket, policy);
               return context
                   .responses()
                   .waiting(exchange, room, WaitingView.of(standing.get(), policy));
@@ -268,7 +267,7 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
       Ticket ticket,
       Line.Outcome outcome) {
     if (!outcome.admitted()) {
-      renew(exchange, ticket, policy);
+      context.visitorTokens().renew(exchange, ticket, policy);
     }
     return afterLine(exchange, chain, queue, pass, policy, outcome);
   }
@@ -381,7 +380,7 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
         .warnings()
         .warn(room, "room={} queue={} line unavailable: {}", room, queue.item(), error.toString());
     if (forThisQueue == null) {
-      exchange.getResponse().addCookie(context.tickets().joined(newcomer, queue));
+      context.visitorTokens().joined(exchange, newcomer, queue);
     }
     return Mono.just(Optional.empty());
   }
@@ -421,27 +420,9 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
     }
     context.decisions().count(room, Decision.QUEUED);
     if (outcome.joined()) {
-      ResponseCookie ticket = context.tickets().joined(outcome.visitor(), queue);
-      exchange.getResponse().getCookies().set(ticket.getName(), ticket);
+      context.visitorTokens().joined(exchange, outcome.visitor(), queue);
     }
     return context.responses().waiting(exchange, room, WaitingView.of(outcome, policy));
-  }
-
-  /** The ticket, unless it has outlived the room's ticket life (counted as expired). */
-  private Ticket living(Ticket ticket, RoomPolicy policy) {
-    if (ticket != null && context.tickets().outlived(ticket, policy)) {
-      context.decisions().rejectedToken(room, Rejection.EXPIRED);
-      return null;
-    }
-    return ticket;
-  }
-
-  /** Renews the ticket that was just used, once it has used half its life. */
-  private void renew(ServerWebExchange exchange, Ticket ticket, RoomPolicy policy) {
-    ResponseCookie renewed = context.tickets().renewal(ticket, policy);
-    if (renewed != null) {
-      exchange.getResponse().getCookies().set(renewed.getName(), renewed);
-    }
   }
 
   /** The ticket, unless the room binds identities and it belongs to another one. */
@@ -457,39 +438,6 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
     QueueId queue = QueueId.of(room, rawItem);
     lastQueue = new LastQueue(rawItem, queue);
     return queue;
-  }
-
-  /** The pass in {@code token} (the request's pass cookie, or null). */
-  private Pass readPass(ServerHttpRequest request, String token) {
-    if (token == null) {
-      countRepeated(context.cookies().repeatsPass(request, room));
-      return null;
-    }
-    return validOrCounted(context.tokens().readPass(token, room));
-  }
-
-  private Ticket readTicket(ServerHttpRequest request) {
-    String token = context.cookies().ticket(request, room);
-    if (token == null) {
-      countRepeated(context.cookies().repeatsTicket(request, room));
-      return null;
-    }
-    return validOrCounted(context.tokens().readTicket(token, room));
-  }
-
-  private void countRepeated(boolean repeated) {
-    if (repeated) {
-      context.decisions().rejectedToken(room, Rejection.DUPLICATE);
-    }
-  }
-
-  /** The token's value, or null after counting why it was rejected. */
-  private <T> T validOrCounted(Verified<T> token) {
-    if (token instanceof Verified.Valid<T> valid) {
-      return valid.value();
-    }
-    context.decisions().rejectedToken(room, ((Verified.Rejected<T>) token).reason());
-    return null;
   }
 
   private static boolean isRead(HttpMethod method) {

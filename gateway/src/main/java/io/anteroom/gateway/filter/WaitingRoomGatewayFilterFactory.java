@@ -84,7 +84,7 @@ public class WaitingRoomGatewayFilterFactory
             policies,
             gate,
             hits,
-            tokens,
+            new VisitorTokens(cookies, tokens, tickets, decisions),
             cookies,
             new Proofs(tokens, cookies),
             line,
@@ -98,7 +98,6 @@ public class WaitingRoomGatewayFilterFactory
             limits,
             passes,
             checks,
-            tickets,
             clock);
   }
 

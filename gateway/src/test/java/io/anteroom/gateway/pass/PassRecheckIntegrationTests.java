@@ -12,6 +12,9 @@ import io.anteroom.gateway.GatewayTestSetup;
 import io.anteroom.gateway.Visitor;
 import io.anteroom.gateway.activation.ActiveQueueMirror;
 import io.anteroom.gateway.room.RoomPolicyMirror;
+import io.anteroom.gateway.token.Pass;
+import io.anteroom.gateway.token.TokenCodec;
+import io.anteroom.gateway.token.Verified;
 import io.anteroom.queue.Activation;
 import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueId;
@@ -101,6 +104,7 @@ class PassRecheckIntegrationTests {
   @Autowired QueueStore store;
   @Autowired QueueKeys keys;
   @Autowired MeterRegistry meters;
+  @Autowired TokenCodec tokens;
 
   /** Product 1's queue is on with room for everyone; product 2's is off. Sessions last 30 s. */
   @BeforeEach
@@ -184,6 +188,21 @@ class PassRecheckIntegrationTests {
     CLOCK.advance(Duration.ofMillis(1));
 
     assertWaits(copy, "/products/1");
+  }
+
+  @Test
+  void aCopyStopsOpeningTheItemWithinTheRecheckAfterAnOperatorRelease() {
+    Visitor visitor = admitted();
+    Visitor copy = copyOf(visitor);
+    String id = visitorOf(visitor);
+    assertThat(store.release(one, id).block()).as("what the admin API's release runs").isTrue();
+    CLOCK.advance(CHECK.minusMillis(1));
+    assertOpens(copy, "/products/1");
+
+    CLOCK.advance(Duration.ofMillis(1));
+
+    assertWaits(copy, "/products/1");
+    assertWaits(visitor, "/products/1");
   }
 
   @Test
@@ -275,6 +294,12 @@ class PassRecheckIntegrationTests {
     assertThat(store.counts(one).block().running()).isEqualTo(1);
     Visitor.lineUpSomeone(port, "/products/1");
     return visitor;
+  }
+
+  private String visitorOf(Visitor visitor) {
+    Verified<Pass> pass = tokens.readPass(visitor.cookie("anteroom_pass_shop"), "shop");
+    assertThat(pass.isValid()).isTrue();
+    return ((Verified.Valid<Pass>) pass).value().visitor();
   }
 
   /** Another browser holding a copy of the visitor's cookies. */
