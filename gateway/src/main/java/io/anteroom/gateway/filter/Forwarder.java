@@ -98,23 +98,28 @@ final class Forwarder {
     return forward(exchange, chain, current);
   }
 
-  /**
-   * Forwards a visitor with a pass given now: a renewed one, or a new one.
-   *
-   * @param admittedFromLine true when the line admitted the visitor (the ticket is cleared); false
-   *     when the queue is off (the pass is registered in running, batched); null for a renewal
-   */
+  /** Why a visitor gets a pass now. */
+  enum Given {
+    /** The session was confirmed in Redis: the pass is renewed. */
+    RENEWED,
+    /** The line admitted the visitor: the ticket is cleared. */
+    FROM_LINE,
+    /** The queue is off: the pass is registered in running (batched). */
+    QUEUE_OFF
+  }
+
+  /** Forwards a visitor with a pass given now, as {@code given} says. */
   Mono<Void> forwardWithPass(
       ServerWebExchange exchange,
       GatewayFilterChain chain,
       QueueId queue,
       Passes.Issued pass,
-      Boolean admittedFromLine) {
+      Given given) {
     ServerHttpResponse response = exchange.getResponse();
     response.getCookies().set(pass.cookie().getName(), pass.cookie());
-    if (Boolean.TRUE.equals(admittedFromLine)) {
+    if (given == Given.FROM_LINE) {
       response.addCookie(cookies.clearTicket(queue.room()));
-    } else if (Boolean.FALSE.equals(admittedFromLine)) {
+    } else if (given == Given.QUEUE_OFF) {
       registrar.register(queue, pass.visitor());
     }
     watchForRelease(exchange, queue, pass.visitor(), pass.entitlements());

@@ -129,7 +129,7 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
                             chain,
                             queue,
                             context.passes().renewed(pass, queue, check.at(), policy),
-                            null);
+                            Forwarder.Given.RENEWED);
                   }
                   case UNKNOWN -> holder(exchange, chain, queue, pass, passToken);
                   case ENDED -> {
@@ -217,7 +217,7 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
             chain,
             queue,
             context.passes().admitted(visitor, queue, pass, null, policy),
-            false);
+            Forwarder.Given.QUEUE_OFF);
   }
 
   private Mono<Void> wait(
@@ -416,7 +416,7 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
               context
                   .passes()
                   .admitted(outcome.visitor(), queue, pass, outcome.lastActivity(), policy),
-              true);
+              Forwarder.Given.FROM_LINE);
     }
     context.decisions().count(room, Decision.QUEUED);
     if (outcome.joined()) {
