@@ -25,10 +25,29 @@ import java.util.regex.Pattern;
  * PUBLISH wr:active:changed  shop:42                            after each change of wr:active
  * HSET wr:settings:shop      admit-per-second 250 42/mode paused  live overrides: room, queue
  * SET wr:message:shop        &lt;text&gt;                          operator message on the room's pages
+ * ZADD wr:idle:shop         &lt;written-ms&gt; 42            queues that are off but keep keys, bounded
  * ZADD wr:places:shop:&lt;visitor&gt; &lt;joined-ms&gt; 42        queues a visitor id joined, for a cap
  * INCR wr:newplaces:shop:&lt;address&gt;:&lt;epoch-minute&gt;       new places per client address, expires
  * ZADD wr:history:shop       &lt;interval-ms&gt; &lt;ms:waiting:running:finished:admitted&gt;  last 15 min
  * </pre>
+ *
+ * <p>What a request without cookies can make Redis keep, each with a time to live and a bound per
+ * room (docs/operations.md, "What anonymous traffic leaves in Redis"):
+ *
+ * <ul>
+ *   <li>the five keys of a queue's line: while the queue is on they have no time to live (the
+ *       worker removes it every tick) and at most {@code anteroom.gateway.max-queues-per-room}
+ *       queues of a room are on automatically; while it is off every script that writes them gives
+ *       them the idle time to live ({@code RoomPolicy#idleTimeToLive}), and {@code idle} keeps only
+ *       the {@code anteroom.idle-lines.per-room} most recently written of them, deleting the rest;
+ *   <li>{@code hits}: two activation windows and five seconds, written only for items a gateway
+ *       counted a tenth of the threshold for, at most 1,000 per gateway and flush;
+ *   <li>{@code places}: the room's claim keep time, and only for visitor ids that came back with a
+ *       ticket, a pass or an identity (a newcomer's id is minted for the request, nothing to
+ *       record);
+ *   <li>{@code newplaces}: two minutes, one per client address and minute;
+ *   <li>{@code idle}: the idle time to live, one per room.
+ * </ul>
  */
 public final class QueueKeys {
 
@@ -100,6 +119,14 @@ public final class QueueKeys {
 
   public String history(String room) {
     return prefix + ":history:" + QueueId.requireRoom(room);
+  }
+
+  /**
+   * Sorted set of the items of a room whose queues are off but whose keys were written, by the time
+   * of the last write; bounded, the least recently written are deleted.
+   */
+  public String idle(String room) {
+    return prefix + ":idle:" + QueueId.requireRoom(room);
   }
 
   /** Sorted set of the items of a room whose lines one visitor id joined, by join time. */

@@ -1,5 +1,6 @@
 package io.anteroom.queue;
 
+import io.anteroom.queue.log.ThrottledWarnings;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.script.LuaScript;
 import io.anteroom.queue.script.QueueScripts;
@@ -8,16 +9,25 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 
-/** {@link QueueStore} on Redis: one Lua script per operation over the keys of {@link QueueKeys}. */
+/**
+ * {@link QueueStore} on Redis: one Lua script per operation over the keys of {@link QueueKeys}. A
+ * join or registration that wrote the keys of a queue that is off (the script says so) is reported
+ * to the room's {@link IdleLines} without waiting for it, so such lines stay within their bound.
+ */
 public final class RedisQueueStore implements QueueStore {
+
+  private static final Logger log = LoggerFactory.getLogger(RedisQueueStore.class);
 
   /**
    * Most idle sessions (or gone visitors) one expiry (or sweep) call ends; the next tick takes the
@@ -40,19 +50,38 @@ public final class RedisQueueStore implements QueueStore {
   private final QueueKeys keys;
   private final Clock clock;
   private final MeasuredRates rates = new MeasuredRates();
+  private final IdleLines idle;
+  private final ThrottledWarnings warnings =
+      new ThrottledWarnings(log, Clock.systemUTC(), Duration.ofSeconds(10));
 
+  /** A store whose lines of queues that are off are not bounded, only expire. */
   public RedisQueueStore(
       RedisClusterAsyncCommands<String, String> commands, QueueKeys keys, Clock clock) {
+    this(commands, keys, clock, IdleLines.UNBOUNDED);
+  }
+
+  /**
+   * @param idle where writes to the keys of queues that are off are reported
+   */
+  public RedisQueueStore(
+      RedisClusterAsyncCommands<String, String> commands,
+      QueueKeys keys,
+      Clock clock,
+      IdleLines idle) {
     this.commands = commands;
     this.scripts = new ScriptRunner(commands);
     this.keys = keys;
     this.clock = clock;
+    this.idle = idle;
   }
 
   @Override
   public Mono<EnqueueResult> enqueue(QueueId queue, String visitor, RoomPolicy policy) {
     Instant instant = clock.instant();
-    return list(QueueScripts.ENQUEUE, queue, placeArgs(visitor, instant, policy))
+    String[] args = Arrays.copyOf(placeArgs(visitor, instant, policy), 8);
+    args[7] = Long.toString(policy.idleTimeToLive().toMillis());
+    return list(QueueScripts.ENQUEUE, queue, args)
+        .doOnNext(r -> reportIdle(queue, r.get(6) == 1L, policy))
         .map(r -> enqueued(queue, r, instant.toEpochMilli(), 0));
   }
 
@@ -65,9 +94,33 @@ public final class RedisQueueStore implements QueueStore {
     Instant instant = clock.instant();
     long now = instant.toEpochMilli();
     OptionalDouble recent = rates.recent(queue, now);
-    String[] args = Arrays.copyOf(placeArgs(newcomer, instant, policy), 8);
+    String[] args = Arrays.copyOf(placeArgs(newcomer, instant, policy), 9);
     args[7] = recent.isPresent() ? "0" : "1";
-    return list(QueueScripts.JOIN, queue, args).map(r -> enqueued(queue, r, now, recent.orElse(0)));
+    args[8] = Long.toString(policy.idleTimeToLive().toMillis());
+    return list(QueueScripts.JOIN, queue, args)
+        .doOnNext(r -> reportIdle(queue, r.get(6) == 1L, policy))
+        .map(r -> enqueued(queue, r, now, recent.orElse(0)));
+  }
+
+  /**
+   * Reports a write to the keys of a queue that is off to the room's idle lines, in the background:
+   * the visitor's answer does not wait for it, and a failure only leaves the line to its time to
+   * live.
+   */
+  private void reportIdle(QueueId queue, boolean wasIdle, RoomPolicy policy) {
+    if (!wasIdle) {
+      return;
+    }
+    idle.written(queue.room(), List.of(queue.item()), policy.idleTimeToLive())
+        .subscribe(
+            null,
+            error ->
+                warnings.warn(
+                    queue.room() + ":idle",
+                    "room={} queue={} idle line not recorded: {}",
+                    queue.room(),
+                    queue.item(),
+                    error.toString()));
   }
 
   /** ARGV 1-7 of enqueue.lua and join.lua. */
@@ -155,8 +208,9 @@ public final class RedisQueueStore implements QueueStore {
     for (String visitor : visitors) {
       args[i++] = visitor;
     }
-    return scripts.run(
-        QueueScripts.REGISTER, ScriptOutputType.INTEGER, keys.scriptKeys(queue), args);
+    return scripts
+        .<Long>run(QueueScripts.REGISTER, ScriptOutputType.INTEGER, keys.scriptKeys(queue), args)
+        .doOnNext(added -> reportIdle(queue, true, policy));
   }
 
   @Override

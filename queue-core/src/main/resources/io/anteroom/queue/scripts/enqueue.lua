@@ -4,29 +4,38 @@
 -- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state
 -- ARGV: 1 visitor, 2 now (ms), 3 admit per second, 4 burst (tokens), 5 max active,
 --       6 admit at once allowed (1) or not (0),
---       7 draw: a uniform random number in [0, 1) for a random place, or '' for the back
--- Reply: {outcome, position, waiting, requeued, added, rate}
+--       7 draw: a uniform random number in [0, 1) for a random place, or '' for the back,
+--       8 idle time to live (ms): how long the keys of a queue that is off are kept
+--         (idle_keys.lua)
+-- Reply: {outcome, position, waiting, requeued, added, rate, idle}
 --   outcome 1 = waiting at 1-based position, 2 = admitted (position 0)
 --   waiting: people in line after this call
 --   requeued 1 when the visitor had finished (session ended, released, abandoned) and joins again
 --   added 1 when this call put the visitor in line or in running, 0 when they were there already
 --   rate: when waiting, the measured admission rate per 1000 s, 0 when not known (rate.lua)
+--   idle 1 when the queue is off and its keys now live for the idle time to live, 0 when on
 -- Safe to repeat: a second call finds the visitor in waiting or running and changes nothing but seen.
 
 --@include bucket.lua
 --@include rate.lua
 --@include place.lua
+--@include idle_keys.lua
 
 local visitor, now = ARGV[1], tonumber(ARGV[2])
 
-if redis.call('ZSCORE', KEYS[2], visitor) then
-  return {2, 0, redis.call('ZCARD', KEYS[1]), 0, 0, 0}
+local function enqueue()
+  if redis.call('ZSCORE', KEYS[2], visitor) then
+    return {2, 0, redis.call('ZCARD', KEYS[1]), 0, 0, 0}
+  end
+  local rank = redis.call('ZRANK', KEYS[1], visitor)
+  if rank then
+    redis.call('ZADD', KEYS[4], now, visitor)
+    return {1, rank + 1, redis.call('ZCARD', KEYS[1]), 0, 0, rate_read(KEYS[5], now)}
+  end
+  return place(visitor, now, redis.call('ZREM', KEYS[3], visitor), true)
 end
 
-local rank = redis.call('ZRANK', KEYS[1], visitor)
-if rank then
-  redis.call('ZADD', KEYS[4], now, visitor)
-  return {1, rank + 1, redis.call('ZCARD', KEYS[1]), 0, 0, rate_read(KEYS[5], now)}
-end
-
-return place(visitor, now, redis.call('ZREM', KEYS[3], visitor), true)
+local idle = line_is_idle()
+local reply = enqueue()
+reply[7] = keep_if_idle(idle, tonumber(ARGV[8]))
+return reply
