@@ -180,9 +180,10 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
       exchange.getResponse().addCookie(context.cookies().clearProof(room));
     }
     String joining = newcomer;
+    Ticket elsewhere = ticket != null && ticket.visitor().equals(joining) ? ticket : null;
     Mono<Optional<PlaceGuard.Refusal>> limits =
         forThisQueue == null
-            ? context.places().check(request, queue, joining, policy)
+            ? context.places().check(request, queue, joining, minted, elsewhere, policy)
             : Mono.just(Optional.empty());
     Ticket held = forThisQueue;
     boolean fresh = minted;
