@@ -93,10 +93,24 @@ class QueueModesIntegrationTests {
   }
 
   @Test
-  void madeUpItemsInQueueAllTurnOnNoMoreQueuesThanAllowed() {
+  void itemsRequestedOnceInQueueAllTurnNoQueueOn() {
     mode(null, "queue-all");
     for (int i = 1; i <= 6; i++) {
-      new Visitor(port).json("/products/made-up-" + i);
+      // The line of a new item is empty and its bucket full: the one visitor goes straight in.
+      assertThat(new Visitor(port).json("/products/once-" + i).body()).contains("Product page");
+    }
+
+    await()
+        .during(Duration.ofSeconds(1))
+        .atMost(Duration.ofSeconds(2))
+        .until(() -> active.list().block().isEmpty());
+  }
+
+  @Test
+  void itemsWithSomeoneLeftWaitingInQueueAllTurnOnNoMoreQueuesThanAllowed() {
+    mode(null, "queue-all");
+    for (int i = 1; i <= 6; i++) {
+      Visitor.lineUpSomeone(port, "/products/made-up-" + i);
       long expected = Math.min(i, 3);
       await().atMost(Duration.ofSeconds(5)).until(() -> mirror.activeIn("shop") == expected);
     }
@@ -104,6 +118,25 @@ class QueueModesIntegrationTests {
     assertThat(active.list().block()).hasSize(3);
     assertThat(meters.counter("anteroom.gateway.activations.refused", "room", "shop").count())
         .isGreaterThanOrEqualTo(3);
+  }
+
+  @Test
+  void aPausedLineIsTurnedOnWhenAVisitorComesBackNotWhenTheyArrive() {
+    QueueId queue = QueueId.of("shop", "back");
+    mode("back", "paused");
+    Visitor visitor = new Visitor(port);
+
+    assertThat(Visitor.text(visitor.json("/products/back").body(), "state")).isEqualTo("paused");
+    await()
+        .during(Duration.ofSeconds(1))
+        .atMost(Duration.ofSeconds(2))
+        .until(() -> !active.list().block().containsKey(queue));
+
+    assertThat(Visitor.text(visitor.json("/_anteroom/status?room=shop").body(), "state"))
+        .isEqualTo("paused");
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> active.list().block().get(queue) == Activation.AUTO);
   }
 
   @Test

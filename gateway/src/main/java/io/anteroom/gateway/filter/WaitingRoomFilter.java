@@ -214,6 +214,12 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
     return context
         .line()
         .meet(queue, forThisQueue, newcomer, minted, policy)
+        .doOnNext(
+            outcome -> {
+              if (!outcome.admitted()) {
+                context.gate().waiting(queue, policy, forThisQueue != null);
+              }
+            })
         .map(Optional::of)
         .onErrorResume(error -> lineUnavailable(exchange, queue, forThisQueue, newcomer, error))
         .flatMap(
