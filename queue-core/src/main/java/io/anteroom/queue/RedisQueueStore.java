@@ -1,6 +1,5 @@
 package io.anteroom.queue;
 
-import io.anteroom.queue.log.ThrottledWarnings;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.script.LuaScript;
 import io.anteroom.queue.script.QueueScripts;
@@ -9,15 +8,12 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.security.SecureRandom;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 
 /**
@@ -26,8 +22,6 @@ import reactor.core.publisher.Mono;
  * to the room's {@link IdleLines} without waiting for it, so such lines stay within their bound.
  */
 public final class RedisQueueStore implements QueueStore {
-
-  private static final Logger log = LoggerFactory.getLogger(RedisQueueStore.class);
 
   /**
    * Most idle sessions (or gone visitors) one expiry (or sweep) call ends; the next tick takes the
@@ -50,9 +44,7 @@ public final class RedisQueueStore implements QueueStore {
   private final QueueKeys keys;
   private final Clock clock;
   private final MeasuredRates rates = new MeasuredRates();
-  private final IdleLines idle;
-  private final ThrottledWarnings warnings =
-      new ThrottledWarnings(log, Clock.systemUTC(), Duration.ofSeconds(10));
+  private final IdleReports idle;
 
   /** A store whose lines of queues that are off are not bounded, only expire. */
   public RedisQueueStore(
@@ -72,7 +64,7 @@ public final class RedisQueueStore implements QueueStore {
     this.scripts = new ScriptRunner(commands);
     this.keys = keys;
     this.clock = clock;
-    this.idle = idle;
+    this.idle = new IdleReports(idle);
   }
 
   @Override
@@ -108,19 +100,9 @@ public final class RedisQueueStore implements QueueStore {
    * live.
    */
   private void reportIdle(QueueId queue, boolean wasIdle, RoomPolicy policy) {
-    if (!wasIdle) {
-      return;
+    if (wasIdle) {
+      idle.report(queue.room(), queue.item(), policy.idleTimeToLive());
     }
-    idle.written(queue.room(), List.of(queue.item()), policy.idleTimeToLive())
-        .subscribe(
-            null,
-            error ->
-                warnings.warn(
-                    queue.room() + ":idle",
-                    "room={} queue={} idle line not recorded: {}",
-                    queue.room(),
-                    queue.item(),
-                    error.toString()));
   }
 
   /** ARGV 1-7 of enqueue.lua and join.lua. */
