@@ -17,6 +17,7 @@ import io.anteroom.testing.redis.RedisServerExtension;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -134,6 +135,33 @@ class QueueModesIntegrationTests {
 
     assertThat(Visitor.text(visitor.json("/_anteroom/status?room=shop").body(), "state"))
         .isEqualTo("paused");
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> active.list().block().get(queue) == Activation.AUTO);
+  }
+
+  @Test
+  void aPreQueueLineIsTurnedOnOnceASecondVisitorJoinsIt() {
+    QueueId queue = QueueId.of("shop", "drop");
+    settings
+        .put(
+            "shop",
+            "drop",
+            Map.of("event-start", Instant.now().plus(Duration.ofHours(1)).toString()))
+        .block();
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> policies.policy(queue).fairness().preQueue(Instant.now()));
+
+    assertThat(Visitor.text(new Visitor(port).json("/products/drop").body(), "state"))
+        .isEqualTo("pre-queue");
+    await()
+        .during(Duration.ofSeconds(1))
+        .atMost(Duration.ofSeconds(2))
+        .until(() -> !active.list().block().containsKey(queue));
+
+    assertThat(Visitor.text(new Visitor(port).json("/products/drop").body(), "state"))
+        .isEqualTo("pre-queue");
     await()
         .atMost(Duration.ofSeconds(5))
         .until(() -> active.list().block().get(queue) == Activation.AUTO);

@@ -17,8 +17,8 @@ import org.slf4j.LoggerFactory;
  * open) everyone waits whether or not the queue is on. Such a queue is turned on (as automatic, so
  * the worker turns it off again once nobody waits) only when someone waits in it who needs the
  * worker ({@link #waiting}): in a line that admits, anyone left waiting; in a paused line or a
- * pre-queue, a visitor who comes back. So an item id requested once, as by a bot naming random
- * items, never takes one of the room's places for queues that are on.
+ * pre-queue, a visitor who comes back or a second one in line. So an item id requested once, as by
+ * a bot naming random items, never takes one of the room's places for queues that are on.
  */
 public final class QueueGate {
 
@@ -73,16 +73,20 @@ public final class QueueGate {
 
   /**
    * A visitor was left waiting in {@code queue}: turns a queue that holds everyone on when the
-   * worker is needed, that is when its line admits, or when the visitor came back (a poll, or the
-   * page loaded again with the ticket) to a paused line or a pre-queue, which the worker sweeps of
-   * those who left. Never calls Redis on the caller's path.
+   * worker is needed, that is when its line admits; or, in a paused line or a pre-queue (which the
+   * worker sweeps of those who left, and must be on when admission starts), when the visitor came
+   * back (a poll, or the page loaded again with the ticket) or is not alone in line. Never calls
+   * Redis on the caller's path.
    *
    * @param cameBack true when the visitor held a ticket for this queue
+   * @param waiting people in line, the visitor included
    */
-  public void waiting(QueueId queue, RoomPolicy policy, boolean cameBack) {
+  public void waiting(QueueId queue, RoomPolicy policy, boolean cameBack, long waiting) {
     Instant now = clock.instant();
     if (policy.holdsEveryone(now)
-        && (cameBack || (policy.mode().admits() && !policy.fairness().preQueue(now)))) {
+        && (cameBack
+            || waiting > 1
+            || (policy.mode().admits() && !policy.fairness().preQueue(now)))) {
       turnOn(queue);
     }
   }

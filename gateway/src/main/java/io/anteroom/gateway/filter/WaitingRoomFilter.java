@@ -217,7 +217,7 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
         .doOnNext(
             outcome -> {
               if (!outcome.admitted()) {
-                context.gate().waiting(queue, policy, forThisQueue != null);
+                context.gate().waiting(queue, policy, forThisQueue != null, outcome.waiting());
               }
             })
         .map(Optional::of)

@@ -123,7 +123,7 @@ public final class StatusHandler {
                 Duration lifetime = outcome.passLifetime(policy.sessionDuration(), clock.instant());
                 return admitted(room, queue, visitor, pass, lifetime);
               }
-              gate.waiting(queue, policy, true);
+              gate.waiting(queue, policy, true, outcome.waiting());
               List<ResponseCookie> set =
                   outcome.joined()
                       ? List.of(cookies.ticket(room, tokens.issueTicket(visitor, queue)))
