@@ -14,13 +14,16 @@ import reactor.core.publisher.Mono;
 /**
  * {@link IdleLines} in the sorted set {@link QueueKeys#idle(String)} of each room, by time of the
  * last write ({@code idle.lua}); a line beyond the bound is deleted with {@code forget.lua} unless
- * its queue is on. Each call is one round trip, plus one per line deleted.
+ * its queue is on: listed in {@link QueueKeys#active()} (asked once for all of them), or with keys
+ * the worker keeps without a time to live. Each call is one round trip, plus, when lines are beyond
+ * the bound, one to ask which are on and one per line deleted.
  */
 public final class RedisIdleLines implements IdleLines {
 
   /** Lines deleted at once after one report; the calls are pipelined on the connection. */
   private static final int DELETING_AT_ONCE = 256;
 
+  private final RedisClusterAsyncCommands<String, String> commands;
   private final ScriptRunner scripts;
   private final QueueKeys keys;
   private final Clock clock;
@@ -37,6 +40,7 @@ public final class RedisIdleLines implements IdleLines {
     if (perRoom < 1) {
       throw new IllegalArgumentException("perRoom must be at least 1, was " + perRoom);
     }
+    this.commands = commands;
     this.scripts = new ScriptRunner(commands);
     this.keys = keys;
     this.clock = clock;
@@ -59,10 +63,25 @@ public final class RedisIdleLines implements IdleLines {
     return scripts
         .<List<Object>>run(
             QueueScripts.IDLE, ScriptOutputType.MULTI, new String[] {keys.idle(room)}, args)
-        .flatMapMany(Flux::fromIterable)
-        .flatMap(item -> forget(QueueId.named(room, item.toString())), DELETING_AT_ONCE)
+        .flatMapMany(beyond -> off(room, beyond))
+        .flatMap(this::forget, DELETING_AT_ONCE)
         .filter(deleted -> deleted)
         .count();
+  }
+
+  /** Of the lines beyond the bound, those whose queue is not in the set of active queues. */
+  private Flux<QueueId> off(String room, List<Object> beyond) {
+    if (beyond.isEmpty()) {
+      return Flux.empty();
+    }
+    String[] fields =
+        beyond.stream()
+            .map(item -> QueueId.named(room, item.toString()).toString())
+            .toArray(String[]::new);
+    return Mono.fromCompletionStage(() -> commands.hmget(keys.active(), fields))
+        .flatMapMany(Flux::fromIterable)
+        .filter(field -> !field.hasValue())
+        .map(field -> QueueId.parse(field.getKey()));
   }
 
   private Mono<Boolean> forget(QueueId queue) {

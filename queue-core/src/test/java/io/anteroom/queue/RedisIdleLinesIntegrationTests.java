@@ -124,6 +124,19 @@ class RedisIdleLinesIntegrationTests {
   }
 
   @Test
+  void aQueueListedAsOnKeepsItsKeysBeyondTheBoundBeforeTheWorkerHasSeenIt() {
+    joinOff("new");
+    // Turned on, and no worker has removed the time to live of its keys yet (or none is running).
+    sync.hset(keys.active(), "shop:new", "manual");
+    clock.advance(Duration.ofSeconds(1));
+
+    assertThat(idle.written("shop", List.of("a", "b", "c"), Duration.ofMinutes(10)).block())
+        .isZero();
+
+    assertThat(sync.exists(keys.running(item("new")), keys.state(item("new")))).isEqualTo(2);
+  }
+
+  @Test
   void aJoinToAQueueThatIsOnLeavesItsKeysWithoutTimeToLive() {
     joinOff("on");
     store.expire(item("on"), POLICY).block();
