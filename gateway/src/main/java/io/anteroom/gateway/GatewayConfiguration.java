@@ -126,9 +126,10 @@ class GatewayConfiguration {
       ActiveQueueMirror mirror,
       RoomPolicyMirror policies,
       GatewayProperties gateway,
-      MeterRegistry meters) {
+      MeterRegistry meters,
+      Clock clock) {
     return new HitFlusher(
-        new HitCounter(gateway.hitCapacity()), traffic, activator, mirror, policies, meters);
+        new HitCounter(gateway.hitCapacity()), traffic, activator, mirror, policies, meters, clock);
   }
 
   @Bean

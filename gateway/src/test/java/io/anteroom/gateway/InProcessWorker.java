@@ -2,6 +2,7 @@ package io.anteroom.gateway;
 
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.RedisActiveQueues;
+import io.anteroom.queue.RedisIdleLines;
 import io.anteroom.queue.RedisQueueStore;
 import io.anteroom.queue.RedisTrafficStore;
 import io.anteroom.queue.config.RedisProperties;
@@ -15,6 +16,9 @@ import java.time.Clock;
 
 /** An admission worker beside a gateway under test, with its own connection as a process has. */
 public final class InProcessWorker implements AutoCloseable {
+
+  /** The default of {@code anteroom.idle-lines.per-room}, as a worker process has it. */
+  private static final int IDLE_LINES = 10_000;
 
   private final RedisConnector connector;
   private final AdmissionLoop loop;
@@ -35,7 +39,11 @@ public final class InProcessWorker implements AutoCloseable {
             new RedisActiveQueues(connector.commands(), keys),
             policies,
             store,
-            new RedisTrafficStore(connector.commands(), keys, Clock.systemUTC()),
+            new RedisTrafficStore(
+                connector.commands(),
+                keys,
+                Clock.systemUTC(),
+                new RedisIdleLines(connector.commands(), keys, Clock.systemUTC(), IDLE_LINES)),
             new RedisRoomHistory(connector.commands(), keys, Clock.systemUTC()),
             new WorkerProperties(tick, 8, 20),
             Clock.systemUTC(),

@@ -17,6 +17,7 @@ import io.anteroom.testing.redis.RedisServerExtension;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -93,10 +94,24 @@ class QueueModesIntegrationTests {
   }
 
   @Test
-  void madeUpItemsInQueueAllTurnOnNoMoreQueuesThanAllowed() {
+  void itemsRequestedOnceInQueueAllTurnNoQueueOn() {
     mode(null, "queue-all");
     for (int i = 1; i <= 6; i++) {
-      new Visitor(port).json("/products/" + (900 + i));
+      // The line of a new item is empty and its bucket full: the one visitor goes straight in.
+      assertThat(new Visitor(port).json("/products/" + (900 + i)).body()).contains("Product page");
+    }
+
+    await()
+        .during(Duration.ofSeconds(1))
+        .atMost(Duration.ofSeconds(2))
+        .until(() -> active.list().block().isEmpty());
+  }
+
+  @Test
+  void itemsWithSomeoneLeftWaitingInQueueAllTurnOnNoMoreQueuesThanAllowed() {
+    mode(null, "queue-all");
+    for (int i = 1; i <= 6; i++) {
+      Visitor.lineUpSomeone(port, "/products/" + (950 + i));
       long expected = Math.min(i, 3);
       await().atMost(Duration.ofSeconds(5)).until(() -> mirror.activeIn("shop") == expected);
     }
@@ -104,6 +119,52 @@ class QueueModesIntegrationTests {
     assertThat(active.list().block()).hasSize(3);
     assertThat(meters.counter("anteroom.gateway.activations.refused", "room", "shop").count())
         .isGreaterThanOrEqualTo(3);
+  }
+
+  @Test
+  void aPausedLineIsTurnedOnWhenAVisitorComesBackNotWhenTheyArrive() {
+    QueueId queue = QueueId.of("shop", "960");
+    mode("960", "paused");
+    Visitor visitor = new Visitor(port);
+
+    assertThat(Visitor.text(visitor.json("/products/960").body(), "state")).isEqualTo("paused");
+    await()
+        .during(Duration.ofSeconds(1))
+        .atMost(Duration.ofSeconds(2))
+        .until(() -> !active.list().block().containsKey(queue));
+
+    assertThat(Visitor.text(visitor.json("/_anteroom/status?room=shop").body(), "state"))
+        .isEqualTo("paused");
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> active.list().block().get(queue) == Activation.AUTO);
+  }
+
+  @Test
+  void aPreQueueLineIsTurnedOnOnceASecondVisitorJoinsIt() {
+    QueueId queue = QueueId.of("shop", "970");
+    settings
+        .put(
+            "shop",
+            "970",
+            Map.of("event-start", Instant.now().plus(Duration.ofHours(1)).toString()))
+        .block();
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> policies.policy(queue).fairness().preQueue(Instant.now()));
+
+    assertThat(Visitor.text(new Visitor(port).json("/products/970").body(), "state"))
+        .isEqualTo("pre-queue");
+    await()
+        .during(Duration.ofSeconds(1))
+        .atMost(Duration.ofSeconds(2))
+        .until(() -> !active.list().block().containsKey(queue));
+
+    assertThat(Visitor.text(new Visitor(port).json("/products/970").body(), "state"))
+        .isEqualTo("pre-queue");
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> active.list().block().get(queue) == Activation.AUTO);
   }
 
   @Test

@@ -1,5 +1,7 @@
 package io.anteroom.queue;
 
+import java.time.Duration;
+import java.time.Instant;
 import reactor.core.publisher.Mono;
 
 /**
@@ -10,13 +12,25 @@ import reactor.core.publisher.Mono;
 public interface PlaceLimits {
 
   /**
+   * A line a claiming visitor holds a ticket for. A newcomer's first place is taken under an id
+   * minted for that very request, whose claim is not made (no cap can refuse it, and a record per
+   * request without cookies would fill Redis); the ticket the newcomer got tells the next claim.
+   *
+   * @param item the ticket's item
+   * @param joined when the ticket was issued
+   */
+  record Held(String item, Instant joined) {}
+
+  /**
    * Records that {@code visitor} joins {@code queue}, unless it already waits in {@code cap} other
    * queues of the room; an entry for a queue the visitor no longer waits in (admitted, gone) does
-   * not count.
+   * not count, nor one not renewed for {@code keep}.
    *
+   * @param held the line of the ticket the visitor holds, counted as joined if not recorded; or
+   *     null
    * @return true when the visitor may join
    */
-  Mono<Boolean> claim(QueueId queue, String visitor, int cap);
+  Mono<Boolean> claim(QueueId queue, String visitor, int cap, Duration keep, Held held);
 
   /**
    * Counts a request for a new place in {@code room} from {@code address} in the current minute,

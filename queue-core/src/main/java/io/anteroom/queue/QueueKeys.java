@@ -5,8 +5,8 @@ import java.util.regex.Pattern;
 /**
  * The one owner of Anteroom's Redis key layout. Every key of one queue carries the hash tag {@code
  * {room:item}}, so a queue lives in one Cluster slot and each script touches one slot. The keys
- * outside a queue ({@code active}, {@code settings}, {@code history}) are each used alone by every
- * script and command, so no call crosses slots in a Redis Cluster.
+ * outside a queue ({@code active}, {@code settings}, {@code history}, {@code idle}, ...) are each
+ * used alone by every script and command, so no call crosses slots in a Redis Cluster.
  *
  * <pre>
  * ZADD wr:{shop:42}:waiting  &lt;sequence&gt; &lt;visitor&gt;     line, in order
@@ -25,10 +25,30 @@ import java.util.regex.Pattern;
  * PUBLISH wr:active:changed  shop:42                            after each change of wr:active
  * HSET wr:settings:shop      admit-per-second 250 42/mode paused  live overrides: room, queue
  * SET wr:message:shop        &lt;text&gt;                          operator message on the room's pages
+ * ZADD wr:idle:shop          &lt;written-ms&gt; 42               lines of queues that are off, bounded
  * ZADD wr:places:shop:&lt;visitor&gt; &lt;joined-ms&gt; 42        queues a visitor id joined, for a cap
  * INCR wr:newplaces:shop:&lt;address&gt;:&lt;epoch-minute&gt;       new places per client address, expires
  * ZADD wr:history:shop       &lt;interval-ms&gt; &lt;ms:waiting:running:finished:admitted&gt;  last 15 min
  * </pre>
+ *
+ * <p>What a request without cookies can make Redis keep, each with a time to live and a bound per
+ * room (docs/operations.md, "What anonymous traffic leaves in Redis"):
+ *
+ * <ul>
+ *   <li>the five keys of a queue's line: while the queue is on they have no time to live (the
+ *       worker removes it every tick), and at most {@code anteroom.gateway.max-queues-per-room}
+ *       queues of a room are on automatically; while it is off, every script that writes them gives
+ *       them the idle time to live ({@code RoomPolicy#idleTimeToLive}), and {@code idle} keeps the
+ *       {@code anteroom.idle-lines.per-room} most recently written lines, deleting the rest
+ *       (idle.lua, forget.lua);
+ *   <li>{@code hits}: two activation windows and five seconds, written only for items a gateway
+ *       counted a tenth of the threshold for, at most 1,000 per gateway and flush;
+ *   <li>{@code places}: twice the longer of session-duration and abandon-after, and only for
+ *       visitor ids that came back with a ticket, a pass or an identity (a newcomer's id is minted
+ *       for the request: nothing to record);
+ *   <li>{@code newplaces}: two minutes, one per client address and minute;
+ *   <li>{@code idle}: as long as its longest-lived line, one per room.
+ * </ul>
  */
 public final class QueueKeys {
 
@@ -100,6 +120,14 @@ public final class QueueKeys {
 
   public String history(String room) {
     return prefix + ":history:" + QueueId.requireRoom(room);
+  }
+
+  /**
+   * Sorted set of the items of a room whose queues are off but whose keys were written, by the time
+   * of the last write; bounded, the least recently written are deleted.
+   */
+  public String idle(String room) {
+    return prefix + ":idle:" + QueueId.requireRoom(room);
   }
 
   /** Sorted set of the items of a room whose lines one visitor id joined, by join time. */

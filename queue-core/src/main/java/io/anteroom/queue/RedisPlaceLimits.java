@@ -18,9 +18,6 @@ import reactor.core.publisher.Mono;
  */
 public final class RedisPlaceLimits implements PlaceLimits {
 
-  /** How long a joined item is remembered without being looked at; longer than any wait. */
-  static final Duration KEEP = Duration.ofDays(1);
-
   /**
    * How long a claim counts without being checked against its line: a claim is made just before the
    * visitor joins, so a recent one may not be in the line yet.
@@ -43,8 +40,8 @@ public final class RedisPlaceLimits implements PlaceLimits {
   }
 
   @Override
-  public Mono<Boolean> claim(QueueId queue, String visitor, int cap) {
-    return tryClaim(queue, visitor, cap)
+  public Mono<Boolean> claim(QueueId queue, String visitor, int cap, Duration keep, Held held) {
+    return tryClaim(queue, visitor, cap, keep, held)
         .flatMap(
             first ->
                 first.recorded() || first.settled().isEmpty()
@@ -54,7 +51,8 @@ public final class RedisPlaceLimits implements PlaceLimits {
                             forgotten ->
                                 forgotten == 0
                                     ? Mono.just(false)
-                                    : tryClaim(queue, visitor, cap).map(Claim::recorded)));
+                                    : tryClaim(queue, visitor, cap, keep, null)
+                                        .map(Claim::recorded)));
   }
 
   /**
@@ -66,7 +64,7 @@ public final class RedisPlaceLimits implements PlaceLimits {
    */
   private record Claim(boolean recorded, List<String> settled) {}
 
-  private Mono<Claim> tryClaim(QueueId queue, String visitor, int cap) {
+  private Mono<Claim> tryClaim(QueueId queue, String visitor, int cap, Duration keep, Held held) {
     long now = clock.millis();
     return scripts
         .<List<Object>>run(
@@ -76,7 +74,9 @@ public final class RedisPlaceLimits implements PlaceLimits {
             Long.toString(now),
             queue.item(),
             Integer.toString(cap),
-            Long.toString(KEEP.toMillis()))
+            Long.toString(keep.toMillis()),
+            held == null ? "" : held.item(),
+            held == null ? "0" : Long.toString(held.joined().toEpochMilli()))
         .map(
             reply ->
                 ((Long) reply.get(0)) == 1L ? new Claim(true, List.of()) : refused(reply, now));

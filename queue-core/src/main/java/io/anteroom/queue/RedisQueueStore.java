@@ -16,7 +16,11 @@ import java.util.Map;
 import java.util.OptionalDouble;
 import reactor.core.publisher.Mono;
 
-/** {@link QueueStore} on Redis: one Lua script per operation over the keys of {@link QueueKeys}. */
+/**
+ * {@link QueueStore} on Redis: one Lua script per operation over the keys of {@link QueueKeys}. A
+ * join or registration that wrote the keys of a queue that is off (the script says so) is reported
+ * to the room's {@link IdleLines} without waiting for it, so such lines stay within their bound.
+ */
 public final class RedisQueueStore implements QueueStore {
 
   /**
@@ -40,19 +44,36 @@ public final class RedisQueueStore implements QueueStore {
   private final QueueKeys keys;
   private final Clock clock;
   private final MeasuredRates rates = new MeasuredRates();
+  private final IdleReports idle;
 
+  /** A store whose lines of queues that are off are not bounded, only expire. */
   public RedisQueueStore(
       RedisClusterAsyncCommands<String, String> commands, QueueKeys keys, Clock clock) {
+    this(commands, keys, clock, IdleLines.UNBOUNDED);
+  }
+
+  /**
+   * @param idle where writes to the keys of queues that are off are reported
+   */
+  public RedisQueueStore(
+      RedisClusterAsyncCommands<String, String> commands,
+      QueueKeys keys,
+      Clock clock,
+      IdleLines idle) {
     this.commands = commands;
     this.scripts = new ScriptRunner(commands);
     this.keys = keys;
     this.clock = clock;
+    this.idle = new IdleReports(idle);
   }
 
   @Override
   public Mono<EnqueueResult> enqueue(QueueId queue, String visitor, RoomPolicy policy) {
     Instant instant = clock.instant();
-    return list(QueueScripts.ENQUEUE, queue, placeArgs(visitor, instant, policy))
+    String[] args = Arrays.copyOf(placeArgs(visitor, instant, policy), 8);
+    args[7] = Long.toString(policy.idleTimeToLive().toMillis());
+    return list(QueueScripts.ENQUEUE, queue, args)
+        .doOnNext(r -> reportIdle(queue, r.get(6) == 1L, policy))
         .map(r -> enqueued(queue, r, instant.toEpochMilli(), 0));
   }
 
@@ -65,9 +86,23 @@ public final class RedisQueueStore implements QueueStore {
     Instant instant = clock.instant();
     long now = instant.toEpochMilli();
     OptionalDouble recent = rates.recent(queue, now);
-    String[] args = Arrays.copyOf(placeArgs(newcomer, instant, policy), 8);
+    String[] args = Arrays.copyOf(placeArgs(newcomer, instant, policy), 9);
     args[7] = recent.isPresent() ? "0" : "1";
-    return list(QueueScripts.JOIN, queue, args).map(r -> enqueued(queue, r, now, recent.orElse(0)));
+    args[8] = Long.toString(policy.idleTimeToLive().toMillis());
+    return list(QueueScripts.JOIN, queue, args)
+        .doOnNext(r -> reportIdle(queue, r.get(6) == 1L, policy))
+        .map(r -> enqueued(queue, r, now, recent.orElse(0)));
+  }
+
+  /**
+   * Reports a write to the keys of a queue that is off to the room's idle lines, in the background:
+   * the visitor's answer does not wait for it, and a failure only leaves the line to its time to
+   * live.
+   */
+  private void reportIdle(QueueId queue, boolean wasIdle, RoomPolicy policy) {
+    if (wasIdle) {
+      idle.report(queue.room(), queue.item(), policy.idleTimeToLive());
+    }
   }
 
   /** ARGV 1-7 of enqueue.lua and join.lua. */
@@ -159,8 +194,9 @@ public final class RedisQueueStore implements QueueStore {
     for (String visitor : visitors) {
       args[i++] = visitor;
     }
-    return scripts.run(
-        QueueScripts.REGISTER, ScriptOutputType.INTEGER, keys.scriptKeys(queue), args);
+    return scripts
+        .<Long>run(QueueScripts.REGISTER, ScriptOutputType.INTEGER, keys.scriptKeys(queue), args)
+        .doOnNext(added -> reportIdle(queue, true, policy));
   }
 
   @Override

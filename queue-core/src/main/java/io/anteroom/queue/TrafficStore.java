@@ -17,8 +17,10 @@ public interface TrafficStore {
   Mono<Long> record(QueueId queue, long requests, RoomPolicy policy);
 
   /**
-   * Whether a queue that traffic turned on has been empty and below the policy's lower threshold
-   * for its cool-down; callers turn it off when true. Each call extends or breaks the quiet spell.
+   * Whether a queue that was turned on automatically may be turned off: for a queue that traffic
+   * turned on, whether it has been empty and below the policy's lower threshold for its cool-down;
+   * for one whose policy holds everyone, whether nobody has waited in it since the previous call.
+   * Callers turn it off when true. Each call extends or breaks the quiet spell.
    */
   Mono<Boolean> settled(QueueId queue, RoomPolicy policy);
 }

@@ -127,6 +127,27 @@ class ClusterModeIntegrationTests {
   }
 
   @Test
+  void idleLinesBeyondTheBoundAreDeletedOnEveryShard() {
+    RedisIdleLines idle = new RedisIdleLines(connector.commands(), keys, clock, 1);
+    RedisQueueStore store = new RedisQueueStore(connector.commands(), keys, clock);
+    List<QueueId> queues = queueOnEveryShard("idle");
+    long deleted = 0;
+    for (QueueId queue : queues) {
+      store.join(queue, "v", POLICY).block();
+      deleted += idle.written("idle", List.of(queue.item()), Duration.ofMinutes(10)).block();
+      clock.advance(Duration.ofSeconds(1));
+    }
+
+    deleted += idle.written("idle", List.of("last"), Duration.ofMinutes(10)).block();
+
+    assertThat(deleted).isEqualTo(3);
+    for (QueueId queue : queues) {
+      assertThat(connector.commands().exists(keys.scriptKeys(queue)).toCompletableFuture().join())
+          .isZero();
+    }
+  }
+
+  @Test
   void activationSettingsHistoryAndTrafficWorkOnEveryShard() {
     ActiveQueues active = new RedisActiveQueues(connector.commands(), keys);
     SettingsStore settings = new RedisSettingsStore(connector.commands(), keys);

@@ -24,6 +24,7 @@ class QueueKeysTests {
             "wr:{shop:42}:state");
     assertThat(keys.active()).isEqualTo("wr:active");
     assertThat(keys.settings("shop")).isEqualTo("wr:settings:shop");
+    assertThat(keys.idle("shop")).isEqualTo("wr:idle:shop");
     assertThat(keys.places("shop", "AAAAAAAAAAAAAAAAAAAAAA"))
         .isEqualTo("wr:places:shop:AAAAAAAAAAAAAAAAAAAAAA");
     assertThat(keys.newPlaces("shop", "203.0.113.7", 29_000_000))

@@ -27,6 +27,8 @@ class RedisPlaceLimitsIntegrationTests {
   static RedisFixture fixture;
   static RedisCommands<String, String> sync;
 
+  static final Duration KEEP = Duration.ofMinutes(10);
+
   final QueueKeys keys = new QueueKeys("wr");
   MutableClock clock;
   PlaceLimits limits;
@@ -52,7 +54,7 @@ class RedisPlaceLimitsIntegrationTests {
   }
 
   boolean claim(String item) {
-    return limits.claim(QueueId.of("shop", item), "v", 2).block();
+    return limits.claim(QueueId.of("shop", item), "v", 2, KEEP, null).block();
   }
 
   /** Puts {@code v} in the line of {@code item}, with an empty bucket so that it waits. */
@@ -71,8 +73,8 @@ class RedisPlaceLimitsIntegrationTests {
 
     assertThat(claim("3")).isFalse();
     assertThat(claim("1")).isTrue();
-    assertThat(limits.claim(QueueId.of("shop", "3"), "other", 2).block()).isTrue();
-    assertThat(limits.claim(QueueId.of("hall", "3"), "v", 2).block()).isTrue();
+    assertThat(limits.claim(QueueId.of("shop", "3"), "other", 2, KEEP, null).block()).isTrue();
+    assertThat(limits.claim(QueueId.of("hall", "3"), "v", 2, KEEP, null).block()).isTrue();
   }
 
   @Test
@@ -103,6 +105,36 @@ class RedisPlaceLimitsIntegrationTests {
     assertThat(claim("1")).isTrue();
 
     assertThat(sync.zscore(keys.places("shop", "v"), "1")).isEqualTo((double) refreshedAt);
+  }
+
+  @Test
+  void theLineOfTheTicketHeldCountsWhenTheFirstPlaceWasNotRecorded() {
+    // The first place was taken under an id minted for the request: no claim, only a ticket.
+    wait("1");
+    PlaceLimits.Held ticket = new PlaceLimits.Held("1", clock.instant());
+    clock.advance(RedisPlaceLimits.SETTLING);
+
+    assertThat(limits.claim(QueueId.of("shop", "2"), "v", 1, KEEP, ticket).block()).isFalse();
+    assertThat(sync.zrange(keys.places("shop", "v"), 0, -1)).containsExactly("1");
+    assertThat(sync.pttl(keys.places("shop", "v")))
+        .isPositive()
+        .isLessThanOrEqualTo(KEEP.toMillis());
+
+    store.release(QueueId.of("shop", "1"), "v").block();
+    assertThat(limits.claim(QueueId.of("shop", "2"), "v", 1, KEEP, ticket).block()).isTrue();
+  }
+
+  @Test
+  void claimsLiveForTheKeepTimeAfterTheLast() {
+    claim("1");
+    wait("1");
+    assertThat(sync.pttl(keys.places("shop", "v")))
+        .isBetween(KEEP.toMillis() - 5_000, KEEP.toMillis());
+    clock.advance(KEEP.plusMillis(1));
+
+    assertThat(claim("2")).isTrue();
+    assertThat(claim("3")).as("the claim on 1 was older than the keep time").isTrue();
+    assertThat(sync.zrange(keys.places("shop", "v"), 0, -1)).containsExactlyInAnyOrder("2", "3");
   }
 
   @Test
@@ -144,8 +176,8 @@ class RedisPlaceLimitsIntegrationTests {
 
       List<Boolean> answers =
           Flux.merge(
-                  limits.claim(QueueId.of("shop", "a"), "v", 1),
-                  other.claim(QueueId.of("shop", "b"), "v", 1))
+                  limits.claim(QueueId.of("shop", "a"), "v", 1, KEEP, null),
+                  other.claim(QueueId.of("shop", "b"), "v", 1, KEEP, null))
               .collectList()
               .block();
 

@@ -148,13 +148,47 @@ class RedisTrafficStoreIntegrationTests {
     clock.advance(Duration.ofSeconds(10));
 
     assertThat(settled()).isTrue();
-    long ttl = RedisTrafficStore.idleTimeToLive(policy).toMillis();
+    long ttl = policy.idleTimeToLive().toMillis();
     assertThat(sync.pttl(keys.state(queue))).isBetween(ttl - 5_000, ttl);
     assertThat(sync.pttl(keys.finished(queue))).isBetween(ttl - 5_000, ttl);
 
     store.expire(queue, policy).block();
     assertThat(sync.pttl(keys.state(queue))).isEqualTo(-1);
     assertThat(sync.pttl(keys.finished(queue))).isEqualTo(-1);
+  }
+
+  @Test
+  void aQueueThatHoldsEveryoneIsSettledAtTheSecondCheckWithNobodyWaitingWhateverItsTraffic() {
+    RoomPolicy queueAll = PolicyParser.apply("t", policy, Map.of("mode", "queue-all"));
+    store.enqueue(queue, "v1", queueAll).block();
+    record(1_000);
+    assertThat(traffic.settled(queue, queueAll).block()).isFalse();
+
+    assertThat(traffic.settled(queue, queueAll).block()).isTrue();
+  }
+
+  @Test
+  void aQueueThatHoldsEveryoneStaysWhileSomeoneWaits() {
+    RoomPolicy paused = PolicyParser.apply("t", policy, Map.of("mode", "paused"));
+    store.enqueue(queue, "v1", paused).block();
+
+    for (int check = 0; check < 3; check++) {
+      assertThat(traffic.settled(queue, paused).block()).isFalse();
+      clock.advance(Duration.ofMinutes(1));
+    }
+  }
+
+  @Test
+  void aSettledQueueIsReportedToTheRoomsIdleLines() {
+    RedisIdleLines idle = new RedisIdleLines(fixture.connector().commands(), keys, clock, 10);
+    TrafficStore reporting =
+        new RedisTrafficStore(fixture.connector().commands(), keys, clock, idle);
+    reporting.settled(queue, policy).block();
+    clock.advance(Duration.ofSeconds(10));
+
+    assertThat(reporting.settled(queue, policy).block()).isTrue();
+
+    assertThat(sync.zrange(keys.idle("shop"), 0, -1)).containsExactly("42");
   }
 
   @Test

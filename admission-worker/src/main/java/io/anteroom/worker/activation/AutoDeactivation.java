@@ -15,10 +15,12 @@ import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 
 /**
- * Turns off a queue that was turned on automatically (by traffic, or by a gateway for a mode that
- * holds everyone), once it has been empty and below the lower threshold for the cool-down. A queue
- * an operator turned on is left alone. Turning off an empty queue is always safe: in a mode that
- * holds everyone, the next visitor's gateway turns it on again.
+ * Turns off a queue that was turned on automatically: one traffic turned on once it has been empty
+ * and below the lower threshold for the cool-down; one whose mode holds everyone as soon as nobody
+ * waits in it, so it stops counting against the room's cap of queues on (its running sessions keep
+ * counting against max-active from its keys, which now expire). A queue an operator turned on is
+ * left alone. Turning off an empty queue is always safe: in a mode that holds everyone, the next
+ * visitor left waiting turns it on again.
  */
 public final class AutoDeactivation {
 
@@ -68,11 +70,12 @@ public final class AutoDeactivation {
     if (off) {
       meters.counter(DEACTIVATED, "room", queue.room()).increment();
       log.info(
-          "room={} queue={} turned off: empty and below {}/s for {}",
+          "room={} queue={} turned off: nobody waiting{}",
           queue.room(),
           queue.item(),
-          policy.quietBelow(),
-          policy.coolDown());
+          policy.mode().holdsEveryone()
+              ? ""
+              : ", below " + policy.quietBelow() + "/s for " + policy.coolDown());
     }
   }
 }

@@ -168,6 +168,26 @@ class ModesIntegrationTests {
   }
 
   @Test
+  void queueThatHoldsEveryoneIsTurnedOffAtTheSecondTickWithNobodyWaitingWhateverItsTraffic() {
+    lineUpThree(Activation.AUTO);
+    settings.put("drop", queue.item(), Map.of("mode", "queue-all")).block();
+    new RedisTrafficStore(redisConnector.commands(), keys, Clock.systemUTC())
+        .record(queue, 1_000, policy)
+        .block();
+
+    // The first tick admits the line; the next finds nobody waiting, the one after turns it off.
+    worker.loop.runOnce().block();
+    assertThat(waiting()).isZero();
+    worker.loop.runOnce().block();
+    worker.loop.runOnce().block();
+
+    assertThat(active.list().block()).doesNotContainKey(queue);
+    long ttl = policy.idleTimeToLive().toMillis();
+    assertThat(Long.parseLong(redis.server().command("PTTL", keys.running(queue))))
+        .isBetween(ttl - 5_000, ttl);
+  }
+
+  @Test
   void queueWithPeopleInLineOrTurnedOnByHandStaysOn() {
     lineUpThree(Activation.AUTO);
     QueueId manual = QueueId.of("drop", "manual");

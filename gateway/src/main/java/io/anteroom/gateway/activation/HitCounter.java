@@ -54,6 +54,11 @@ public final class HitCounter {
     this.capacity = capacity;
   }
 
+  /** Most queues counted between two drains. */
+  public int capacity() {
+    return capacity;
+  }
+
   /** Counts one request for {@code queue}. */
   public void record(QueueId queue) {
     synchronized (lock) {

@@ -16,7 +16,8 @@ import reactor.core.publisher.Mono;
 
 /**
  * Sends this gateway's request counts to Redis about once a second ({@link #flush()}, run
- * periodically), one script call per counted queue, and turns a queue on when the requests of all
+ * periodically), one script call per item whose count could matter ({@link PendingHits}: a tenth of
+ * the threshold, at most 1,000 items a flush), and turns a queue on when the requests of all
  * gateways in its activation window cross the policy's threshold. Only queues whose policy
  * activates on traffic are counted at all.
  */
@@ -29,6 +30,8 @@ public final class HitFlusher {
   private final AutoActivator activator;
   private final ActiveQueueMirror mirror;
   private final RoomPolicyMirror policies;
+  private final PendingHits pending;
+  private final Clock clock;
   private final Counter evicted;
   private final ThrottledWarnings warnings =
       new ThrottledWarnings(log, Clock.systemUTC(), Duration.ofSeconds(10));
@@ -39,12 +42,15 @@ public final class HitFlusher {
       AutoActivator activator,
       ActiveQueueMirror mirror,
       RoomPolicyMirror policies,
-      MeterRegistry meters) {
+      MeterRegistry meters,
+      Clock clock) {
     this.counter = counter;
     this.traffic = traffic;
     this.activator = activator;
     this.mirror = mirror;
     this.policies = policies;
+    this.pending = new PendingHits(counter.capacity());
+    this.clock = clock;
     this.evicted = meters.counter("anteroom.gateway.hits.evicted");
   }
 
@@ -55,20 +61,16 @@ public final class HitFlusher {
     }
   }
 
-  /** Sends the counts so far; completes when done, never with an error. */
+  /** Sends the counts that are due; completes when done, never with an error. */
   public Mono<Void> flush() {
     HitCounter.Drained drained = counter.drain();
     evicted.increment(drained.evicted());
-    return Flux.fromIterable(drained.counts().entrySet())
-        .flatMap(entry -> send(entry.getKey(), entry.getValue()), 16)
+    return Flux.fromIterable(pending.due(drained.counts(), policies::policy, clock.millis()))
+        .flatMap(due -> send(due.queue(), due.requests(), due.policy()), 16)
         .then();
   }
 
-  private Mono<Void> send(QueueId queue, long requests) {
-    RoomPolicy policy = policies.policy(queue);
-    if (policy == null || !policy.activatesOnTraffic()) {
-      return Mono.empty();
-    }
+  private Mono<Void> send(QueueId queue, long requests, RoomPolicy policy) {
     return traffic
         .record(queue, requests, policy)
         .filter(total -> total >= policy.activateAbove() * policy.activationWindowSeconds())

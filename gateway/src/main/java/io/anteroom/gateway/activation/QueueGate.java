@@ -2,10 +2,10 @@ package io.anteroom.gateway.activation;
 
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.log.ThrottledWarnings;
-import io.anteroom.queue.policy.Mode;
 import io.anteroom.queue.policy.RoomPolicy;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
@@ -13,10 +13,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What a visitor without a pass for a queue meets, by the queue's mode and whether it is on. In
- * modes that hold everyone (queue-all, paused) a queue that is off is turned on (as automatic, so
- * the worker turns it off again once it is empty and quiet), so that the worker looks after it.
- * While a scheduled event's pre-queue is open, a queue in mode queue or queue-all holds everyone
- * the same way.
+ * modes that hold everyone (queue-all, paused, and queue while a scheduled event's pre-queue is
+ * open) everyone waits whether or not the queue is on. Such a queue is turned on (as automatic, so
+ * the worker turns it off again once nobody waits) only when someone waits in it who needs the
+ * worker ({@link #waiting}): in a line that admits, anyone left waiting; in a paused line or a
+ * pre-queue, a visitor who comes back or a second one in line. So an item id requested once, as by
+ * a bot naming random items, never takes one of the room's places for queues that are on.
  */
 public final class QueueGate {
 
@@ -55,24 +57,38 @@ public final class QueueGate {
 
   /** The verdict for {@code queue} under {@code policy}; never calls Redis on the caller's path. */
   public Verdict verdict(QueueId queue, RoomPolicy policy) {
-    if (policy.mode().admits()
-        && policy.mode() != Mode.PASSTHROUGH
-        && policy.fairness().preQueue(clock.instant())) {
-      turnOn(queue);
+    if (policy.holdsEveryone(clock.instant())) {
       return Verdict.WAIT;
     }
     return switch (policy.mode()) {
       case PASSTHROUGH -> Verdict.ENTER;
       case CLOSED -> Verdict.CLOSED;
-      case QUEUE ->
+      // queue-all and paused hold everyone (above): this is queue outside a pre-queue.
+      case QUEUE, QUEUE_ALL, PAUSED ->
           mirror.isActive(queue)
               ? Verdict.WAIT
               : mirror.isKnown() ? Verdict.ENTER : Verdict.UNAVAILABLE;
-      case QUEUE_ALL, PAUSED -> {
-        turnOn(queue);
-        yield Verdict.WAIT;
-      }
     };
+  }
+
+  /**
+   * A visitor was left waiting in {@code queue}: turns a queue that holds everyone on when the
+   * worker is needed, that is when its line admits; or, in a paused line or a pre-queue (which the
+   * worker sweeps of those who left, and must be on when admission starts), when the visitor came
+   * back (a poll, or the page loaded again with the ticket) or is not alone in line. Never calls
+   * Redis on the caller's path.
+   *
+   * @param cameBack true when the visitor held a ticket for this queue
+   * @param waiting people in line, the visitor included
+   */
+  public void waiting(QueueId queue, RoomPolicy policy, boolean cameBack, long waiting) {
+    Instant now = clock.instant();
+    if (policy.holdsEveryone(now)
+        && (cameBack
+            || waiting > 1
+            || (policy.mode().admits() && !policy.fairness().preQueue(now)))) {
+      turnOn(queue);
+    }
   }
 
   private void turnOn(QueueId queue) {

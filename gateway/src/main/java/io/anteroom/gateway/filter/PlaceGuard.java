@@ -3,11 +3,14 @@ package io.anteroom.gateway.filter;
 import io.anteroom.gateway.RedisGuard;
 import io.anteroom.gateway.client.ClientAddress;
 import io.anteroom.gateway.status.LimitResponses.Reason;
+import io.anteroom.gateway.token.Ticket;
 import io.anteroom.queue.PlaceLimits;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.log.ThrottledWarnings;
 import io.anteroom.queue.policy.Fairness;
 import io.anteroom.queue.policy.RoomPolicy;
+import java.net.InetAddress;
+import java.time.Duration;
 import java.util.Optional;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import reactor.core.publisher.Mono;
@@ -16,6 +19,10 @@ import reactor.core.publisher.Mono;
  * The room's limits on new places, checked before a visitor without a ticket for the queue meets
  * the line: new places per client address per minute, then queues per visitor id. A check that
  * cannot reach Redis lets the request on to the line, whose failure policy then answers.
+ *
+ * <p>The cap on queues per visitor id records nothing for an id minted for the request (a newcomer
+ * without cookies cannot be over any cap, and a record per such request would fill Redis); the
+ * ticket the newcomer gets names that first line, and the visitor's next claim counts it.
  */
 final class PlaceGuard {
 
@@ -38,17 +45,43 @@ final class PlaceGuard {
     this.warnings = warnings;
   }
 
-  /** Empty when {@code visitor} may take a place in {@code queue}; why not otherwise. */
+  /**
+   * Empty when {@code visitor} may take a place in {@code queue}; why not otherwise.
+   *
+   * @param minted true when {@code visitor} was minted for this very request
+   * @param held a ticket of the visitor for another queue of the room, or null
+   */
   Mono<Optional<Refusal>> check(
-      ServerHttpRequest request, QueueId queue, String visitor, RoomPolicy policy) {
+      ServerHttpRequest request,
+      QueueId queue,
+      String visitor,
+      boolean minted,
+      Ticket held,
+      RoomPolicy policy) {
     Fairness fairness = policy.fairness();
-    if (!fairness.limitsPlacesPerIp() && !fairness.capsQueuesPerIdentity()) {
+    boolean perVisitor = fairness.capsQueuesPerIdentity() && !minted;
+    if (!fairness.limitsPlacesPerIp() && !perVisitor) {
       return Mono.just(Optional.empty());
     }
     return perAddress(request, queue, fairness)
         .flatMap(
             refusal ->
-                refusal.isPresent() ? Mono.just(refusal) : perVisitor(queue, visitor, fairness));
+                refusal.isPresent() || !perVisitor
+                    ? Mono.just(refusal)
+                    : perVisitor(queue, visitor, held, policy));
+  }
+
+  /**
+   * How long a claim counts without being renewed: twice the longer of session-duration and
+   * abandon-after, the time scale of a visit. A visitor still waiting in several lines after that
+   * may take one more place; the line of the ticket they hold always counts.
+   */
+  static Duration keep(RoomPolicy policy) {
+    Duration longer =
+        policy.sessionDuration().compareTo(policy.abandonAfter()) > 0
+            ? policy.sessionDuration()
+            : policy.abandonAfter();
+    return longer.multipliedBy(2);
   }
 
   private Mono<Optional<Refusal>> perAddress(
@@ -71,14 +104,14 @@ final class PlaceGuard {
                             new Refusal(Reason.PLACES_PER_IP, limits.secondsToNextWindow()))));
   }
 
-  private Mono<Optional<Refusal>> perVisitor(QueueId queue, String visitor, Fairness fairness) {
-    if (!fairness.capsQueuesPerIdentity()) {
-      return Mono.just(Optional.empty());
-    }
+  private Mono<Optional<Refusal>> perVisitor(
+      QueueId queue, String visitor, Ticket held, RoomPolicy policy) {
+    PlaceLimits.Held line =
+        held == null ? null : new PlaceLimits.Held(held.queue().item(), held.joinedAt());
     return guarded(
         queue,
         limits
-            .claim(queue, visitor, fairness.maxQueuesPerIdentity())
+            .claim(queue, visitor, policy.fairness().maxQueuesPerIdentity(), keep(policy), line)
             .map(
                 allowed ->
                     allowed

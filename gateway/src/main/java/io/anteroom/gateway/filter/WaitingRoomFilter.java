@@ -255,7 +255,7 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
                           : newcomer(
                               exchange, chain, queue, policy, pass, ticket, ticket.visitor()));
     }
-    return newcomer(exchange, chain, queue, policy, pass, null, known);
+    return newcomer(exchange, chain, queue, policy, pass, ticket, known);
   }
 
   private Mono<Void> placeFound(
@@ -267,6 +267,7 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
       Ticket ticket,
       Line.Outcome outcome) {
     if (!outcome.admitted()) {
+      context.gate().waiting(queue, policy, true, outcome.waiting());
       context.visitorTokens().renew(exchange, ticket, policy);
     }
     return afterLine(exchange, chain, queue, pass, policy, outcome);
@@ -276,7 +277,8 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
    * Someone without a place in this line takes one, once past the room's defences: the puzzle, then
    * the limits on new places.
    *
-   * @param ticket the visitor's ticket for this queue whose place is gone, or null
+   * @param held the visitor's ticket: for this queue, whose place is gone; for another queue of the
+   *     room, whose line the limit on queues per visitor counts; or null
    * @param known the visitor's id, or null for a visitor yet unknown
    */
   private Mono<Void> newcomer(
@@ -285,9 +287,11 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
       QueueId queue,
       RoomPolicy policy,
       Pass pass,
-      Ticket ticket,
+      Ticket held,
       String known) {
     ServerHttpRequest request = exchange.getRequest();
+    boolean here = held != null && held.queue().equals(queue);
+    Ticket ticket = here ? held : null;
     String newcomer = known != null ? known : VisitorIds.newVisitorId();
     boolean minted = known == null;
     if (policy.proofOfWork() > 0) {
@@ -301,9 +305,10 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
     }
     String joining = newcomer;
     boolean fresh = minted;
+    Ticket claimed = !here && held != null && held.visitor().equals(joining) ? held : null;
     return context
         .places()
-        .check(request, queue, joining, policy)
+        .check(request, queue, joining, minted, claimed, policy)
         .flatMap(
             refusal ->
                 refusal.isPresent()
@@ -326,8 +331,17 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
       Ticket ticket,
       String newcomer,
       boolean minted) {
-    return reach(
-            exchange, queue, ticket, newcomer, context.line().join(queue, newcomer, minted, policy))
+    Mono<Line.Outcome> joined =
+        context
+            .line()
+            .join(queue, newcomer, minted, policy)
+            .doOnNext(
+                outcome -> {
+                  if (!outcome.admitted()) {
+                    context.gate().waiting(queue, policy, ticket != null, outcome.waiting());
+                  }
+                });
+    return reach(exchange, queue, ticket, newcomer, joined)
         .flatMap(
             outcome ->
                 outcome.isPresent()

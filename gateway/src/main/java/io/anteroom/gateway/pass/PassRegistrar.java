@@ -9,6 +9,9 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,14 +25,20 @@ import reactor.core.publisher.Mono;
 /**
  * Records in Redis, in batches, the passes this gateway gives out while queues are off, so a queue
  * that turns on knows who is already inside. The request path only adds to a bounded in-memory
- * buffer; a flush ({@link #flush()}, run periodically) sends one script call per queue. When the
- * buffer is full, registrations are dropped and counted: the visitors keep their passes, only the
- * cap's count misses them.
+ * buffer; a flush ({@link #flush()}, run periodically) sends one script call per queue, for at most
+ * {@value #MAX_QUEUES_PER_FLUSH} queues, those with the most passes first, so a flood of made-up
+ * items costs a bounded number of calls. When the buffer is full, or a queue is beyond that, its
+ * registrations are dropped and counted: the visitors keep their passes, only the cap's count
+ * misses them. The running sets written are idle lines, bounded per room ({@code
+ * anteroom.idle-lines.per-room}).
  */
 public final class PassRegistrar {
 
   private static final Logger log = LoggerFactory.getLogger(PassRegistrar.class);
   static final int MAX_PENDING = 100_000;
+
+  /** Most queues one flush registers passes for. */
+  static final int MAX_QUEUES_PER_FLUSH = 100;
 
   private final QueueStore store;
   private final RoomPolicyMirror policies;
@@ -60,7 +69,13 @@ public final class PassRegistrar {
   public Mono<Void> flush() {
     Map<QueueId, Set<String>> batch = pending.getAndSet(new ConcurrentHashMap<>());
     size.set(0);
-    return Flux.fromIterable(batch.entrySet())
+    List<Map.Entry<QueueId, Set<String>>> queues = new ArrayList<>(batch.entrySet());
+    queues.sort(Comparator.comparingInt(e -> -e.getValue().size()));
+    for (Map.Entry<QueueId, Set<String>> dropping :
+        queues.subList(Math.min(MAX_QUEUES_PER_FLUSH, queues.size()), queues.size())) {
+      dropped.increment(dropping.getValue().size());
+    }
+    return Flux.fromIterable(queues.subList(0, Math.min(MAX_QUEUES_PER_FLUSH, queues.size())))
         .flatMap(entry -> send(entry.getKey(), entry.getValue()), 16)
         .then();
   }

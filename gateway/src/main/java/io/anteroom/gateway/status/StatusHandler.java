@@ -138,6 +138,7 @@ public final class StatusHandler {
               if (outcome.admitted()) {
                 return admitted(queue, visitor, pass, outcome.lastActivity(), policy);
               }
+              gate.waiting(queue, policy, true, outcome.waiting());
               ResponseCookie renewed = tickets.renewal(ticket, policy);
               return json(
                   HttpStatus.OK,

@@ -37,9 +37,10 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * 10,000 made-up item ids through a room that holds everyone ({@code queue-all}): each is a queue
- * of its own (up to the per-room cap of automatic activations), yet neither app grows a series per
- * item. The scrape after 10,000 ids has as many series as the one after 1,000.
+ * 10,000 made-up item ids through a paused room, each with a visitor who joins its line and comes
+ * back once (which turns a paused line on): each is a queue of its own (up to the per-room cap of
+ * automatic activations), yet neither app grows a series per item. The scrape after 10,000 ids has
+ * as many series as the one after 1,000.
  */
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -85,9 +86,9 @@ class MetricSeriesBoundIntegrationTests {
 
   @Test
   void tenThousandItemIdsLeaveTheNumberOfSeriesBounded() throws Exception {
-    settings.put("shop", null, Map.of("mode", "queue-all")).block();
+    settings.put("shop", null, Map.of("mode", "paused")).block();
     policyMirror.refresh().block();
-    assertThat(policyMirror.policy("shop").mode()).isEqualTo(Mode.QUEUE_ALL);
+    assertThat(policyMirror.policy("shop").mode()).isEqualTo(Mode.PAUSED);
 
     visitItems(0, 1_000);
     awaitWorkerSawAllActiveQueues();
@@ -115,21 +116,20 @@ class MetricSeriesBoundIntegrationTests {
 
   /**
    * Sends one fresh visitor to each of the items {@link #FIRST_ITEM} {@code + from} up to {@code
-   * FIRST_ITEM + to - 1}.
+   * FIRST_ITEM + to - 1}, who joins its line and asks once where it stands.
    */
   void visitItems(int from, int to) throws Exception {
-    Semaphore inFlight = new Semaphore(8);
+    Semaphore inFlight = new Semaphore(16);
     List<CompletableFuture<HttpResponse<Void>>> answers = new ArrayList<>();
     for (int i = from; i < to; i++) {
       inFlight.acquire();
       answers.add(
-          http.sendAsync(
-                  HttpRequest.newBuilder(
-                          URI.create("http://127.0.0.1:" + port + "/products/" + (FIRST_ITEM + i)))
-                      .header("Accept", "application/json")
-                      .timeout(Duration.ofSeconds(10))
-                      .build(),
-                  HttpResponse.BodyHandlers.discarding())
+          http.sendAsync(get("/products/" + (FIRST_ITEM + i), null), HttpResponse.BodyHandlers.discarding())
+              .thenCompose(
+                  joined ->
+                      http.sendAsync(
+                          get("/_anteroom/status?room=shop", ticket(joined)),
+                          HttpResponse.BodyHandlers.discarding()))
               .whenComplete((response, error) -> inFlight.release()));
     }
     for (CompletableFuture<HttpResponse<Void>> answer : answers) {
@@ -137,9 +137,29 @@ class MetricSeriesBoundIntegrationTests {
     }
   }
 
+  HttpRequest get(String path, String cookie) {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+            .header("Accept", "application/json")
+            .timeout(Duration.ofSeconds(10));
+    if (cookie != null) {
+      request.header("Cookie", cookie);
+    }
+    return request.build();
+  }
+
+  /** The ticket cookie an answer set, as a request sends it back. */
+  static String ticket(HttpResponse<?> response) {
+    return response.headers().allValues("Set-Cookie").stream()
+        .filter(cookie -> cookie.startsWith("anteroom_ticket_shop="))
+        .map(cookie -> cookie.substring(0, cookie.indexOf(';')))
+        .findFirst()
+        .orElseThrow();
+  }
+
   /**
    * Waits until the worker's gauges count everyone in every active queue of the room: each item has
-   * one visitor, admitted at once (the line was empty), or waiting.
+   * one visitor, waiting.
    */
   void awaitWorkerSawAllActiveQueues() {
     await()

@@ -1,10 +1,12 @@
 package io.anteroom.queue.config;
 
 import io.anteroom.queue.ActiveQueues;
+import io.anteroom.queue.IdleLines;
 import io.anteroom.queue.PlaceLimits;
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.RedisActiveQueues;
+import io.anteroom.queue.RedisIdleLines;
 import io.anteroom.queue.RedisPlaceLimits;
 import io.anteroom.queue.RedisQueueStore;
 import io.anteroom.queue.RedisTrafficStore;
@@ -24,7 +26,7 @@ import org.springframework.context.annotation.Configuration;
 
 /** The queue model on one shared Redis connection, as both apps use it. */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(AnteroomProperties.class)
+@EnableConfigurationProperties({AnteroomProperties.class, IdleLinesProperties.class})
 public class QueueCoreConfiguration {
 
   @Bean
@@ -47,8 +49,15 @@ public class QueueCoreConfiguration {
   }
 
   @Bean
-  QueueStore queueStore(DeferredRedisConnector redis, QueueKeys keys, Clock clock) {
-    return new RedisQueueStore(redis.commands(), keys, clock);
+  IdleLines idleLines(
+      DeferredRedisConnector redis, QueueKeys keys, Clock clock, IdleLinesProperties idle) {
+    return new RedisIdleLines(redis.commands(), keys, clock, idle.perRoom());
+  }
+
+  @Bean
+  QueueStore queueStore(
+      DeferredRedisConnector redis, QueueKeys keys, Clock clock, IdleLines idleLines) {
+    return new RedisQueueStore(redis.commands(), keys, clock, idleLines);
   }
 
   @Bean
@@ -57,8 +66,9 @@ public class QueueCoreConfiguration {
   }
 
   @Bean
-  TrafficStore trafficStore(DeferredRedisConnector redis, QueueKeys keys, Clock clock) {
-    return new RedisTrafficStore(redis.commands(), keys, clock);
+  TrafficStore trafficStore(
+      DeferredRedisConnector redis, QueueKeys keys, Clock clock, IdleLines idleLines) {
+    return new RedisTrafficStore(redis.commands(), keys, clock, idleLines);
   }
 
   @Bean

@@ -1,6 +1,7 @@
 package io.anteroom.queue.policy;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -233,6 +234,25 @@ public record RoomPolicy(
    */
   public Duration ticketLife() {
     return abandonAfter.plus(sessionDuration);
+  }
+
+  /**
+   * Whether every visitor without a pass waits at {@code now}, whether or not the queue is on: in
+   * {@code queue-all} and {@code paused}, and in {@code queue} while a scheduled event's pre-queue
+   * is open.
+   */
+  public boolean holdsEveryone(Instant now) {
+    return mode.holdsEveryone() || (mode == Mode.QUEUE && fairness.preQueue(now));
+  }
+
+  /**
+   * How long the keys of a queue that is off are kept after they were last written: long enough for
+   * its sessions to end and its finished entries to serve status, as if the queue were still on;
+   * the longer of twice the session duration and the finished retention.
+   */
+  public Duration idleTimeToLive() {
+    Duration sessions = sessionDuration.multipliedBy(2);
+    return sessions.compareTo(finishedRetention) > 0 ? sessions : finishedRetention;
   }
 
   /** Whether traffic can turn this queue on. */

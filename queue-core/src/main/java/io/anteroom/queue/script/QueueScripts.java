@@ -20,6 +20,8 @@ public final class QueueScripts {
   public static final LuaScript HISTORY = LuaScript.load("history.lua");
   public static final LuaScript CLAIM = LuaScript.load("claim.lua");
   public static final LuaScript LIMIT = LuaScript.load("limit.lua");
+  public static final LuaScript IDLE = LuaScript.load("idle.lua");
+  public static final LuaScript FORGET = LuaScript.load("forget.lua");
 
   private QueueScripts() {}
 }

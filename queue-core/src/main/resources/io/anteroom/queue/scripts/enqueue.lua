@@ -4,8 +4,10 @@
 -- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state
 -- ARGV: 1 visitor, 2 now (ms), 3 admit per second, 4 burst (tokens), 5 max active,
 --       6 admit at once allowed (1) or not (0),
---       7 draw: a uniform random number in [0, 1) for a random place, or '' for the back
--- Reply: {outcome, position, waiting, requeued, added, rate}
+--       7 draw: a uniform random number in [0, 1) for a random place, or '' for the back,
+--       8 idle time to live (ms): how long the keys of a queue that is off are kept
+--         (idle_keys.lua)
+-- Reply: {outcome, position, waiting, requeued, added, rate, idle}
 --   outcome 1 = waiting at 1-based position, 2 = admitted (position 0), 3 = finished at or after
 --   now, so left as they are (position 0; a repeated call, see below)
 --   waiting: people in line after this call
@@ -13,6 +15,7 @@
 --   added 1 when this call put the visitor in line or in running, 0 when they were there already
 --   rate: when waiting, the measured admission rate per 1000 s, 0 when not known (rate.lua); -1
 --   when finished
+--   idle 1 when the queue is off and its keys now live for the idle time to live, 0 when on
 -- Safe to repeat at any later moment: in line, the place is kept and seen only moves forward;
 -- running, admitted is reported and nothing changes; finished at or after this call's now, the
 -- visitor left after the call was sent, so they stay finished. Only a visitor who finished before
@@ -24,25 +27,31 @@
 --@include bucket.lua
 --@include rate.lua
 --@include place.lua
+--@include idle_keys.lua
 
 local visitor, now = ARGV[1], tonumber(ARGV[2])
 
-if redis.call('ZSCORE', KEYS[2], visitor) then
-  return {2, 0, redis.call('ZCARD', KEYS[1]), 0, 0, 0}
+local function enqueue()
+  if redis.call('ZSCORE', KEYS[2], visitor) then
+    return {2, 0, redis.call('ZCARD', KEYS[1]), 0, 0, 0}
+  end
+  local rank = redis.call('ZRANK', KEYS[1], visitor)
+  if rank then
+    redis.call('ZADD', KEYS[4], 'GT', now, visitor)
+    return {1, rank + 1, redis.call('ZCARD', KEYS[1]), 0, 0, rate_read(KEYS[5], now)}
+  end
+  local left = redis.call('ZSCORE', KEYS[3], visitor)
+  if not left then
+    return place(visitor, now, 0, true)
+  end
+  if tonumber(left) >= now then
+    return {3, 0, redis.call('ZCARD', KEYS[1]), 0, 0, -1}
+  end
+  redis.call('ZREM', KEYS[3], visitor)
+  return place(visitor, now, 1, true)
 end
 
-local rank = redis.call('ZRANK', KEYS[1], visitor)
-if rank then
-  redis.call('ZADD', KEYS[4], 'GT', now, visitor)
-  return {1, rank + 1, redis.call('ZCARD', KEYS[1]), 0, 0, rate_read(KEYS[5], now)}
-end
-
-local left = redis.call('ZSCORE', KEYS[3], visitor)
-if not left then
-  return place(visitor, now, 0, true)
-end
-if tonumber(left) >= now then
-  return {3, 0, redis.call('ZCARD', KEYS[1]), 0, 0, -1}
-end
-redis.call('ZREM', KEYS[3], visitor)
-return place(visitor, now, 1, true)
+local idle = line_is_idle()
+local reply = enqueue()
+reply[7] = keep_if_idle(idle, tonumber(ARGV[8]))
+return reply

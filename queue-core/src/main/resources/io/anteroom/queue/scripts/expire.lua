@@ -1,6 +1,7 @@
 -- Ends sessions idle for their idle limit or longer and trims old finished entries. Runs for
--- active queues only, so it also removes the times to live that passes registered while the queue
--- was off, or turning it off, put on its keys.
+-- active queues only, so it also removes the times to live that the writes while the queue was off
+-- (idle_keys.lua, register.lua), or turning it off (settle.lua), put on its keys: a queue's keys
+-- without one belong to a queue that is on.
 -- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state
 -- ARGV: 1 now (ms), 2 idle limit (ms): the session duration and one session check, 3 finished
 --       retention (ms), 4 limit per call
@@ -22,9 +23,9 @@ if #idle > 0 then
   redis.call('ZADD', KEYS[3], unpack(ended))
   redis.call('HINCRBY', KEYS[5], 'expired', #idle)
 end
-redis.call('PERSIST', KEYS[2])
-redis.call('PERSIST', KEYS[3])
-redis.call('PERSIST', KEYS[5])
+for i = 1, 5 do
+  redis.call('PERSIST', KEYS[i])
+end
 local trimmed = redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', '(' .. (now - retention))
 return {#idle, trimmed, redis.call('ZCARD', KEYS[1]), redis.call('ZCARD', KEYS[2]),
   redis.call('ZCARD', KEYS[3]), tonumber(redis.call('HGET', KEYS[5], 'admitted') or 0)}

@@ -2,7 +2,7 @@
 -- for this very request: nobody else can hold a place under it, so a first-come newcomer's place
 -- is the line's length + 1 and the only look-ups are the two a re-sent call needs.
 -- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state
--- ARGV: 1-7 as enqueue.lua's; 8 read the measured rate (1) or not (0)
+-- ARGV: 1-7 as enqueue.lua's; 8 read the measured rate (1) or not (0); 9 idle time to live (ms)
 -- Reply: as enqueue.lua's (requeued is 0); rate -1 when not read
 -- Safe to repeat at any later moment: the id was minted for one join, so finding it anywhere means
 -- this call was made already. In line: the place is kept (the add is NX) and seen only moves
@@ -15,12 +15,21 @@
 --@include bucket.lua
 --@include rate.lua
 --@include place.lua
+--@include idle_keys.lua
 
 local visitor = ARGV[1]
-if redis.call('ZSCORE', KEYS[2], visitor) then
-  return {2, 0, redis.call('ZCARD', KEYS[1]), 0, 0, 0}
+
+local function join()
+  if redis.call('ZSCORE', KEYS[2], visitor) then
+    return {2, 0, redis.call('ZCARD', KEYS[1]), 0, 0, 0}
+  end
+  if redis.call('ZSCORE', KEYS[3], visitor) then
+    return {3, 0, redis.call('ZCARD', KEYS[1]), 0, 0, -1}
+  end
+  return place(visitor, tonumber(ARGV[2]), 0, ARGV[8] == '1')
 end
-if redis.call('ZSCORE', KEYS[3], visitor) then
-  return {3, 0, redis.call('ZCARD', KEYS[1]), 0, 0, -1}
-end
-return place(visitor, tonumber(ARGV[2]), 0, ARGV[8] == '1')
+
+local idle = line_is_idle()
+local reply = join()
+reply[7] = keep_if_idle(idle, tonumber(ARGV[9]))
+return reply

@@ -1,5 +1,6 @@
 -- Ends a visitor's session early, or takes a waiting visitor out of line; either way the visitor
--- is finished.
+-- is finished. In the line of a queue that is off, whose keys live for a while only, the keys this
+-- creates live as long as the longest-lived of running and state.
 -- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state
 -- ARGV: 1 visitor, 2 now (ms)
 -- Reply: 1 when the visitor was running or waiting, 0 otherwise
@@ -12,6 +13,12 @@
 -- gateway's clock, and clocks a moment apart would then refuse a real release.
 
 local visitor = ARGV[1]
+-- PTTL is -1 for a key without a time to live (the queue is on), -2 for a missing one.
+local running_ttl, state_ttl = redis.call('PTTL', KEYS[2]), redis.call('PTTL', KEYS[5])
+local ttl = math.max(running_ttl, state_ttl)
+if running_ttl == -1 or state_ttl == -1 then
+  ttl = -1
+end
 local removed = redis.call('ZREM', KEYS[2], visitor) + redis.call('ZREM', KEYS[1], visitor)
 if removed == 0 then
   return 0
@@ -19,4 +26,8 @@ end
 redis.call('ZREM', KEYS[4], visitor)
 redis.call('ZADD', KEYS[3], tonumber(ARGV[2]), visitor)
 redis.call('HINCRBY', KEYS[5], 'released', 1)
+if ttl > 0 then
+  redis.call('PEXPIRE', KEYS[3], ttl)
+  redis.call('PEXPIRE', KEYS[5], ttl)
+end
 return 1

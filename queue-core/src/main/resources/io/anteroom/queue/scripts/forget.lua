@@ -1,0 +1,16 @@
+-- Deletes the keys of a queue that is off, to keep a room's idle lines within their bound
+-- (idle.lua). The worker removes the time to live of an on queue's keys every tick (expire.lua),
+-- while every write to an off queue's keys gives them one, so a key without one belongs to a queue
+-- that is on: such a queue keeps its keys.
+-- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state
+-- ARGV: none
+-- Reply: 1 when the keys were deleted (or there were none), 0 when the queue is on
+-- Safe to repeat: a second call finds nothing to delete.
+
+for i = 1, 5 do
+  if redis.call('PTTL', KEYS[i]) == -1 then
+    return 0
+  end
+end
+redis.call('UNLINK', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
+return 1
