@@ -1,9 +1,10 @@
 package io.anteroom.worker;
 
-import io.anteroom.queue.config.AnteroomProperties;
+import io.anteroom.queue.config.QueueCoreConfiguration;
 import io.anteroom.queue.config.SettingNames;
 import io.anteroom.queue.config.UnknownSettingsCheck;
 import java.util.List;
+import java.util.stream.Stream;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -17,7 +18,9 @@ public class WorkerSettingNames {
   /** The worker's settings, and the sections only the gateway reads. */
   public static final SettingNames NAMES =
       SettingNames.of(
-          List.of(AnteroomProperties.class, WorkerProperties.class),
+          Stream.concat(
+                  QueueCoreConfiguration.PROPERTIES.stream(), Stream.of(WorkerProperties.class))
+              .toList(),
           List.of("anteroom.gateway", "anteroom.tokens", "anteroom.visitors", "anteroom.admin"));
 
   @Bean

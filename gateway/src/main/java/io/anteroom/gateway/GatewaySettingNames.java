@@ -3,10 +3,11 @@ package io.anteroom.gateway;
 import io.anteroom.gateway.admin.AdminProperties;
 import io.anteroom.gateway.identity.VisitorProperties;
 import io.anteroom.gateway.token.TokenProperties;
-import io.anteroom.queue.config.AnteroomProperties;
+import io.anteroom.queue.config.QueueCoreConfiguration;
 import io.anteroom.queue.config.SettingNames;
 import io.anteroom.queue.config.UnknownSettingsCheck;
 import java.util.List;
+import java.util.stream.Stream;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -20,12 +21,14 @@ public class GatewaySettingNames {
   /** The gateway's settings, and the sections only the worker reads. */
   public static final SettingNames NAMES =
       SettingNames.of(
-          List.of(
-              AnteroomProperties.class,
-              GatewayProperties.class,
-              TokenProperties.class,
-              VisitorProperties.class,
-              AdminProperties.class),
+          Stream.concat(
+                  QueueCoreConfiguration.PROPERTIES.stream(),
+                  Stream.of(
+                      GatewayProperties.class,
+                      TokenProperties.class,
+                      VisitorProperties.class,
+                      AdminProperties.class))
+              .toList(),
           List.of("anteroom.worker"));
 
   @Bean

@@ -9,7 +9,6 @@ import io.anteroom.queue.QueueId;
 import io.anteroom.queue.log.ThrottledWarnings;
 import io.anteroom.queue.policy.Fairness;
 import io.anteroom.queue.policy.RoomPolicy;
-import java.net.InetAddress;
 import java.time.Duration;
 import java.util.Optional;
 import org.springframework.http.server.reactive.ServerHttpRequest;

@@ -40,11 +40,12 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * 100,000 requests, each for a new random item id that fits the room's ids (twelve-digit
- * numbers: the shop's ids are integers), from new visitors without cookies, through a real gateway's waiting-room
- * filter (in-process, {@link Flood}: 100,000 requests over HTTP take minutes on two cores) with a
- * worker running, in each mode where such a flood used to leave state behind. Afterwards a real
- * item still queues and is admitted, and Redis never held more keys than the bound below.
+ * 100,000 requests, each for a new random item id that fits the room's ids (twelve-digit numbers:
+ * the shop's ids are integers), from new visitors without cookies, through a real gateway's
+ * waiting-room filter (in-process, {@link Flood}: 100,000 requests over HTTP take minutes on two
+ * cores) with a worker running, in each mode where such a flood used to leave state behind.
+ * Afterwards a real item still queues and is admitted, and Redis never held more keys than the
+ * bound below.
  *
  * <p>The bound, for the one room: each queue's line is at most five keys (waiting, running,
  * finished, seen, state); at most {@value #MAX_QUEUES} queues of the room are on; of the queues

@@ -124,7 +124,9 @@ class MetricSeriesBoundIntegrationTests {
     for (int i = from; i < to; i++) {
       inFlight.acquire();
       answers.add(
-          http.sendAsync(get("/products/" + (FIRST_ITEM + i), null), HttpResponse.BodyHandlers.discarding())
+          http.sendAsync(
+                  get("/products/" + (FIRST_ITEM + i), null),
+                  HttpResponse.BodyHandlers.discarding())
               .thenCompose(
                   joined ->
                       http.sendAsync(

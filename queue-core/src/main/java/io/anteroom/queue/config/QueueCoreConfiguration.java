@@ -20,6 +20,7 @@ import io.anteroom.queue.redis.DeferredRedisConnector;
 import io.anteroom.queue.redis.RedisConnector;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import java.util.List;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -28,6 +29,10 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties({AnteroomProperties.class, IdleLinesProperties.class})
 public class QueueCoreConfiguration {
+
+  /** The settings records both apps read through this configuration. */
+  public static final List<Class<?>> PROPERTIES =
+      List.of(AnteroomProperties.class, IdleLinesProperties.class);
 
   @Bean
   Clock clock() {
