@@ -1,5 +1,6 @@
 package io.anteroom.gateway.filter;
 
+import io.anteroom.gateway.activation.QueueGate;
 import io.anteroom.gateway.filter.Decisions.Decision;
 import io.anteroom.gateway.proof.Proofs;
 import io.anteroom.gateway.status.PollSchedule;
@@ -82,9 +83,12 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
     Entitlement entitlement = pass == null ? null : pass.entitlement(queue);
     if (entitlement != null) {
       if (policy.fairness().honours(pass.issuedAt(), now)) {
-        return entitlement.dueAt(now, policy.sessionCheck())
-            ? recheck(exchange, chain, queue, policy, pass, passToken)
-            : holder(exchange, chain, queue, pass, passToken);
+        if (!entitlement.dueAt(now, policy.sessionCheck())) {
+          return holder(exchange, chain, queue, pass, passToken);
+        }
+        return context.gate().verdict(queue, policy) == QueueGate.Verdict.ENTER
+            ? renewWhileOff(exchange, chain, queue, policy, pass, now)
+            : recheck(exchange, chain, queue, policy, pass, passToken);
       }
       // Issued before a scheduled event's pre-queue opened: its holder lines up like anyone else.
       pass = null;
@@ -100,6 +104,28 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
       String passToken) {
     context.decisions().count(room, Decision.PASSED);
     return context.forwarder().forwardHolder(exchange, chain, queue, pass, passToken);
+  }
+
+  /**
+   * A pass holder due for confirmation in a queue that is off, which anyone may enter: renewed
+   * without asking Redis, and registered again as running (batched), as a newcomer would be.
+   */
+  private Mono<Void> renewWhileOff(
+      ServerWebExchange exchange,
+      GatewayFilterChain chain,
+      QueueId queue,
+      RoomPolicy policy,
+      Pass pass,
+      Instant now) {
+    context.decisions().count(room, Decision.PASSED);
+    return context
+        .forwarder()
+        .forwardWithPass(
+            exchange,
+            chain,
+            queue,
+            context.passes().renewed(pass, queue, now, policy),
+            Forwarder.Given.QUEUE_OFF);
   }
 
   /**

@@ -27,6 +27,15 @@ final class ClaimsValidator {
   }
 
   Verified<Pass> pass(Map<String, Object> claims, String room) {
+    Verified<Pass> pass = untimedPass(claims, room);
+    return pass instanceof Verified.Valid<Pass> valid ? timed(valid.value(), room) : pass;
+  }
+
+  /**
+   * The pass the claims describe, checked in all but its times, which change from one request to
+   * the next: {@link #timed} checks those.
+   */
+  Verified<Pass> untimedPass(Map<String, Object> claims, String room) {
     Rejection problem = origin(claims, room);
     String visitor = Claims.string(claims, "sub");
     String id = Claims.string(claims, "jti");
@@ -41,31 +50,54 @@ final class ClaimsValidator {
             || !normalised(entitlements))) {
       problem = Rejection.CLAIMS;
     }
-    if (problem == null) {
-      problem = timing(issued, expires * 1000);
-    }
-    List<Entitlement> open = problem == null ? notEnded(entitlements) : List.of();
-    if (problem == null && open.isEmpty()) {
-      problem = Rejection.EXPIRED;
-    }
     if (problem != null) {
       return Verified.rejected(problem);
     }
-    Instant issuedAt = Instant.ofEpochSecond(issued);
     return Verified.valid(
-        new Pass(visitor, room, open, issuedAt, Instant.ofEpochSecond(expires), id));
+        new Pass(
+            visitor,
+            room,
+            entitlements,
+            Instant.ofEpochSecond(issued),
+            Instant.ofEpochSecond(expires),
+            id));
   }
 
-  /** The entitlements whose end, with the leeway, is still ahead; each ends on its own. */
-  private List<Entitlement> notEnded(List<Entitlement> entitlements) {
+  /**
+   * {@code pass} if it is for {@code room} and valid now: issued, not expired, and with the
+   * entitlements not yet ended (with the leeway); the same pass when none has ended.
+   */
+  Verified<Pass> timed(Pass pass, String room) {
+    if (!pass.room().equals(room)) {
+      return Verified.rejected(Rejection.AUDIENCE);
+    }
+    Rejection problem =
+        timing(pass.issuedAt().getEpochSecond(), pass.expiresAt().getEpochSecond() * 1000);
+    if (problem != null) {
+      return Verified.rejected(problem);
+    }
     long now = clock.millis();
-    List<Entitlement> open = new ArrayList<>(entitlements.size());
-    for (Entitlement entitlement : entitlements) {
+    List<Entitlement> all = pass.entitlements();
+    int ended = 0;
+    for (Entitlement entitlement : all) {
+      if (entitlement.until().toEpochMilli() + leewayMillis <= now) {
+        ended++;
+      }
+    }
+    if (ended == 0) {
+      return Verified.valid(pass);
+    }
+    if (ended == all.size()) {
+      return Verified.rejected(Rejection.EXPIRED);
+    }
+    List<Entitlement> open = new ArrayList<>(all.size() - ended);
+    for (Entitlement entitlement : all) {
       if (entitlement.until().toEpochMilli() + leewayMillis > now) {
         open.add(entitlement);
       }
     }
-    return open;
+    return Verified.valid(
+        new Pass(pass.visitor(), room, open, pass.issuedAt(), pass.expiresAt(), pass.id()));
   }
 
   /** Whether every entitlement names a normalised item id, as queue ids hold them. */

@@ -178,6 +178,22 @@ final class SignedClaimsReader {
     return Verified.valid(claims);
   }
 
+  /**
+   * Whether {@code token} carries the header this gateway signs tokens of {@code type} with, so a
+   * valid one was signed with the signing key.
+   */
+  boolean signedWithOwnHeader(String token, JOSEObjectType type) {
+    for (OwnHeader own : ownHeaders) {
+      if (own.type().equals(type)
+          && token.length() > own.encoded().length()
+          && token.charAt(own.encoded().length()) == '.'
+          && token.startsWith(own.encoded())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private static Mac hmacSha256(byte[] secret) {
     try {
       Mac mac = Mac.getInstance("HmacSHA256");

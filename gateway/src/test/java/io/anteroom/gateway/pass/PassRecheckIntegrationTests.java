@@ -12,6 +12,7 @@ import io.anteroom.gateway.GatewayTestSetup;
 import io.anteroom.gateway.Visitor;
 import io.anteroom.gateway.activation.ActiveQueueMirror;
 import io.anteroom.gateway.room.RoomPolicyMirror;
+import io.anteroom.gateway.token.Entitlement;
 import io.anteroom.gateway.token.Pass;
 import io.anteroom.gateway.token.TokenCodec;
 import io.anteroom.gateway.token.Verified;
@@ -229,6 +230,22 @@ class PassRecheckIntegrationTests {
 
     assertOpens(visitor, "/products/1");
     assertThat(checks("running")).isEqualTo(before + 1);
+  }
+
+  @Test
+  void anItemWhoseQueueIsOffIsRenewedWithoutAskingRedis() {
+    Visitor visitor = new Visitor(port);
+    assertOpens(visitor, "/products/2");
+    double before = checks("running") + checks("ended") + checks("unknown");
+    CLOCK.advance(CHECK);
+
+    assertOpens(visitor, "/products/2");
+
+    assertThat(checks("running") + checks("ended") + checks("unknown")).isEqualTo(before);
+    Verified<Pass> renewed = tokens.readPass(visitor.cookie("anteroom_pass_shop"), "shop");
+    assertThat(((Verified.Valid<Pass>) renewed).value().entitlement(QueueId.of("shop", "2")))
+        .isEqualTo(
+            new Entitlement("2", CLOCK.instant().plus(SESSION).plus(CHECK), CLOCK.instant()));
   }
 
   @Test

@@ -59,6 +59,17 @@ class TokenCodecTests {
   }
 
   @Test
+  void aPassReadAgainIsCheckedForItsRoomAndTimesEachTime() {
+    String token = codec.issuePass(VISITOR, ROOM, List.of("sku-1"), LIFETIME);
+    assertThat(valid(codec.readPass(token, ROOM)).items()).containsExactly("sku-1");
+
+    assertThat(codec.readPass(token, "other-room"))
+        .isEqualTo(Verified.rejected(Rejection.AUDIENCE));
+    clock.advance(LIFETIME.plus(TokenFixtures.LEEWAY));
+    assertThat(codec.readPass(token, ROOM)).isEqualTo(Verified.rejected(Rejection.EXPIRED));
+  }
+
+  @Test
   void aPassOfBareItemsEndsEachAtItsExpiryCheckedAtItsIssue() {
     Map<String, Object> claims = TokenFixtures.passClaims(clock);
 

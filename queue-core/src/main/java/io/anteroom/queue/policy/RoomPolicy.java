@@ -210,13 +210,13 @@ public record RoomPolicy(
   /**
    * How often a pass holder's session is confirmed in Redis: {@code pass-recheck}, but at most a
    * tenth of the session duration, so that Redis learns of a visitor's activity soon enough to end
-   * the session between one and 1.1 session durations after the last request; at least a
-   * millisecond.
+   * the session between one and 1.1 session durations after the last request; in whole
+   * milliseconds, at least one.
    */
   public Duration sessionCheck() {
-    Duration tenth = sessionDuration.dividedBy(10);
-    Duration check = passRecheck.compareTo(tenth) < 0 ? passRecheck : tenth;
-    return check.isZero() ? Duration.ofMillis(1) : check;
+    // Whole milliseconds: Duration.dividedBy goes through BigDecimal, and this runs per request.
+    long tenth = Math.max(1, sessionDuration.toMillis() / 10);
+    return passRecheck.toMillis() < tenth ? passRecheck : Duration.ofMillis(tenth);
   }
 
   /**
