@@ -5,13 +5,10 @@ import io.anteroom.gateway.activation.AutoActivator;
 import io.anteroom.gateway.activation.HitCounter;
 import io.anteroom.gateway.activation.HitFlusher;
 import io.anteroom.gateway.activation.QueueGate;
-import io.anteroom.gateway.client.ClientAddress;
 import io.anteroom.gateway.filter.BypassSecretStripper;
 import io.anteroom.gateway.filter.Decisions;
 import io.anteroom.gateway.filter.Line;
 import io.anteroom.gateway.filter.LineEvents;
-import io.anteroom.gateway.filter.WaitingRoomGatewayFilterFactory;
-import io.anteroom.gateway.identity.Identities;
 import io.anteroom.gateway.pass.AnteroomCookies;
 import io.anteroom.gateway.pass.PassRegistrar;
 import io.anteroom.gateway.pass.Passes;
@@ -20,14 +17,12 @@ import io.anteroom.gateway.pass.Tickets;
 import io.anteroom.gateway.room.FailurePolicySwitch;
 import io.anteroom.gateway.room.RoomMessages;
 import io.anteroom.gateway.room.RoomPolicyMirror;
-import io.anteroom.gateway.status.LimitResponses;
 import io.anteroom.gateway.status.StatusHandler;
 import io.anteroom.gateway.status.WaitingPage;
 import io.anteroom.gateway.status.WaitingResponses;
 import io.anteroom.gateway.token.TokenCodec;
 import io.anteroom.queue.Activation;
 import io.anteroom.queue.ActiveQueues;
-import io.anteroom.queue.PlaceLimits;
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.TrafficStore;
@@ -204,53 +199,6 @@ class GatewayConfiguration {
   @Bean
   Line line(QueueStore store, RedisGuard redis, LineEvents events, Clock clock) {
     return new Line(store, redis, events, clock);
-  }
-
-  @Bean
-  WaitingRoomGatewayFilterFactory waitingRoomGatewayFilterFactory(
-      AnteroomProperties anteroom,
-      GatewayProperties gateway,
-      RoomPolicyMirror policies,
-      QueueGate gate,
-      HitFlusher hits,
-      TokenCodec tokens,
-      QueueStore store,
-      RedisGuard redis,
-      PassRegistrar registrar,
-      WaitingResponses responses,
-      Decisions decisions,
-      Line line,
-      LineEvents events,
-      ClientAddress clients,
-      Clock clock,
-      Identities identities,
-      PlaceLimits placeLimits,
-      LimitResponses limits,
-      Passes passes,
-      SessionChecks checks,
-      Tickets tickets) {
-    return new WaitingRoomGatewayFilterFactory(
-        anteroom,
-        gateway,
-        policies,
-        gate,
-        hits,
-        tokens,
-        store,
-        redis,
-        registrar,
-        responses,
-        decisions,
-        line,
-        events,
-        clients,
-        clock,
-        identities,
-        placeLimits,
-        limits,
-        passes,
-        checks,
-        tickets);
   }
 
   @Bean

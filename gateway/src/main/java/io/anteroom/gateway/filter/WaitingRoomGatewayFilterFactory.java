@@ -1,32 +1,7 @@
 package io.anteroom.gateway.filter;
 
-import io.anteroom.gateway.GatewayProperties;
-import io.anteroom.gateway.RedisGuard;
-import io.anteroom.gateway.activation.HitFlusher;
-import io.anteroom.gateway.activation.QueueGate;
-import io.anteroom.gateway.client.ClientAddress;
-import io.anteroom.gateway.identity.Identities;
-import io.anteroom.gateway.pass.AnteroomCookies;
-import io.anteroom.gateway.pass.PassRegistrar;
-import io.anteroom.gateway.pass.Passes;
-import io.anteroom.gateway.pass.SessionChecks;
-import io.anteroom.gateway.pass.Tickets;
-import io.anteroom.gateway.proof.Proofs;
-import io.anteroom.gateway.room.ItemIds;
-import io.anteroom.gateway.room.RoomPolicyMirror;
-import io.anteroom.gateway.status.LimitResponses;
-import io.anteroom.gateway.status.WaitingResponses;
-import io.anteroom.gateway.token.TokenCodec;
-import io.anteroom.queue.PlaceLimits;
-import io.anteroom.queue.QueueStore;
-import io.anteroom.queue.config.AnteroomProperties;
-import io.anteroom.queue.log.ThrottledWarnings;
-import java.time.Clock;
-import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.slf4j.LoggerFactory;
 import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.cloud.gateway.filter.factory.AbstractGatewayFilterFactory;
 
@@ -37,89 +12,13 @@ import org.springframework.cloud.gateway.filter.factory.AbstractGatewayFilterFac
 public class WaitingRoomGatewayFilterFactory
     extends AbstractGatewayFilterFactory<WaitingRoomGatewayFilterFactory.Config> {
 
-  private final WaitingRoomContext context;
+  private final Map<String, RoomRules> rooms;
+  private final WaitingRoomFilter.Shared shared;
 
-  public WaitingRoomGatewayFilterFactory(
-      AnteroomProperties anteroom,
-      GatewayProperties gateway,
-      RoomPolicyMirror policies,
-      QueueGate gate,
-      HitFlusher hits,
-      TokenCodec tokens,
-      QueueStore store,
-      RedisGuard redis,
-      PassRegistrar registrar,
-      WaitingResponses responses,
-      Decisions decisions,
-      Line line,
-      LineEvents events,
-      ClientAddress clients,
-      Clock clock,
-      Identities identities,
-      PlaceLimits placeLimits,
-      LimitResponses limits,
-      Passes passes,
-      SessionChecks checks,
-      Tickets tickets) {
+  WaitingRoomGatewayFilterFactory(Map<String, RoomRules> rooms, WaitingRoomFilter.Shared shared) {
     super(Config.class);
-    ThrottledWarnings warnings =
-        new ThrottledWarnings(
-            LoggerFactory.getLogger(WaitingRoomFilter.class), clock, Duration.ofSeconds(10));
-    AnteroomCookies cookies = new AnteroomCookies(gateway.cookieSecure());
-    Forwarder forwarder =
-        new Forwarder(
-            new RequestScrubber(gateway.forwardPassHeader()),
-            cookies,
-            passes,
-            checks,
-            store,
-            redis,
-            registrar,
-            events,
-            warnings);
-    Map<String, ItemIds> itemIds = itemIds(anteroom);
-    this.context =
-        new WaitingRoomContext(
-            itemIds,
-            policies,
-            gate,
-            hits,
-            new VisitorTokens(cookies, tokens, tickets, decisions),
-            cookies,
-            new Proofs(tokens, cookies),
-            line,
-            forwarder,
-            bypasses(anteroom, gateway, clients, itemIds),
-            responses,
-            decisions,
-            warnings,
-            identities,
-            new PlaceGuard(placeLimits, redis, clients, warnings),
-            limits,
-            passes,
-            checks,
-            clock);
-  }
-
-  private static Map<String, Bypass> bypasses(
-      AnteroomProperties anteroom,
-      GatewayProperties gateway,
-      ClientAddress clients,
-      Map<String, ItemIds> itemIds) {
-    Map<String, Bypass> bypasses = new LinkedHashMap<>();
-    for (String room : anteroom.rooms().keySet()) {
-      bypasses.put(
-          room,
-          BypassOptions.parse(
-              anteroom, room, gateway.staticExtensions(), clients, itemIds.get(room).source()));
-    }
-    return Map.copyOf(bypasses);
-  }
-
-  private static Map<String, ItemIds> itemIds(AnteroomProperties anteroom) {
-    Map<String, ItemIds> itemIds = new LinkedHashMap<>();
-    anteroom.rooms().forEach((room, settings) -> itemIds.put(room, ItemIds.parse(room, settings)));
-    return Map.copyOf(itemIds);
+    this.rooms = Map.copyOf(rooms);
+    this.shared = shared;
   }
 
   @Override
@@ -130,11 +29,12 @@ public class WaitingRoomGatewayFilterFactory
   @Override
   public GatewayFilter apply(Config config) {
     String room = config.getRoom();
-    if (room == null || context.itemIds(room) == null) {
+    RoomRules rules = room == null ? null : rooms.get(room);
+    if (rules == null) {
       throw new IllegalArgumentException(
-          "WaitingRoom=" + room + ": no such room in anteroom.rooms " + context.itemIds().keySet());
+          "WaitingRoom=" + room + ": no such room in anteroom.rooms " + rooms.keySet());
     }
-    return new WaitingRoomFilter(room, context);
+    return new WaitingRoomFilter(room, rules.ids(), rules.bypass(), shared);
   }
 
   /** The filter's argument: the room. */

@@ -1,0 +1,130 @@
+package io.anteroom.gateway.filter;
+
+import io.anteroom.gateway.GatewayProperties;
+import io.anteroom.gateway.RedisGuard;
+import io.anteroom.gateway.activation.HitFlusher;
+import io.anteroom.gateway.activation.QueueGate;
+import io.anteroom.gateway.client.ClientAddress;
+import io.anteroom.gateway.identity.Identities;
+import io.anteroom.gateway.pass.AnteroomCookies;
+import io.anteroom.gateway.pass.PassRegistrar;
+import io.anteroom.gateway.pass.Passes;
+import io.anteroom.gateway.pass.SessionChecks;
+import io.anteroom.gateway.pass.Tickets;
+import io.anteroom.gateway.proof.Proofs;
+import io.anteroom.gateway.room.RoomPolicyMirror;
+import io.anteroom.gateway.status.LimitResponses;
+import io.anteroom.gateway.status.WaitingResponses;
+import io.anteroom.gateway.token.TokenCodec;
+import io.anteroom.queue.PlaceLimits;
+import io.anteroom.queue.QueueStore;
+import io.anteroom.queue.config.AnteroomProperties;
+import io.anteroom.queue.log.ThrottledWarnings;
+import java.time.Clock;
+import java.time.Duration;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The waiting room filter's parts, each built once per gateway, grouped by what a request needs:
+ * who the visitor is ({@link Visitors}), pass holders ({@link PassHolders}), the line ({@link
+ * LineEntry}), and how each decision is answered ({@link Answers}).
+ */
+@Configuration(proxyBeanMethods = false)
+public class FilterConfiguration {
+
+  /** Failures the filter's parts log, each kind at most every 10 s. */
+  private static ThrottledWarnings warnings(Clock clock) {
+    return new ThrottledWarnings(
+        LoggerFactory.getLogger(WaitingRoomFilter.class), clock, Duration.ofSeconds(10));
+  }
+
+  @Bean
+  Forwarder forwarder(
+      GatewayProperties gateway,
+      AnteroomCookies cookies,
+      Passes passes,
+      SessionChecks checks,
+      QueueStore store,
+      RedisGuard redis,
+      PassRegistrar registrar,
+      LineEvents events,
+      Clock clock) {
+    return new Forwarder(
+        new RequestScrubber(gateway.forwardPassHeader()),
+        cookies,
+        passes,
+        checks,
+        store,
+        redis,
+        registrar,
+        events,
+        warnings(clock));
+  }
+
+  @Bean
+  Answers answers(
+      Forwarder forwarder, WaitingResponses responses, LimitResponses limits, Decisions decisions) {
+    return new Answers(forwarder, responses, limits, decisions);
+  }
+
+  @Bean
+  Visitors visitors(
+      AnteroomCookies cookies,
+      TokenCodec tokens,
+      Tickets tickets,
+      Identities identities,
+      Decisions decisions,
+      Clock clock) {
+    return new Visitors(cookies, tokens, tickets, identities, decisions, clock);
+  }
+
+  @Bean
+  PassHolders passHolders(
+      QueueGate gate, SessionChecks checks, Passes passes, Answers answers, Clock clock) {
+    return new PassHolders(gate, checks, passes, answers, clock);
+  }
+
+  @Bean
+  Proofs proofs(TokenCodec tokens, AnteroomCookies cookies) {
+    return new Proofs(tokens, cookies);
+  }
+
+  @Bean
+  PlaceGuard placeGuard(PlaceLimits limits, RedisGuard redis, ClientAddress clients, Clock clock) {
+    return new PlaceGuard(limits, redis, clients, warnings(clock));
+  }
+
+  @Bean
+  LineEntry lineEntry(
+      Line line,
+      PlaceGuard places,
+      Proofs proofs,
+      AnteroomCookies cookies,
+      Visitors visitors,
+      QueueGate gate,
+      Passes passes,
+      Answers answers,
+      Clock clock) {
+    return new LineEntry(
+        line, places, proofs, cookies, visitors, gate, passes, answers, warnings(clock));
+  }
+
+  @Bean
+  WaitingRoomGatewayFilterFactory waitingRoomGatewayFilterFactory(
+      AnteroomProperties anteroom,
+      GatewayProperties gateway,
+      ClientAddress clients,
+      RoomPolicyMirror policies,
+      HitFlusher hits,
+      QueueGate gate,
+      Visitors visitors,
+      PassHolders holders,
+      LineEntry line,
+      Answers answers) {
+    return new WaitingRoomGatewayFilterFactory(
+        RoomRules.of(anteroom, gateway, clients),
+        new WaitingRoomFilter.Shared(policies, hits, gate, visitors, holders, line, answers));
+  }
+}

@@ -1,0 +1,101 @@
+package io.anteroom.gateway.filter;
+
+import io.anteroom.gateway.activation.QueueGate;
+import io.anteroom.gateway.pass.Passes;
+import io.anteroom.gateway.pass.SessionChecks;
+import io.anteroom.gateway.token.Entitlement;
+import io.anteroom.gateway.token.Pass;
+import io.anteroom.gateway.token.Rejection;
+import io.anteroom.queue.QueueId;
+import io.anteroom.queue.policy.RoomPolicy;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.function.Function;
+import org.springframework.cloud.gateway.filter.GatewayFilterChain;
+import org.springframework.http.ResponseCookie;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
+
+/**
+ * Lets the holder of a pass for the queue in. Between confirmations that is a local check, no Redis
+ * call. Once the item's last confirmation is one {@link RoomPolicy#sessionCheck()} old, the session
+ * is confirmed in Redis ({@link SessionChecks}) and the item renewed, or, when the session has
+ * ended, taken out of the pass; while the item's queue is off, anyone may enter it, so it is
+ * renewed without asking.
+ */
+final class PassHolders {
+
+  private final QueueGate gate;
+  private final SessionChecks checks;
+  private final Passes passes;
+  private final Answers answers;
+  private final Clock clock;
+
+  PassHolders(QueueGate gate, SessionChecks checks, Passes passes, Answers answers, Clock clock) {
+    this.gate = gate;
+    this.checks = checks;
+    this.passes = passes;
+    this.answers = answers;
+    this.clock = clock;
+  }
+
+  /**
+   * Whether the room honours {@code pass} now: not when it was issued before a scheduled event's
+   * pre-queue opened.
+   */
+  boolean honours(Pass pass, RoomPolicy policy) {
+    return policy.fairness().honours(pass.issuedAt(), clock.instant());
+  }
+
+  /**
+   * Lets the holder of {@code pass}, which opens {@code queue}, in.
+   *
+   * @param token the pass as the request carries it
+   * @param ended what becomes of a holder whose session in the queue has ended: the pass for their
+   *     other items is handed on (or null when there are none)
+   */
+  Mono<Void> enter(
+      ServerWebExchange exchange,
+      GatewayFilterChain chain,
+      QueueId queue,
+      RoomPolicy policy,
+      Pass pass,
+      String token,
+      Function<Pass, Mono<Void>> ended) {
+    Instant now = clock.instant();
+    Entitlement entitlement = pass.entitlement(queue);
+    if (!entitlement.dueAt(now, policy.sessionCheck())) {
+      return answers.holder(exchange, chain, queue, pass, token);
+    }
+    if (gate.verdict(queue, policy) == QueueGate.Verdict.ENTER) {
+      // Registered again as running (batched), as a newcomer to a queue that is off would be.
+      return answers.withPass(
+          exchange,
+          chain,
+          queue,
+          passes.renewed(pass, queue, now, policy),
+          Forwarder.Given.QUEUE_OFF);
+    }
+    return checks
+        .confirm(queue, pass.visitor(), policy.sessionCheck())
+        .flatMap(
+            check ->
+                switch (check.state()) {
+                  case RUNNING ->
+                      answers.withPass(
+                          exchange,
+                          chain,
+                          queue,
+                          passes.renewed(pass, queue, check.at(), policy),
+                          Forwarder.Given.RENEWED);
+                  case UNKNOWN -> answers.holder(exchange, chain, queue, pass, token);
+                  case ENDED -> {
+                    answers.rejectedToken(queue.room(), Rejection.SESSION_ENDED);
+                    ResponseCookie rest =
+                        passes.without(pass.visitor(), pass.entitlements(), queue);
+                    exchange.getResponse().getCookies().set(rest.getName(), rest);
+                    yield ended.apply(pass);
+                  }
+                });
+  }
+}
