@@ -64,7 +64,7 @@ public final class RedisQueueStore implements QueueStore {
     this.scripts = new ScriptRunner(commands);
     this.keys = keys;
     this.clock = clock;
-    this.idle = new IdleReports(idle);
+    this.idle = new IdleReports(idle, clock);
   }
 
   @Override

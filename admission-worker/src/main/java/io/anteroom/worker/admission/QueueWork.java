@@ -43,8 +43,7 @@ public final class QueueWork {
   private final LineMeters lines;
   private final MeterRegistry meters;
   private final Clock clock;
-  private final ThrottledWarnings warnings =
-      new ThrottledWarnings(log, Clock.systemUTC(), Duration.ofSeconds(10));
+  private final ThrottledWarnings warnings;
 
   /**
    * Registers its counters for each of {@code rooms} at zero, so rates start from the first tick.
@@ -53,6 +52,7 @@ public final class QueueWork {
       QueueStore store, LineMeters lines, Set<String> rooms, MeterRegistry meters, Clock clock) {
     this.store = store;
     this.clock = clock;
+    this.warnings = new ThrottledWarnings(log, clock, Duration.ofSeconds(10));
     this.lines = lines;
     this.meters = meters;
     for (String room : rooms) {

@@ -31,7 +31,10 @@ final class WorkerFixture implements AutoCloseable {
     QueueKeys keys = new QueueKeys("wr");
     RedisQueueStore store = new RedisQueueStore(redis.commands(), keys, Clock.systemUTC());
     RoomPolicies policies =
-        new RoomPolicies(Map.of(room, policy), new RedisSettingsStore(redis.commands(), keys));
+        new RoomPolicies(
+            Map.of(room, policy),
+            new RedisSettingsStore(redis.commands(), keys),
+            Clock.systemUTC());
     this.loop =
         AdmissionLoop.create(
             new RedisActiveQueues(redis.commands(), keys),
