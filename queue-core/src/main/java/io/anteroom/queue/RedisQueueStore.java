@@ -246,6 +246,14 @@ public final class RedisQueueStore implements QueueStore {
                     counter(t.getT4(), "released")));
   }
 
+  @Override
+  public Mono<Double> measuredRate(QueueId queue) {
+    return scripts
+        .<Long>run(
+            QueueScripts.MEASURED_RATE, ScriptOutputType.INTEGER, keys.scriptKeys(queue), now())
+        .map(RedisQueueStore::perSecond);
+  }
+
   private Mono<List<Long>> list(LuaScript script, QueueId queue, String... args) {
     return scripts.run(script, ScriptOutputType.MULTI, keys.scriptKeys(queue), args);
   }

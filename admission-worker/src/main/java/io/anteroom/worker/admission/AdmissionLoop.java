@@ -90,8 +90,7 @@ public final class AdmissionLoop implements SmartLifecycle {
       WorkerProperties properties,
       Clock clock,
       MeterRegistry meters) {
-    LineMeters lines =
-        new LineMeters(policies.rooms(), properties.metricQueuesPerRoom(), clock, meters);
+    LineMeters lines = new LineMeters(policies.rooms(), properties.metricQueuesPerRoom(), meters);
     return new AdmissionLoop(
         active,
         policies,
