@@ -31,6 +31,7 @@ import io.anteroom.queue.config.QueueCoreConfiguration;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.queue.redis.DeferredRedisConnector;
+import io.anteroom.queue.tick.PeriodicTask;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -57,8 +58,8 @@ class GatewayConfiguration {
   private static final Logger log = LoggerFactory.getLogger(GatewayConfiguration.class);
 
   @Bean
-  RoomPolicyMirror roomPolicyMirror(RoomPolicies policies) {
-    return new RoomPolicyMirror(policies);
+  RoomPolicyMirror roomPolicyMirror(RoomPolicies policies, Clock clock) {
+    return new RoomPolicyMirror(policies, clock);
   }
 
   @Bean
@@ -68,24 +69,32 @@ class GatewayConfiguration {
 
   /** Writes failure policies set while Redis was down, then reads the live settings. */
   @Bean
-  Periodic roomPolicyRefresh(
-      RoomPolicyMirror mirror, FailurePolicySwitch flips, GatewayProperties gateway) {
-    return new Periodic(
-        "Reading live settings",
+  PeriodicTask roomPolicyRefresh(
+      RoomPolicyMirror mirror,
+      FailurePolicySwitch flips,
+      GatewayProperties gateway,
+      Clock clock,
+      MeterRegistry meters) {
+    return new PeriodicTask(
+        "settings",
         gateway.mirrorRefreshInterval(),
         () -> flips.writeHeld().then(mirror.refresh()),
-        false);
+        clock,
+        meters);
   }
 
   @Bean
-  Periodic hitFlush(HitFlusher flusher, GatewayProperties gateway) {
-    return new Periodic("Counting traffic", gateway.hitFlushInterval(), flusher::flush, false);
+  PeriodicTask hitFlush(
+      HitFlusher flusher, GatewayProperties gateway, Clock clock, MeterRegistry meters) {
+    return new PeriodicTask("hits", gateway.hitFlushInterval(), flusher::flush, clock, meters);
   }
 
   @Bean
-  Periodic passRegistration(PassRegistrar registrar, GatewayProperties gateway) {
-    return new Periodic(
-        "Registering passes", gateway.registerFlushInterval(), registrar::flush, true);
+  PeriodicTask passRegistration(
+      PassRegistrar registrar, GatewayProperties gateway, Clock clock, MeterRegistry meters) {
+    return new PeriodicTask(
+            "passes", gateway.registerFlushInterval(), registrar::flush, clock, meters)
+        .withLastRunOnStop();
   }
 
   @Bean
@@ -93,9 +102,16 @@ class GatewayConfiguration {
       ActiveQueues active,
       DeferredRedisConnector redis,
       QueueKeys keys,
-      GatewayProperties gateway) {
+      GatewayProperties gateway,
+      Clock clock,
+      MeterRegistry meters) {
     return new ActiveQueueMirror(
-        active, redis.connectPubSub(), keys.activeChanged(), gateway.mirrorRefreshInterval());
+        active,
+        redis.connectPubSub(),
+        keys.activeChanged(),
+        gateway.mirrorRefreshInterval(),
+        clock,
+        meters);
   }
 
   @Bean
@@ -104,9 +120,10 @@ class GatewayConfiguration {
       ActiveQueueMirror mirror,
       GatewayProperties gateway,
       AnteroomProperties anteroom,
-      MeterRegistry meters) {
+      MeterRegistry meters,
+      Clock clock) {
     return new AutoActivator(
-        active, mirror, gateway.maxQueuesPerRoom(), anteroom.rooms().keySet(), meters);
+        active, mirror, gateway.maxQueuesPerRoom(), anteroom.rooms().keySet(), meters, clock);
   }
 
   @Bean
@@ -132,8 +149,9 @@ class GatewayConfiguration {
       QueueStore store,
       RoomPolicyMirror policies,
       GatewayProperties gateway,
-      MeterRegistry meters) {
-    return new PassRegistrar(store, policies, meters);
+      MeterRegistry meters,
+      Clock clock) {
+    return new PassRegistrar(store, policies, meters, clock);
   }
 
   /** The breaker comes from resilience4j's registry, configured by {@code resilience4j.*}. */
@@ -175,9 +193,10 @@ class GatewayConfiguration {
   }
 
   @Bean
-  Periodic roomMessageRefresh(RoomMessages messages, GatewayProperties gateway) {
-    return new Periodic(
-        "Reading operator messages", gateway.mirrorRefreshInterval(), messages::refresh, false);
+  PeriodicTask roomMessageRefresh(
+      RoomMessages messages, GatewayProperties gateway, Clock clock, MeterRegistry meters) {
+    return new PeriodicTask(
+        "messages", gateway.mirrorRefreshInterval(), messages::refresh, clock, meters);
   }
 
   @Bean

@@ -40,14 +40,17 @@ final class IdleReports {
 
   private final IdleLines idle;
   private final Object lock = new Object();
-  private final ThrottledWarnings warnings =
-      new ThrottledWarnings(log, Clock.systemUTC(), Duration.ofSeconds(10));
+  private final ThrottledWarnings warnings;
   private Map<String, Batch> pending = new HashMap<>();
   private int size;
   private boolean sending;
 
-  IdleReports(IdleLines idle) {
+  /**
+   * @param clock the time warnings are rate-limited by
+   */
+  IdleReports(IdleLines idle, Clock clock) {
     this.idle = idle;
+    this.warnings = new ThrottledWarnings(log, clock, Duration.ofSeconds(10));
   }
 
   /** Reports a write to the keys of {@code item}'s queue in {@code room}, which is off. */

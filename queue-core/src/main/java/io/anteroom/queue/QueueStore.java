@@ -67,4 +67,10 @@ public interface QueueStore {
 
   /** Set sizes and lifetime counters of the queue. */
   Mono<QueueCounts> counts(QueueId queue);
+
+  /**
+   * The queue's admissions per second as measured in Redis while people wait (the figure waits are
+   * estimated from); 0 when too little was sampled lately to tell.
+   */
+  Mono<Double> measuredRate(QueueId queue);
 }

@@ -64,7 +64,7 @@ public final class RedisQueueStore implements QueueStore {
     this.scripts = new ScriptRunner(commands);
     this.keys = keys;
     this.clock = clock;
-    this.idle = new IdleReports(idle);
+    this.idle = new IdleReports(idle, clock);
   }
 
   @Override
@@ -244,6 +244,14 @@ public final class RedisQueueStore implements QueueStore {
                     counter(t.getT4(), "abandoned"),
                     counter(t.getT4(), "expired"),
                     counter(t.getT4(), "released")));
+  }
+
+  @Override
+  public Mono<Double> measuredRate(QueueId queue) {
+    return scripts
+        .<Long>run(
+            QueueScripts.MEASURED_RATE, ScriptOutputType.INTEGER, keys.scriptKeys(queue), now())
+        .map(RedisQueueStore::perSecond);
   }
 
   private Mono<List<Long>> list(LuaScript script, QueueId queue, String... args) {

@@ -8,6 +8,7 @@ import io.anteroom.testing.MutableClock;
 import io.anteroom.testing.redis.RedisServerExtension;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -202,5 +203,26 @@ class MeasuredRateIntegrationTests {
     }
 
     assertThat(measured()).isCloseTo(2, within(0.3));
+  }
+
+  @Test
+  void measuredRateReadAloneIsTheFigureVisitorsAreGivenAndChangesNothing() {
+    line(1000);
+    store.admit(queue, POLICY).block();
+    admitFor(1000, 250);
+    Map<String, String> state = sync.hgetall(keys.state(queue));
+
+    double alone = store.measuredRate(queue).block();
+
+    assertThat(alone).isCloseTo(10, within(0.6));
+    assertThat(sync.hgetall(keys.state(queue))).isEqualTo(state);
+    assertThat(alone).isEqualTo(store.status(queue, "v999").block().measuredRate());
+  }
+
+  @Test
+  void measuredRateOfAQueueNeverAdmittedFromIsUnknown() {
+    assertThat(store.measuredRate(queue).block()).isZero();
+    line(5);
+    assertThat(store.measuredRate(queue).block()).isZero();
   }
 }

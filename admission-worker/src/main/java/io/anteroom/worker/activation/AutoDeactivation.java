@@ -31,15 +31,23 @@ public final class AutoDeactivation {
   private final TrafficStore traffic;
   private final ActiveQueues active;
   private final MeterRegistry meters;
-  private final ThrottledWarnings warnings =
-      new ThrottledWarnings(log, Clock.systemUTC(), Duration.ofSeconds(10));
+  private final ThrottledWarnings warnings;
 
-  /** Registers its counter for each of {@code rooms} at zero. */
+  /**
+   * Registers its counter for each of {@code rooms} at zero.
+   *
+   * @param clock the time warnings are rate-limited by
+   */
   public AutoDeactivation(
-      TrafficStore traffic, ActiveQueues active, Set<String> rooms, MeterRegistry meters) {
+      TrafficStore traffic,
+      ActiveQueues active,
+      Set<String> rooms,
+      MeterRegistry meters,
+      Clock clock) {
     this.traffic = traffic;
     this.active = active;
     this.meters = meters;
+    this.warnings = new ThrottledWarnings(log, clock, Duration.ofSeconds(10));
     rooms.forEach(room -> meters.counter(DEACTIVATED, "room", room));
   }
 

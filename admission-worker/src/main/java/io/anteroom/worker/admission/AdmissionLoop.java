@@ -9,6 +9,7 @@ import io.anteroom.queue.history.RoomHistory;
 import io.anteroom.queue.log.ThrottledWarnings;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.RoomPolicy;
+import io.anteroom.queue.tick.PeriodicTask;
 import io.anteroom.worker.WorkerProperties;
 import io.anteroom.worker.activation.AutoDeactivation;
 import io.anteroom.worker.metrics.HistoryWriter;
@@ -19,22 +20,19 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
-import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
  * Every tick, admits and expires for each active queue, and turns off queues that traffic turned on
- * once they are quiet. A tick that comes while the previous one is still running is dropped (and
- * counted), so a slow Redis never piles up work. Any number of loops, in any number of processes,
- * may run against one Redis: the scripts are atomic and the admission rate is kept by the token
- * bucket in Redis.
+ * once they are quiet. A tick that comes while the previous one is still running is skipped (and
+ * counted, {@link PeriodicTask}), so a slow Redis never piles up work. Any number of loops, in any
+ * number of processes, may run against one Redis: the scripts are atomic and the admission rate is
+ * kept by the token bucket in Redis.
  */
 public final class AdmissionLoop implements SmartLifecycle {
 
@@ -50,12 +48,9 @@ public final class AdmissionLoop implements SmartLifecycle {
   private final OutageCredit outage;
   private final Duration tick;
   private final int concurrency;
-  private final Counter dropped;
   private final Counter failedTicks;
-  private final AtomicBoolean busy = new AtomicBoolean();
-  private final ThrottledWarnings warnings =
-      new ThrottledWarnings(log, Clock.systemUTC(), Duration.ofSeconds(10));
-  private volatile Disposable ticking;
+  private final ThrottledWarnings warnings;
+  private final PeriodicTask ticks;
 
   public AdmissionLoop(
       ActiveQueues active,
@@ -65,6 +60,7 @@ public final class AdmissionLoop implements SmartLifecycle {
       LineMeters lines,
       HistoryWriter history,
       WorkerProperties properties,
+      Clock clock,
       MeterRegistry meters) {
     this.active = active;
     this.policies = policies;
@@ -72,11 +68,13 @@ public final class AdmissionLoop implements SmartLifecycle {
     this.deactivation = deactivation;
     this.lines = lines;
     this.history = history;
-    this.outage = new OutageCredit(Clock.systemUTC(), properties.tickInterval());
+    this.outage = new OutageCredit(clock, properties.tickInterval());
     this.tick = properties.tickInterval();
     this.concurrency = properties.queueConcurrency();
-    this.dropped = meters.counter("anteroom.worker.ticks.dropped");
     this.failedTicks = meters.counter("anteroom.worker.ticks.failed");
+    this.warnings = new ThrottledWarnings(log, clock, Duration.ofSeconds(10));
+    this.ticks =
+        new PeriodicTask("admission", tick, this::runOnce, clock, meters).withStopWait(STOP_WAIT);
   }
 
   /**
@@ -92,24 +90,24 @@ public final class AdmissionLoop implements SmartLifecycle {
       WorkerProperties properties,
       Clock clock,
       MeterRegistry meters) {
-    LineMeters lines =
-        new LineMeters(policies.rooms(), properties.metricQueuesPerRoom(), clock, meters);
+    LineMeters lines = new LineMeters(policies.rooms(), properties.metricQueuesPerRoom(), meters);
     return new AdmissionLoop(
         active,
         policies,
         new QueueWork(store, lines, policies.rooms(), meters, clock),
-        new AutoDeactivation(traffic, active, policies.rooms(), meters),
+        new AutoDeactivation(traffic, active, policies.rooms(), meters, clock),
         lines,
         new HistoryWriter(history, clock),
         properties,
+        clock,
         meters);
   }
 
   @Override
   public synchronized void start() {
-    if (ticking == null) {
+    if (!ticks.isRunning()) {
       outage.started();
-      ticking = Flux.interval(tick).subscribe(n -> tickUnlessBusy());
+      ticks.start();
       log.info("Admission loop started, tick={}", tick);
     }
   }
@@ -117,27 +115,12 @@ public final class AdmissionLoop implements SmartLifecycle {
   /** Stops ticking and waits (at most two seconds) for a tick in flight to finish. */
   @Override
   public synchronized void stop() {
-    if (ticking != null) {
-      ticking.dispose();
-      ticking = null;
-      long deadline = System.nanoTime() + STOP_WAIT.toNanos();
-      while (busy.get() && System.nanoTime() < deadline) {
-        LockSupport.parkNanos(Duration.ofMillis(5).toNanos());
-      }
-    }
+    ticks.stop();
   }
 
   @Override
   public boolean isRunning() {
-    return ticking != null;
-  }
-
-  private void tickUnlessBusy() {
-    if (!busy.compareAndSet(false, true)) {
-      dropped.increment();
-      return;
-    }
-    runOnce().doFinally(signal -> busy.set(false)).subscribe();
+    return ticks.isRunning();
   }
 
   /**

@@ -21,8 +21,9 @@ import reactor.core.publisher.Mono;
 
 /**
  * One tick's work on one queue: admit at the room's rate, then end idle sessions, whose call also
- * reads the sizes for the gauges. A failure is logged with {@code room=} and {@code queue=},
- * counted, and swallowed, so one queue can never stop the others or the next tick.
+ * reads the sizes for the gauges, alongside a read of the admission rate measured in Redis. A
+ * failure is logged with {@code room=} and {@code queue=}, counted, and swallowed, so one queue can
+ * never stop the others or the next tick.
  */
 public final class QueueWork {
 
@@ -43,8 +44,7 @@ public final class QueueWork {
   private final LineMeters lines;
   private final MeterRegistry meters;
   private final Clock clock;
-  private final ThrottledWarnings warnings =
-      new ThrottledWarnings(log, Clock.systemUTC(), Duration.ofSeconds(10));
+  private final ThrottledWarnings warnings;
 
   /**
    * Registers its counters for each of {@code rooms} at zero, so rates start from the first tick.
@@ -53,6 +53,7 @@ public final class QueueWork {
       QueueStore store, LineMeters lines, Set<String> rooms, MeterRegistry meters, Clock clock) {
     this.store = store;
     this.clock = clock;
+    this.warnings = new ThrottledWarnings(log, clock, Duration.ofSeconds(10));
     this.lines = lines;
     this.meters = meters;
     for (String room : rooms) {
@@ -65,7 +66,8 @@ public final class QueueWork {
   /**
    * Admits; or, in a mode that admits nobody or while a scheduled event's pre-queue is open,
    * finishes the visitors who stopped polling, and clears the line of a queue closed with {@code
-   * closed-line: clear}; then expires. Completes empty even when Redis fails.
+   * closed-line: clear}; then expires and reads the measured rate. Completes empty even when Redis
+   * fails.
    */
   public Mono<Void> run(QueueId queue, RoomPolicy policy) {
     boolean admits = policy.mode().admits() && !policy.fairness().preQueue(clock.instant());
@@ -74,8 +76,8 @@ public final class QueueWork {
       entry = clear(queue);
     }
     return entry
-        .then(store.expire(queue, policy))
-        .doOnNext(result -> record(queue, policy, result))
+        .then(Mono.zip(store.expire(queue, policy), store.measuredRate(queue)))
+        .doOnNext(read -> record(queue, policy, read.getT1(), read.getT2()))
         .then()
         .onErrorResume(error -> failed(queue, error));
   }
@@ -127,9 +129,9 @@ public final class QueueWork {
     count("anteroom.worker.abandoned", queue, result.abandoned());
   }
 
-  private void record(QueueId queue, RoomPolicy policy, ExpireResult result) {
+  private void record(QueueId queue, RoomPolicy policy, ExpireResult result, double measuredRate) {
     count("anteroom.worker.expired", queue, result.expired());
-    lines.observe(queue, policy, result);
+    lines.observe(queue, policy, result, measuredRate);
   }
 
   private void count(String name, QueueId queue, long amount) {

@@ -24,12 +24,12 @@ public final class HistoryWriter {
   private final RoomHistory history;
   private final Clock clock;
   private final Map<String, Long> written = new ConcurrentHashMap<>();
-  private final ThrottledWarnings warnings =
-      new ThrottledWarnings(log, Clock.systemUTC(), Duration.ofSeconds(60));
+  private final ThrottledWarnings warnings;
 
   public HistoryWriter(RoomHistory history, Clock clock) {
     this.history = history;
     this.clock = clock;
+    this.warnings = new ThrottledWarnings(log, clock, Duration.ofSeconds(60));
   }
 
   /** Writes the rooms whose current interval has no sample from this worker yet. */

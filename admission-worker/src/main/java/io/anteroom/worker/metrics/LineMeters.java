@@ -7,7 +7,6 @@ import io.anteroom.queue.policy.RoomPolicy;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -28,7 +27,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * items are active, and {@code sum by (room)} is the room's total.
  *
  * <p>The figures are the line's, read from Redis, so all workers show the same values: aggregate
- * across workers with {@code max}, not {@code sum}. They are as fresh as the last tick.
+ * across workers with {@code max}, not {@code sum}. They are as fresh as the last tick. The
+ * measured rate is the one Redis keeps while people wait (rate.lua), which visitors' waits are
+ * estimated from.
  */
 public final class LineMeters {
 
@@ -47,39 +48,40 @@ public final class LineMeters {
     "Admitted sessions",
     "Finished entries within the retention time",
     "Admissions per second the policy allows (0 when the mode admits nobody)",
-    "Admissions per second over the last 10 seconds, all workers and gateways"
+    "Admissions per second measured in Redis while people wait (0 until known)"
   };
 
   private final Set<String> rooms;
   private final int queuesPerRoom;
-  private final Clock clock;
   private final Map<QueueId, Observed> observed = new ConcurrentHashMap<>();
   private final List<MultiGauge> gauges = new ArrayList<>();
   private final Map<Tags, AtomicReference<double[]>> values = new HashMap<>();
 
   /** The last reading of one queue. */
   private static final class Observed {
-    final AdmissionRate rate = new AdmissionRate();
     volatile ExpireResult sizes;
     volatile double configuredRate;
+    volatile double measuredRate;
   }
 
-  public LineMeters(Set<String> rooms, int queuesPerRoom, Clock clock, MeterRegistry meters) {
+  public LineMeters(Set<String> rooms, int queuesPerRoom, MeterRegistry meters) {
     this.rooms = Set.copyOf(rooms);
     this.queuesPerRoom = queuesPerRoom;
-    this.clock = clock;
     for (int i = 0; i < NAMES.length; i++) {
       gauges.add(MultiGauge.builder(NAMES[i]).description(DESCRIPTIONS[i]).register(meters));
     }
     publish(Set.of());
   }
 
-  /** Records what this tick's expiry call read of {@code queue}. */
-  public void observe(QueueId queue, RoomPolicy policy, ExpireResult sizes) {
+  /**
+   * Records what this tick read of {@code queue}: the sizes from its expiry call, and the admission
+   * rate measured in Redis.
+   */
+  public void observe(QueueId queue, RoomPolicy policy, ExpireResult sizes, double measuredRate) {
     Observed seen = observed.computeIfAbsent(queue, q -> new Observed());
     seen.sizes = sizes;
     seen.configuredRate = policy.mode().admits() ? policy.admitPerSecond() : 0;
-    seen.rate.add(clock.millis(), sizes.admittedTotal());
+    seen.measuredRate = measuredRate;
   }
 
   /**
@@ -128,7 +130,7 @@ public final class LineMeters {
   private static double[] row(Observed seen) {
     ExpireResult sizes = seen.sizes;
     return new double[] {
-      sizes.waiting(), sizes.running(), sizes.finished(), seen.configuredRate, seen.rate.perSecond()
+      sizes.waiting(), sizes.running(), sizes.finished(), seen.configuredRate, seen.measuredRate
     };
   }
 

@@ -13,12 +13,15 @@ import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.history.HistorySample;
 import io.anteroom.queue.history.RedisRoomHistory;
 import io.anteroom.queue.policy.PolicyParser;
+import io.anteroom.queue.policy.RedisSettingsStore;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.redis.RedisConnector;
+import io.anteroom.testing.MutableClock;
 import io.anteroom.testing.redis.RedisServerExtension;
 import io.anteroom.worker.metrics.LineMeters;
 import io.micrometer.core.instrument.Gauge;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -165,6 +168,35 @@ class LineMetricsIntegrationTests {
     assertThat(series("anteroom.queue.admit.rate.configured")).containsEntry("hot", 40.0);
     assertThat(series("anteroom.queue.running").get("hot"))
         .isEqualTo((double) store.counts(queue).block().running());
+  }
+
+  @Test
+  void measuredRateWhenTheLineStopsMovingThenIsTheRateMeasuredInRedisWhileItMoved() {
+    MutableClock clock = MutableClock.startingAt2026();
+    worker = new WorkerFixture(redis.uri(), ROOM, RoomPolicy.DEFAULTS, "250ms", clock);
+    QueueStore line = new RedisQueueStore(connector.commands(), keys, clock);
+    QueueId queue = QueueId.of(ROOM, "steady");
+    for (int v = 0; v < 300; v++) {
+      line.enqueue(queue, "v" + v, paused).block();
+    }
+    active.activate(queue, Activation.MANUAL).block();
+    tick(clock, 40);
+    new RedisSettingsStore(connector.commands(), keys)
+        .put(ROOM, null, Map.of("mode", "paused"))
+        .block();
+    tick(clock, 20);
+
+    double inRedis = line.status(queue, "v299").block().measuredRate();
+    assertThat(inRedis).as("10 per second while the line moved").isCloseTo(10.0, within(1.0));
+    assertThat(series("anteroom.queue.admit.rate.measured").get("steady")).isEqualTo(inRedis);
+  }
+
+  /** Runs {@code ticks} ticks of the worker, 250 ms apart on {@code clock}. */
+  void tick(MutableClock clock, int ticks) {
+    for (int i = 0; i < ticks; i++) {
+      clock.advance(Duration.ofMillis(250));
+      worker.loop.runOnce().block();
+    }
   }
 
   long zcardOfAllWaiting(int count) {

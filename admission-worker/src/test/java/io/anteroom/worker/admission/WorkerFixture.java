@@ -23,24 +23,34 @@ final class WorkerFixture implements AutoCloseable {
   final AdmissionLoop loop;
 
   WorkerFixture(String uri, String room, RoomPolicy policy, String tick) {
-    this(new RedisProperties(uri, "500ms", "1s", 10_000), room, policy, tick);
+    this(uri, room, policy, tick, Clock.systemUTC());
+  }
+
+  WorkerFixture(String uri, String room, RoomPolicy policy, String tick, Clock clock) {
+    this(new RedisProperties(uri, "500ms", "1s", 10_000), room, policy, tick, clock);
   }
 
   WorkerFixture(RedisProperties redisProperties, String room, RoomPolicy policy, String tick) {
+    this(redisProperties, room, policy, tick, Clock.systemUTC());
+  }
+
+  WorkerFixture(
+      RedisProperties redisProperties, String room, RoomPolicy policy, String tick, Clock clock) {
     this.redis = RedisConnector.connect(redisProperties);
     QueueKeys keys = new QueueKeys("wr");
-    RedisQueueStore store = new RedisQueueStore(redis.commands(), keys, Clock.systemUTC());
+    RedisQueueStore store = new RedisQueueStore(redis.commands(), keys, clock);
     RoomPolicies policies =
-        new RoomPolicies(Map.of(room, policy), new RedisSettingsStore(redis.commands(), keys));
+        new RoomPolicies(
+            Map.of(room, policy), new RedisSettingsStore(redis.commands(), keys), clock);
     this.loop =
         AdmissionLoop.create(
             new RedisActiveQueues(redis.commands(), keys),
             policies,
             store,
-            new RedisTrafficStore(redis.commands(), keys, Clock.systemUTC()),
-            new RedisRoomHistory(redis.commands(), keys, Clock.systemUTC()),
+            new RedisTrafficStore(redis.commands(), keys, clock),
+            new RedisRoomHistory(redis.commands(), keys, clock),
             new WorkerProperties(tick, 32, 20),
-            Clock.systemUTC(),
+            clock,
             meters);
   }
 

@@ -3,12 +3,13 @@ package io.anteroom.gateway.activation;
 import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.log.ThrottledWarnings;
+import io.anteroom.queue.tick.PeriodicTask;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -16,13 +17,13 @@ import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import reactor.core.Disposable;
 import reactor.core.Disposables;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
  * This gateway's copy of the set of active queues, so deciding whether a request must queue costs
  * no Redis call. Re-read periodically, and at once when a change is announced on the pub/sub
- * channel. While Redis cannot be read, the last known set stays in force.
+ * channel (a read in flight stands for the announcements that come meanwhile). While Redis cannot
+ * be read, the last known set stays in force.
  */
 public final class ActiveQueueMirror implements SmartLifecycle {
 
@@ -31,30 +32,33 @@ public final class ActiveQueueMirror implements SmartLifecycle {
   private final ActiveQueues active;
   private final Mono<StatefulRedisPubSubConnection<String, String>> pubSub;
   private final String channel;
-  private final Duration refresh;
-  private final AtomicBoolean reading = new AtomicBoolean();
-  private final ThrottledWarnings warnings =
-      new ThrottledWarnings(log, Clock.systemUTC(), Duration.ofSeconds(10));
+  private final PeriodicTask reads;
+  private final ThrottledWarnings warnings;
   private volatile Set<QueueId> queues = Set.of();
   private volatile boolean known;
   private volatile Map<String, Long> perRoom = Map.of();
-  private final AtomicLong reads = new AtomicLong();
+  private final AtomicLong sent = new AtomicLong();
   private long applied;
   private volatile Disposable running;
 
   /**
    * @param pubSub a connection this mirror owns for the change channel, given once Redis has been
    *     reached (periodic reads cover the time before); closed on stop
+   * @param refresh time between periodic reads
+   * @param clock the time warnings are rate-limited by
    */
   public ActiveQueueMirror(
       ActiveQueues active,
       Mono<StatefulRedisPubSubConnection<String, String>> pubSub,
       String channel,
-      Duration refresh) {
+      Duration refresh,
+      Clock clock,
+      MeterRegistry meters) {
     this.active = active;
     this.pubSub = pubSub;
     this.channel = channel;
-    this.refresh = refresh;
+    this.reads = new PeriodicTask("active-queues", refresh, this::read, clock, meters);
+    this.warnings = new ThrottledWarnings(log, clock, Duration.ofSeconds(10));
   }
 
   /** Whether the set has been read at least once; until then no queue is known to be on. */
@@ -78,12 +82,7 @@ public final class ActiveQueueMirror implements SmartLifecycle {
    * Redis answers in order, so a later read sees a newer set).
    */
   public Mono<Void> refresh() {
-    return Mono.defer(
-            () -> {
-              long read = reads.incrementAndGet();
-              return active.list().doOnNext(map -> apply(read, map)).then();
-            })
-        .then()
+    return read()
         .onErrorResume(
             error -> {
               warnings.warn(
@@ -92,6 +91,15 @@ public final class ActiveQueueMirror implements SmartLifecycle {
                   error.toString());
               return Mono.empty();
             });
+  }
+
+  /** Reads the set once; fails when Redis does. */
+  private Mono<Void> read() {
+    return Mono.defer(
+        () -> {
+          long read = sent.incrementAndGet();
+          return active.list().doOnNext(map -> apply(read, map)).then();
+        });
   }
 
   private synchronized void apply(long read, Map<QueueId, ?> map) {
@@ -105,20 +113,15 @@ public final class ActiveQueueMirror implements SmartLifecycle {
     known = true;
   }
 
-  private void refreshUnlessReading() {
-    if (reading.compareAndSet(false, true)) {
-      refresh().doFinally(s -> reading.set(false)).subscribe();
-    }
-  }
-
   @Override
   public synchronized void start() {
     if (running != null) {
       return;
     }
-    refreshUnlessReading();
-    Disposable periodic = Flux.interval(refresh).subscribe(n -> refreshUnlessReading());
-    Disposable.Composite all = Disposables.composite(periodic);
+    reads.trigger();
+    reads.start();
+    Disposable stopReads = reads::stop;
+    Disposable.Composite all = Disposables.composite(stopReads);
     all.add(pubSub.subscribe(connection -> listen(connection, all)));
     running = all;
   }
@@ -129,7 +132,7 @@ public final class ActiveQueueMirror implements SmartLifecycle {
       connection.close();
       return;
     }
-    all.add(connection.reactive().observeChannels().subscribe(message -> refreshUnlessReading()));
+    all.add(connection.reactive().observeChannels().subscribe(message -> reads.trigger()));
     connection
         .reactive()
         .subscribe(channel)
@@ -138,7 +141,7 @@ public final class ActiveQueueMirror implements SmartLifecycle {
             error ->
                 warnings.warn(
                     "subscribe", "Cannot subscribe to {}: {}", channel, error.toString()));
-    refreshUnlessReading();
+    reads.trigger();
   }
 
   @Override

@@ -33,8 +33,7 @@ public final class AutoActivator {
   private final ActiveQueueMirror mirror;
   private final long maxPerRoom;
   private final MeterRegistry meters;
-  private final ThrottledWarnings warnings =
-      new ThrottledWarnings(log, Clock.systemUTC(), Duration.ofSeconds(10));
+  private final ThrottledWarnings warnings;
 
   /** Registers its counters for each of {@code rooms} at zero. */
   public AutoActivator(
@@ -42,11 +41,13 @@ public final class AutoActivator {
       ActiveQueueMirror mirror,
       long maxPerRoom,
       Set<String> rooms,
-      MeterRegistry meters) {
+      MeterRegistry meters,
+      Clock clock) {
     this.active = active;
     this.mirror = mirror;
     this.maxPerRoom = maxPerRoom;
     this.meters = meters;
+    this.warnings = new ThrottledWarnings(log, clock, Duration.ofSeconds(10));
     for (String room : rooms) {
       meters.counter(ACTIVATED, "room", room);
       meters.counter(REFUSED, "room", room);

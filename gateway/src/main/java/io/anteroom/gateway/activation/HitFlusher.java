@@ -33,8 +33,7 @@ public final class HitFlusher {
   private final PendingHits pending;
   private final Clock clock;
   private final Counter evicted;
-  private final ThrottledWarnings warnings =
-      new ThrottledWarnings(log, Clock.systemUTC(), Duration.ofSeconds(10));
+  private final ThrottledWarnings warnings;
 
   public HitFlusher(
       HitCounter counter,
@@ -51,6 +50,7 @@ public final class HitFlusher {
     this.policies = policies;
     this.pending = new PendingHits(counter.capacity());
     this.clock = clock;
+    this.warnings = new ThrottledWarnings(log, clock, Duration.ofSeconds(10));
     this.evicted = meters.counter("anteroom.gateway.hits.evicted");
   }
 

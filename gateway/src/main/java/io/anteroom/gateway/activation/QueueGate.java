@@ -46,13 +46,13 @@ public final class QueueGate {
   private final AutoActivator activator;
   private final Clock clock;
   private final Set<QueueId> activating = ConcurrentHashMap.newKeySet();
-  private final ThrottledWarnings warnings =
-      new ThrottledWarnings(log, Clock.systemUTC(), Duration.ofSeconds(10));
+  private final ThrottledWarnings warnings;
 
   public QueueGate(ActiveQueueMirror mirror, AutoActivator activator, Clock clock) {
     this.mirror = mirror;
     this.activator = activator;
     this.clock = clock;
+    this.warnings = new ThrottledWarnings(log, clock, Duration.ofSeconds(10));
   }
 
   /** The verdict for {@code queue} under {@code policy}; never calls Redis on the caller's path. */

@@ -48,7 +48,10 @@ import reactor.core.publisher.Mono;
  * GET   /admin/api/rooms/R/queues/I    queue: {"item", "queue", "active" (manual|auto|null),
  *                                      "mode", "state", "admit-per-second", "overrides",
  *                                      "waiting", "running", "finished", "enqueued", "admitted",
- *                                      "abandoned", "expired", "released"}
+ *                                      "abandoned", "expired", "released",
+ *                                      "measured-admit-per-second" (as measured in Redis while
+ *                                      people wait, the figure waits are estimated from; 0 until
+ *                                      known)}
  * GET   /admin/api/rooms/R/queues/I/settings   {"room", "item", "queue", "inherited",
  *                                              "overrides", "effective"}
  * PATCH /admin/api/rooms/R/queues/I/settings   as for the room, on top of the room's values

@@ -15,8 +15,8 @@ import reactor.core.publisher.Mono;
 /**
  * {@code GET /admin/api/rooms/{room}/history}: the room's line over the last {@link
  * RoomHistory#SPAN}, as the admission workers sampled it, with the admission rate between samples
- * ({@link AdmissionRate}) and the rate the room is set to now, for the admin page's charts. Reads
- * Redis on every call, the samples and the room's settings side by side.
+ * ({@link HistorySample#admittedPerSecond}) and the rate the room is set to now, for the admin
+ * page's charts. Reads Redis on every call, the samples and the room's settings side by side.
  */
 final class HistoryHandler {
 
@@ -47,7 +47,7 @@ final class HistoryHandler {
   }
 
   private static List<Map<String, Object>> samples(List<HistorySample> samples) {
-    List<Double> rates = AdmissionRate.perSecond(samples);
+    List<Double> rates = HistorySample.admittedPerSecond(samples);
     List<Map<String, Object>> views = new ArrayList<>(samples.size());
     for (int i = 0; i < samples.size(); i++) {
       HistorySample sample = samples.get(i);

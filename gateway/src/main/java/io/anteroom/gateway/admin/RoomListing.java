@@ -20,8 +20,9 @@ import reactor.core.publisher.Mono;
 
 /**
  * The read side of the admin API: rooms, and the queues of each that are on or have overrides of
- * their own, with their counts. Reads Redis on every call (one read of the active queues, one of
- * each room's overrides, one per queue for its counts), so it shows what is, not a mirror.
+ * their own, with their counts and the admission rate measured in Redis. Reads Redis on every call
+ * (one read of the active queues, one of each room's overrides, one per queue for its counts and
+ * rate), so it shows what is, not a mirror.
  */
 final class RoomListing {
 
@@ -114,10 +115,9 @@ final class RoomListing {
 
   private Mono<Map<String, Object>> queueView(
       QueueId queue, Activation activation, RoomPolicy policy, Map<String, String> overrides) {
-    return queues
-        .counts(queue)
+    return Mono.zip(queues.counts(queue), queues.measuredRate(queue))
         .map(
-            counts -> {
+            read -> {
               Map<String, Object> view = new LinkedHashMap<>();
               view.put("item", queue.item());
               view.put("queue", queue.toString());
@@ -126,7 +126,8 @@ final class RoomListing {
               view.put("state", state(policy.mode(), activation != null));
               view.put("admit-per-second", PolicyView.number(policy.admitPerSecond()));
               view.put("overrides", PolicyView.sorted(overrides));
-              putCounts(view, counts);
+              putCounts(view, read.getT1());
+              view.put("measured-admit-per-second", PolicyView.number(read.getT2()));
               return view;
             });
   }

@@ -59,6 +59,6 @@ final class Rooms {
         .map(
             overrides ->
                 new Current(
-                    room, configured, overrides, RoomPolicies.apply(room, configured, overrides)));
+                    room, configured, overrides, policies.apply(room, configured, overrides)));
   }
 }

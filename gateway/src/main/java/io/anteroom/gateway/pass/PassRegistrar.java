@@ -46,12 +46,13 @@ public final class PassRegistrar {
   private final AtomicReference<Map<QueueId, Set<String>>> pending =
       new AtomicReference<>(new ConcurrentHashMap<>());
   private final AtomicInteger size = new AtomicInteger();
-  private final ThrottledWarnings warnings =
-      new ThrottledWarnings(log, Clock.systemUTC(), Duration.ofSeconds(10));
+  private final ThrottledWarnings warnings;
 
-  public PassRegistrar(QueueStore store, RoomPolicyMirror policies, MeterRegistry meters) {
+  public PassRegistrar(
+      QueueStore store, RoomPolicyMirror policies, MeterRegistry meters, Clock clock) {
     this.store = store;
     this.policies = policies;
+    this.warnings = new ThrottledWarnings(log, clock, Duration.ofSeconds(10));
     this.dropped = meters.counter("anteroom.gateway.registrations.dropped");
   }
 

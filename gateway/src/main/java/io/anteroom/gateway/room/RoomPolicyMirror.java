@@ -23,9 +23,9 @@ import reactor.core.publisher.Mono;
 
 /**
  * Each room's current settings (YAML plus live overrides of the room and of single queues), re-read
- * periodically ({@link #refresh()}, run by a {@link io.anteroom.gateway.Periodic}), so the request
- * path reads policies from memory. Until the first read, and while Redis cannot be read, rooms keep
- * the last known settings (at first the YAML ones).
+ * periodically ({@link #refresh()}, run by a {@link io.anteroom.queue.tick.PeriodicTask}), so the
+ * request path reads policies from memory. Until the first read, and while Redis cannot be read,
+ * rooms keep the last known settings (at first the YAML ones).
  *
  * <p>A room's failure policy can also be held on this gateway alone ({@link #holdLocally}), for
  * when Redis cannot be written: it is in force at once, as a room override on top of the room's
@@ -51,11 +51,14 @@ public final class RoomPolicyMirror {
   private final Map<String, LocalFailurePolicy> local = new ConcurrentHashMap<>();
   private final Map<String, RoomSettings> current = new ConcurrentHashMap<>();
   private final AtomicLong flips = new AtomicLong();
-  private final ThrottledWarnings warnings =
-      new ThrottledWarnings(log, Clock.systemUTC(), Duration.ofSeconds(10));
+  private final ThrottledWarnings warnings;
 
-  public RoomPolicyMirror(RoomPolicies policies) {
+  /**
+   * @param clock the time warnings are rate-limited by
+   */
+  public RoomPolicyMirror(RoomPolicies policies, Clock clock) {
     this.policies = policies;
+    this.warnings = new ThrottledWarnings(log, clock, Duration.ofSeconds(10));
     for (String room : policies.rooms()) {
       read.put(room, Overrides.NONE);
       current.put(room, RoomSettings.of(policies.configured(room)));
@@ -148,6 +151,6 @@ public final class RoomPolicyMirror {
       values.put(PolicyProperty.FAILURE_POLICY.key(), held.value().value());
       overrides = new Overrides(values, overrides.queues());
     }
-    current.put(room, RoomPolicies.apply(room, policies.configured(room), overrides));
+    current.put(room, policies.apply(room, policies.configured(room), overrides));
   }
 }

@@ -32,6 +32,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -219,6 +220,33 @@ class AdminApiIntegrationTests {
     assertThat(active.list().block()).doesNotContainKey(queue);
     assertThat(listedQueue("7")).isNull();
     assertThat(log.getAll()).contains("what=deactivate target=shop:7 old=manual new=off");
+  }
+
+  @Test
+  void queueShowsTheAdmissionRateMeasuredInRedis() {
+    lineUp(queue, 3);
+    active.activate(queue, Activation.MANUAL).block();
+    assertThat(listedQueue("7").get("measured-admit-per-second").stringValue())
+        .as("nothing sampled yet")
+        .isEqualTo("0");
+
+    // 30 admissions over 10 s of sampled time, as rate.lua keeps them.
+    Mono.fromCompletionStage(
+            connector
+                .commands()
+                .hset(
+                    keys.state(queue),
+                    Map.of(
+                        "rate-sum",
+                        "30",
+                        "rate-weight",
+                        "10000",
+                        "rate-at",
+                        Long.toString(System.currentTimeMillis()))))
+        .block();
+
+    assertThat(listedQueue("7").get("measured-admit-per-second").stringValue()).isEqualTo("3");
+    assertThat(store.measuredRate(queue).block()).isEqualTo(3.0);
   }
 
   @Test

@@ -53,12 +53,14 @@ class PassRegistrarIntegrationTests {
     RoomPolicies policies =
         new RoomPolicies(
             Map.of("shop", RoomPolicy.DEFAULTS),
-            new RedisSettingsStore(connector.commands(), keys));
+            new RedisSettingsStore(connector.commands(), keys),
+            Clock.systemUTC());
     registrar =
         new PassRegistrar(
             new RedisQueueStore(connector.commands(), keys, Clock.systemUTC(), idle),
-            new RoomPolicyMirror(policies),
-            meters);
+            new RoomPolicyMirror(policies, Clock.systemUTC()),
+            meters,
+            Clock.systemUTC());
   }
 
   @AfterEach

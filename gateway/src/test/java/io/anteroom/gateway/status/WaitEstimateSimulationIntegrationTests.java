@@ -170,7 +170,10 @@ class WaitEstimateSimulationIntegrationTests {
   /** A worker process of its own; {@code settings} only reads the (absent) live overrides. */
   InProcessWorker worker(RedisConnector settings, RoomPolicy policy) {
     RoomPolicies policies =
-        new RoomPolicies(Map.of("sim", policy), new RedisSettingsStore(settings.commands(), keys));
+        new RoomPolicies(
+            Map.of("sim", policy),
+            new RedisSettingsStore(settings.commands(), keys),
+            Clock.systemUTC());
     return new InProcessWorker(redis.uri(), keys, policies, "250ms");
   }
 }

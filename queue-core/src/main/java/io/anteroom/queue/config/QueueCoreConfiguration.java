@@ -92,7 +92,7 @@ public class QueueCoreConfiguration {
   }
 
   @Bean
-  RoomPolicies roomPolicies(AnteroomProperties properties, SettingsStore settings) {
-    return new RoomPolicies(properties.policies(), settings);
+  RoomPolicies roomPolicies(AnteroomProperties properties, SettingsStore settings, Clock clock) {
+    return new RoomPolicies(properties.policies(), settings, clock);
   }
 }

@@ -1,5 +1,8 @@
 package io.anteroom.queue.history;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * A room's line at one moment: the sums over its active queues.
  *
@@ -11,6 +14,33 @@ package io.anteroom.queue.history;
  *     two samples is the admissions in between, unless a queue was turned off (the sum then drops)
  */
 public record HistorySample(long at, long waiting, long running, long finished, long admitted) {
+
+  /**
+   * The admissions per second up to each of {@code samples} (oldest first) from the one before it;
+   * null for the first, which has none.
+   */
+  public static List<Double> admittedPerSecond(List<HistorySample> samples) {
+    List<Double> rates = new ArrayList<>(samples.size());
+    for (int i = 0; i < samples.size(); i++) {
+      rates.add(i == 0 ? null : samples.get(i).admittedPerSecondSince(samples.get(i - 1)));
+    }
+    return rates;
+  }
+
+  /**
+   * Admissions per second from {@code previous} to this sample: the difference of the totals over
+   * the real time between them, longer than an interval where no worker ran. At least 0: a total
+   * that drops (turning a queue off takes its admissions out of the sum) counts as no admissions,
+   * so admissions of other queues in that interval are not shown. Null when this sample is not
+   * later than {@code previous}.
+   */
+  public Double admittedPerSecondSince(HistorySample previous) {
+    long millis = at - previous.at;
+    if (millis <= 0) {
+      return null;
+    }
+    return Math.max(0, admitted - previous.admitted) * 1000.0 / millis;
+  }
 
   /** The stored form, {@code at:waiting:running:finished:admitted}. */
   String encode() {

@@ -18,20 +18,21 @@ import reactor.core.publisher.Mono;
  */
 public final class RoomPolicies {
 
-  private static final ThrottledWarnings WARNINGS =
-      new ThrottledWarnings(
-          LoggerFactory.getLogger(RoomPolicies.class), Clock.systemUTC(), Duration.ofMinutes(1));
-
   private final Map<String, RoomPolicy> configured;
   private final SettingsStore settings;
+  private final ThrottledWarnings warnings;
 
   /**
    * @param configured each room's policy as configured in YAML
    * @param settings where live overrides are read from
+   * @param clock the time warnings about unusable overrides are rate-limited by
    */
-  public RoomPolicies(Map<String, RoomPolicy> configured, SettingsStore settings) {
+  public RoomPolicies(Map<String, RoomPolicy> configured, SettingsStore settings, Clock clock) {
     this.configured = Map.copyOf(configured);
     this.settings = settings;
+    this.warnings =
+        new ThrottledWarnings(
+            LoggerFactory.getLogger(RoomPolicies.class), clock, Duration.ofMinutes(1));
   }
 
   /** The configured rooms. */
@@ -59,7 +60,7 @@ public final class RoomPolicies {
   }
 
   /** {@code overrides} applied to the room's YAML policy, skipping parts that do not parse. */
-  public static RoomSettings apply(String room, RoomPolicy base, Overrides overrides) {
+  public RoomSettings apply(String room, RoomPolicy base, Overrides overrides) {
     RoomPolicy policy = withOverrides("room " + room, base, overrides.room());
     Map<String, RoomPolicy> queues = new HashMap<>();
     overrides
@@ -70,8 +71,7 @@ public final class RoomPolicies {
     return new RoomSettings(policy, queues);
   }
 
-  private static RoomPolicy withOverrides(
-      String source, RoomPolicy base, Map<String, String> values) {
+  private RoomPolicy withOverrides(String source, RoomPolicy base, Map<String, String> values) {
     if (values.isEmpty()) {
       return base;
     }
@@ -83,7 +83,7 @@ public final class RoomPolicies {
   }
 
   /** Applies the overrides that can be used, one at a time in name order, skipping the others. */
-  private static RoomPolicy oneByOne(String source, RoomPolicy base, Map<String, String> values) {
+  private RoomPolicy oneByOne(String source, RoomPolicy base, Map<String, String> values) {
     RoomPolicy policy = base;
     for (Map.Entry<String, String> value : new TreeMap<>(values).entrySet()) {
       try {
@@ -91,7 +91,7 @@ public final class RoomPolicies {
             PolicyParser.apply(
                 "overrides of " + source, policy, Map.of(value.getKey(), value.getValue()));
       } catch (InvalidPolicyException e) {
-        WARNINGS.warn(source + value.getKey(), "Ignoring live override: {}", e.getMessage());
+        warnings.warn(source + value.getKey(), "Ignoring live override: {}", e.getMessage());
       }
     }
     return policy;

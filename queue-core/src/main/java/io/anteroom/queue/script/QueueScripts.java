@@ -22,6 +22,7 @@ public final class QueueScripts {
   public static final LuaScript LIMIT = LuaScript.load("limit.lua");
   public static final LuaScript IDLE = LuaScript.load("idle.lua");
   public static final LuaScript FORGET = LuaScript.load("forget.lua");
+  public static final LuaScript MEASURED_RATE = LuaScript.load("measured_rate.lua");
 
   private QueueScripts() {}
 }

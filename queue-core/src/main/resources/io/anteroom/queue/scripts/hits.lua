@@ -12,23 +12,11 @@
 -- Not safe to repeat: a re-sent call counts twice, which only makes activation a little earlier;
 -- it counts in its own second, so once that second has left the window, it counts for nothing.
 
+--@include hits_window.lua
+
 local second, window = math.floor(tonumber(ARGV[1]) / 1000), tonumber(ARGV[3])
 redis.call('HINCRBY', KEYS[1], second, tonumber(ARGV[2]))
-local total, stale, tidied = 0, {}, nil
-local counts = redis.call('HGETALL', KEYS[1])
-for i = 1, #counts, 2 do
-  local field = counts[i]
-  if field == 'tidied' then
-    tidied = tonumber(counts[i + 1])
-  else
-    local s = tonumber(field)
-    if not s or s <= second - window then
-      stale[#stale + 1] = field
-    elseif s <= second then
-      total = total + tonumber(counts[i + 1])
-    end
-  end
-end
+local total, stale, tidied = hits_in_window(KEYS[1], second, window)
 if not tidied or second - tidied >= window then
   if #stale > 0 then
     redis.call('HDEL', KEYS[1], unpack(stale))

@@ -12,16 +12,11 @@
 -- cool-down longer) or start one as of its now, which only a queue that is empty and quiet at the
 -- next call keeps; Lettuce re-sends a call only until its command timeout, far within a cool-down.
 
+--@include hits_window.lua
+
 local now, window = tonumber(ARGV[1]), tonumber(ARGV[2])
 local second = math.floor(now / 1000)
-local total = 0
-local counts = redis.call('HGETALL', KEYS[6])
-for i = 1, #counts, 2 do
-  local s = tonumber(counts[i])
-  if s and s > second - window and s <= second then
-    total = total + tonumber(counts[i + 1])
-  end
-end
+local total = hits_in_window(KEYS[6], second, window)
 
 local quiet = (total == 0 or total < tonumber(ARGV[3]) * window) and redis.call('ZCARD', KEYS[1]) == 0
 if not quiet then

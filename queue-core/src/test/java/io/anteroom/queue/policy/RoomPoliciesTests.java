@@ -2,6 +2,7 @@ package io.anteroom.queue.policy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.anteroom.testing.MutableClock;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -9,11 +10,14 @@ class RoomPoliciesTests {
 
   final RoomPolicy yaml =
       PolicyParser.apply("yaml", RoomPolicy.DEFAULTS, Map.of("max-active", "50"));
+  // Applying overrides reads no store.
+  final RoomPolicies policies =
+      new RoomPolicies(Map.of("shop", yaml), null, MutableClock.startingAt2026());
 
   @Test
   void queueOverridesApplyOnTopOfTheRoomOverrides() {
     RoomSettings settings =
-        RoomPolicies.apply(
+        policies.apply(
             "shop",
             yaml,
             new Overrides(
@@ -30,7 +34,7 @@ class RoomPoliciesTests {
   @Test
   void oneBadOverrideIsSkippedAndTheOthersStillApply() {
     RoomSettings settings =
-        RoomPolicies.apply(
+        policies.apply(
             "shop",
             yaml,
             new Overrides(
@@ -47,7 +51,7 @@ class RoomPoliciesTests {
   @Test
   void overridesThatDoNotParseAreIgnoredWithoutTouchingTheOthers() {
     RoomSettings settings =
-        RoomPolicies.apply(
+        policies.apply(
             "shop",
             yaml,
             new Overrides(

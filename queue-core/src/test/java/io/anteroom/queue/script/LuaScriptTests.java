@@ -25,4 +25,12 @@ class LuaScriptTests {
     }
     assertThat(QueueScripts.ADMIT.source()).contains("local function bucket_tokens");
   }
+
+  @Test
+  void theWindowSumOfHitsIsOneIncludeSharedByHitsAndSettle() {
+    for (LuaScript script : new LuaScript[] {QueueScripts.HITS, QueueScripts.SETTLE}) {
+      assertThat(script.source()).as(script.name()).contains("local function hits_in_window");
+      assertThat(script.source()).as(script.name()).doesNotContain("--@include");
+    }
+  }
 }

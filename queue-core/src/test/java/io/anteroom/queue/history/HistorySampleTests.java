@@ -1,13 +1,12 @@
-package io.anteroom.gateway.admin;
+package io.anteroom.queue.history;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.anteroom.queue.history.HistorySample;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class AdmissionRateTests {
+class HistorySampleTests {
 
   private static HistorySample at(long seconds, long admitted) {
     return new HistorySample(1_000_000 + seconds * 1000, 0, 0, 0, admitted);
@@ -15,21 +14,23 @@ class AdmissionRateTests {
 
   @Test
   void perSecondWhenSamplesAreFiveSecondsApartThenDividesTheDifferenceByFive() {
-    List<Double> rates = AdmissionRate.perSecond(List.of(at(0, 100), at(5, 110), at(10, 117)));
+    List<Double> rates =
+        HistorySample.admittedPerSecond(List.of(at(0, 100), at(5, 110), at(10, 117)));
 
     assertThat(rates).containsExactly(null, 2.0, 1.4);
   }
 
   @Test
   void perSecondWhenSamplesAreMissingThenDividesByTheRealTimeBetweenThem() {
-    List<Double> rates = AdmissionRate.perSecond(List.of(at(0, 0), at(5, 10), at(65, 40)));
+    List<Double> rates = HistorySample.admittedPerSecond(List.of(at(0, 0), at(5, 10), at(65, 40)));
 
     assertThat(rates.get(2)).as("30 admitted over 60 s, not over 5 s").isEqualTo(0.5);
   }
 
   @Test
   void perSecondWhenTheTotalDropsThenCountsNoAdmissions() {
-    List<Double> rates = AdmissionRate.perSecond(List.of(at(0, 500), at(5, 20), at(10, 30)));
+    List<Double> rates =
+        HistorySample.admittedPerSecond(List.of(at(0, 500), at(5, 20), at(10, 30)));
 
     assertThat(rates).containsExactly(null, 0.0, 2.0);
   }
@@ -39,18 +40,18 @@ class AdmissionRateTests {
     HistorySample first = new HistorySample(0, 0, 0, 0, 0);
     HistorySample second = new HistorySample(3_000, 0, 0, 0, 2);
 
-    assertThat(AdmissionRate.between(first, second)).isCloseTo(0.6667, within(0.0001));
+    assertThat(second.admittedPerSecondSince(first)).isCloseTo(0.6667, within(0.0001));
   }
 
   @Test
   void betweenWhenTheLaterSampleIsNotLaterThenHasNoRate() {
-    assertThat(AdmissionRate.between(at(5, 0), at(5, 10))).isNull();
-    assertThat(AdmissionRate.between(at(10, 0), at(5, 10))).isNull();
+    assertThat(at(5, 10).admittedPerSecondSince(at(5, 0))).isNull();
+    assertThat(at(5, 10).admittedPerSecondSince(at(10, 0))).isNull();
   }
 
   @Test
   void perSecondWhenThereIsNoSampleBeforeThenHasNoRate() {
-    assertThat(AdmissionRate.perSecond(List.of())).isEmpty();
-    assertThat(AdmissionRate.perSecond(List.of(at(0, 7)))).containsExactly((Double) null);
+    assertThat(HistorySample.admittedPerSecond(List.of())).isEmpty();
+    assertThat(HistorySample.admittedPerSecond(List.of(at(0, 7)))).containsExactly((Double) null);
   }
 }
