@@ -77,20 +77,19 @@ class GatewayConfiguration {
       RoomPolicyMirror mirror, FailurePolicySwitch flips, GatewayProperties gateway) {
     return new Periodic(
         "Reading live settings",
-        gateway.mirrorRefreshInterval(),
+        gateway.mirrorRefresh(),
         () -> flips.writeHeld().then(mirror.refresh()),
         false);
   }
 
   @Bean
   Periodic hitFlush(HitFlusher flusher, GatewayProperties gateway) {
-    return new Periodic("Counting traffic", gateway.hitFlushInterval(), flusher::flush, false);
+    return new Periodic("Counting traffic", gateway.hitFlush(), flusher::flush, false);
   }
 
   @Bean
   Periodic passRegistration(PassRegistrar registrar, GatewayProperties gateway) {
-    return new Periodic(
-        "Registering passes", gateway.registerFlushInterval(), registrar::flush, true);
+    return new Periodic("Registering passes", gateway.registerFlush(), registrar::flush, true);
   }
 
   @Bean
@@ -100,7 +99,7 @@ class GatewayConfiguration {
       QueueKeys keys,
       GatewayProperties gateway) {
     return new ActiveQueueMirror(
-        active, redis.connectPubSub(), keys.activeChanged(), gateway.mirrorRefreshInterval());
+        active, redis.connectPubSub(), keys.activeChanged(), gateway.mirrorRefresh());
   }
 
   @Bean
@@ -182,7 +181,7 @@ class GatewayConfiguration {
   @Bean
   Periodic roomMessageRefresh(RoomMessages messages, GatewayProperties gateway) {
     return new Periodic(
-        "Reading operator messages", gateway.mirrorRefreshInterval(), messages::refresh, false);
+        "Reading operator messages", gateway.mirrorRefresh(), messages::refresh, false);
   }
 
   @Bean

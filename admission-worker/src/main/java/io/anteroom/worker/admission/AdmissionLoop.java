@@ -72,8 +72,8 @@ public final class AdmissionLoop implements SmartLifecycle {
     this.deactivation = deactivation;
     this.lines = lines;
     this.history = history;
-    this.outage = new OutageCredit(Clock.systemUTC(), properties.tickInterval());
-    this.tick = properties.tickInterval();
+    this.outage = new OutageCredit(Clock.systemUTC(), properties.tick());
+    this.tick = properties.tick();
     this.concurrency = properties.queueConcurrency();
     this.dropped = meters.counter("anteroom.worker.ticks.dropped");
     this.failedTicks = meters.counter("anteroom.worker.ticks.failed");

@@ -19,6 +19,7 @@ import io.anteroom.testing.redis.RedisServerExtension;
 import io.anteroom.worker.metrics.LineMeters;
 import io.micrometer.core.instrument.Gauge;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +45,9 @@ class LineMetricsIntegrationTests {
 
   @BeforeEach
   void setUp() {
-    connector = RedisConnector.connect(new RedisProperties(redis.uri(), "2s", "1s", 10_000));
+    connector =
+        RedisConnector.connect(
+            new RedisProperties(redis.uri(), Duration.ofSeconds(2), Duration.ofSeconds(1), 10_000));
     store = new RedisQueueStore(connector.commands(), keys, Clock.systemUTC());
     active = new RedisActiveQueues(connector.commands(), keys);
     connector.commands().flushall();

@@ -10,6 +10,7 @@ import io.anteroom.gateway.room.ItemSource;
 import io.anteroom.queue.config.AnteroomProperties;
 import io.anteroom.queue.config.RedisProperties;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -134,7 +135,8 @@ class BypassTests {
     room.put("item", "path:id");
     return new AnteroomProperties(
         "wr",
-        new RedisProperties("redis://127.0.0.1:6379", "500ms", "1s", 10_000),
+        new RedisProperties(
+            "redis://127.0.0.1:6379", Duration.ofMillis(500), Duration.ofSeconds(1), 10_000),
         Map.of(),
         Map.of("shop", room));
   }

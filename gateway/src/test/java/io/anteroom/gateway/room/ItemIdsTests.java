@@ -7,6 +7,7 @@ import io.anteroom.queue.QueueId;
 import io.anteroom.queue.config.AnteroomProperties;
 import io.anteroom.queue.config.RedisProperties;
 import java.net.URI;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -188,7 +189,8 @@ class ItemIdsTests {
     AnteroomProperties anteroom =
         new AnteroomProperties(
             "wr",
-            new RedisProperties("redis://127.0.0.1:6379", "500ms", "1s", 10_000),
+            new RedisProperties(
+                "redis://127.0.0.1:6379", Duration.ofMillis(500), Duration.ofSeconds(1), 10_000),
             Map.of(),
             Map.of("shop", room));
 
