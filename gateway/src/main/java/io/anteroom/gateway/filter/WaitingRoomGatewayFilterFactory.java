@@ -107,18 +107,26 @@ public class WaitingRoomGatewayFilterFactory
       ClientAddress clients,
       Map<String, ItemIds> itemIds) {
     Map<String, Bypass> bypasses = new LinkedHashMap<>();
-    for (String room : anteroom.rooms().keySet()) {
-      bypasses.put(
-          room,
-          BypassOptions.parse(
-              anteroom, room, gateway.staticExtensions(), clients, itemIds.get(room).source()));
-    }
+    anteroom
+        .roomOptions()
+        .forEach(
+            (room, options) ->
+                bypasses.put(
+                    room,
+                    BypassOptions.parse(
+                        room,
+                        options,
+                        gateway.staticExtensions(),
+                        clients,
+                        itemIds.get(room).source())));
     return Map.copyOf(bypasses);
   }
 
   private static Map<String, ItemIds> itemIds(AnteroomProperties anteroom) {
     Map<String, ItemIds> itemIds = new LinkedHashMap<>();
-    anteroom.rooms().forEach((room, settings) -> itemIds.put(room, ItemIds.parse(room, settings)));
+    anteroom
+        .roomOptions()
+        .forEach((room, options) -> itemIds.put(room, ItemIds.parse(room, options)));
     return Map.copyOf(itemIds);
   }
 

@@ -122,12 +122,16 @@ class BypassTests {
     AnteroomProperties anteroom = anteroom(Map.of("bypass-networks.0", "192.0.2.0/24"));
 
     assertThat(anteroom.policies()).containsKey("shop");
-    assertThat(anteroom.roomOptionList("shop", "bypass-networks")).containsExactly("192.0.2.0/24");
+    assertThat(anteroom.roomOptions().get("shop").bypassNetworks()).containsExactly("192.0.2.0/24");
   }
 
   private static Bypass bypass(Map<String, String> options) {
     return BypassOptions.parse(
-        anteroom(options), "shop", List.of("css", "js"), PEER_IS_CLIENT, PATH_ITEM);
+        "shop",
+        anteroom(options).roomOptions().get("shop"),
+        List.of("css", "js"),
+        PEER_IS_CLIENT,
+        PATH_ITEM);
   }
 
   private static AnteroomProperties anteroom(Map<String, String> options) {
