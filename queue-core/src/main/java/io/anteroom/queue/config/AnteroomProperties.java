@@ -30,9 +30,14 @@ public record AnteroomProperties(
     Map<String, Map<String, String>> rooms) {
 
   public AnteroomProperties {
+    if (!QueueKeys.isPrefix(keyPrefix)) {
+      throw new IllegalArgumentException(
+          "anteroom.key-prefix: must be 1 to 32 letters, digits, '-' or '_', was '"
+              + keyPrefix
+              + "'");
+    }
     defaults = defaults == null ? Map.of() : Map.copyOf(defaults);
     rooms = rooms == null ? Map.of() : Map.copyOf(rooms);
-    new QueueKeys(keyPrefix);
     policies(defaults, rooms);
   }
 

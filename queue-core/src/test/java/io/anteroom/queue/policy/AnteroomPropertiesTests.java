@@ -50,6 +50,12 @@ class AnteroomPropertiesTests {
   }
 
   @Test
+  void refuseWhenTheKeyPrefixIsBadThenNameTheProperty() {
+    assertThatThrownBy(() -> new AnteroomProperties("w r", REDIS, Map.of(), Map.of()))
+        .hasMessage("anteroom.key-prefix: must be 1 to 32 letters, digits, '-' or '_', was 'w r'");
+  }
+
+  @Test
   void redisDurationsNeedAUnit() {
     assertThatThrownBy(
             () ->
