@@ -1,6 +1,5 @@
 package io.anteroom.worker;
 
-import io.anteroom.queue.policy.Durations;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -15,17 +14,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  */
 @ConfigurationProperties("anteroom.worker")
 public record WorkerProperties(
-    @DefaultValue("250ms") String tick,
+    @DefaultValue("250ms") Duration tick,
     @DefaultValue("32") int queueConcurrency,
     @DefaultValue("20") int metricQueuesPerRoom) {
 
   public WorkerProperties {
-    try {
-      if (Durations.parse(tick).isZero()) {
-        throw new IllegalArgumentException("must be above 0");
-      }
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("anteroom.worker.tick: " + e.getMessage(), e);
+    if (tick.isZero()) {
+      throw new IllegalArgumentException("anteroom.worker.tick: must be above 0");
     }
     if (queueConcurrency < 1) {
       throw new IllegalArgumentException(
@@ -36,10 +31,5 @@ public record WorkerProperties(
           "anteroom.worker.metric-queues-per-room: must not be negative, was "
               + metricQueuesPerRoom);
     }
-  }
-
-  /** {@link #tick()} as a duration. */
-  public Duration tickInterval() {
-    return Durations.parse(tick);
   }
 }

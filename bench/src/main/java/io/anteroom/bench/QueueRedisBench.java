@@ -7,6 +7,7 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -50,7 +51,9 @@ public final class QueueRedisBench {
     String redisVersion;
     try (RedisServer server = RedisServer.start();
         RedisConnector redis =
-            RedisConnector.connect(new RedisProperties(server.uri(), "5s", "2s", 100_000))) {
+            RedisConnector.connect(
+                new RedisProperties(
+                    server.uri(), Duration.ofSeconds(5), Duration.ofSeconds(2), 100_000))) {
       redisVersion = infoField(server.command("INFO", "server"), "redis_version");
       System.out.println("redis-server " + redisVersion + " at " + server.uri());
       QueueRedisBench bench = new QueueRedisBench(options, redis.commands());

@@ -77,7 +77,7 @@ class GatewayConfiguration {
       MeterRegistry meters) {
     return new PeriodicTask(
         "settings",
-        gateway.mirrorRefreshInterval(),
+        gateway.mirrorRefresh(),
         () -> flips.writeHeld().then(mirror.refresh()),
         clock,
         meters);
@@ -86,14 +86,14 @@ class GatewayConfiguration {
   @Bean
   PeriodicTask hitFlush(
       HitFlusher flusher, GatewayProperties gateway, Clock clock, MeterRegistry meters) {
-    return new PeriodicTask("hits", gateway.hitFlushInterval(), flusher::flush, clock, meters);
+    return new PeriodicTask("hits", gateway.hitFlush(), flusher::flush, clock, meters);
   }
 
   @Bean
   PeriodicTask passRegistration(
       PassRegistrar registrar, GatewayProperties gateway, Clock clock, MeterRegistry meters) {
     return new PeriodicTask(
-            "passes", gateway.registerFlushInterval(), registrar::flush, clock, meters)
+            "passes", gateway.registerFlush(), registrar::flush, clock, meters)
         .withLastRunOnStop();
   }
 
@@ -109,7 +109,7 @@ class GatewayConfiguration {
         active,
         redis.connectPubSub(),
         keys.activeChanged(),
-        gateway.mirrorRefreshInterval(),
+        gateway.mirrorRefresh(),
         clock,
         meters);
   }
@@ -196,7 +196,7 @@ class GatewayConfiguration {
   PeriodicTask roomMessageRefresh(
       RoomMessages messages, GatewayProperties gateway, Clock clock, MeterRegistry meters) {
     return new PeriodicTask(
-        "messages", gateway.mirrorRefreshInterval(), messages::refresh, clock, meters);
+        "messages", gateway.mirrorRefresh(), messages::refresh, clock, meters);
   }
 
   @Bean

@@ -3,7 +3,6 @@ package io.anteroom.gateway;
 import io.anteroom.gateway.client.Cidr;
 import io.anteroom.gateway.client.ForwardedHeader;
 import io.anteroom.queue.QueueId;
-import io.anteroom.queue.policy.Durations;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -51,9 +50,9 @@ public record GatewayProperties(
         })
         List<String> staticExtensions,
     @DefaultValue({}) List<String> activateOnStart,
-    @DefaultValue("250ms") String mirrorRefresh,
-    @DefaultValue("200ms") String registerFlush,
-    @DefaultValue("1s") String hitFlush,
+    @DefaultValue("250ms") Duration mirrorRefresh,
+    @DefaultValue("200ms") Duration registerFlush,
+    @DefaultValue("1s") Duration hitFlush,
     @DefaultValue("10000") int hitCapacity,
     @DefaultValue("1000") int maxQueuesPerRoom,
     @DefaultValue({}) List<String> trustedProxies,
@@ -79,9 +78,9 @@ public record GatewayProperties(
             "anteroom.gateway.activate-on-start: '" + queue + "' is not room:item", e);
       }
     }
-    duration("anteroom.gateway.mirror-refresh", mirrorRefresh);
-    duration("anteroom.gateway.register-flush", registerFlush);
-    duration("anteroom.gateway.hit-flush", hitFlush);
+    aboveZero("anteroom.gateway.mirror-refresh", mirrorRefresh);
+    aboveZero("anteroom.gateway.register-flush", registerFlush);
+    aboveZero("anteroom.gateway.hit-flush", hitFlush);
     if (maxQueuesPerRoom < 1) {
       throw new IllegalArgumentException(
           "anteroom.gateway.max-queues-per-room: must be at least 1, was " + maxQueuesPerRoom);
@@ -132,25 +131,9 @@ public record GatewayProperties(
     }
   }
 
-  public Duration mirrorRefreshInterval() {
-    return Durations.parse(mirrorRefresh);
-  }
-
-  public Duration registerFlushInterval() {
-    return Durations.parse(registerFlush);
-  }
-
-  public Duration hitFlushInterval() {
-    return Durations.parse(hitFlush);
-  }
-
-  private static void duration(String property, String value) {
-    try {
-      if (Durations.parse(value).isZero()) {
-        throw new IllegalArgumentException("must be above 0");
-      }
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(property + ": " + e.getMessage(), e);
+  private static void aboveZero(String property, Duration value) {
+    if (value.isZero()) {
+      throw new IllegalArgumentException(property + ": must be above 0");
     }
   }
 }

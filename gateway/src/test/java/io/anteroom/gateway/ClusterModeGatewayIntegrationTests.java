@@ -93,7 +93,11 @@ class ClusterModeGatewayIntegrationTests {
     // The shipped room admits one per second; the operator raises it live for the worker.
     settings.put("shop", null, Map.of("admit-per-second", "50")).block();
     RedisProperties redis =
-        RedisProperties.cluster(List.of(cluster.seeds().split(",")), "500ms", "1s", 10_000);
+        RedisProperties.cluster(
+            List.of(cluster.seeds().split(",")),
+            Duration.ofMillis(500),
+            Duration.ofSeconds(1),
+            10_000);
     // A visitor told "admitted" trades the ticket for a pass, so each is asked until then only.
     List<Visitor> waiting = new ArrayList<>(visitors.subList(straightIn, VISITORS));
     try (InProcessWorker worker = new InProcessWorker(redis, keys, policies, "100ms")) {

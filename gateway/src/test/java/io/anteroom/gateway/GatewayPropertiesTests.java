@@ -5,8 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.anteroom.gateway.client.ForwardedHeader;
 import io.anteroom.queue.QueueId;
+import io.anteroom.queue.config.DurationBinding;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
 class GatewayPropertiesTests {
 
@@ -17,14 +21,22 @@ class GatewayPropertiesTests {
         "",
         List.of("CSS", "js"),
         activate,
-        refresh,
-        "200ms",
-        "1s",
+        mirrorRefresh(refresh),
+        Duration.ofMillis(200),
+        Duration.ofSeconds(1),
         10_000,
         1000,
         List.of(),
         "x-forwarded-for",
         64);
+  }
+
+  /** {@code text} read as the apps read {@code anteroom.gateway.mirror-refresh}. */
+  private static Duration mirrorRefresh(String text) {
+    String property = "anteroom.gateway.mirror-refresh";
+    return DurationBinding.binder(new MapConfigurationPropertySource(Map.of(property, text)))
+        .bind(property, Duration.class)
+        .get();
   }
 
   @Test
@@ -50,9 +62,9 @@ class GatewayPropertiesTests {
                     "",
                     List.of(),
                     List.of(),
-                    "250ms",
-                    "200ms",
-                    "1s",
+                    Duration.ofMillis(250),
+                    Duration.ofMillis(200),
+                    Duration.ofSeconds(1),
                     1,
                     1,
                     List.of("10.0.0.0/33"),
@@ -85,9 +97,9 @@ class GatewayPropertiesTests {
         "",
         List.of(),
         List.of(),
-        "250ms",
-        "200ms",
-        "1s",
+        Duration.ofMillis(250),
+        Duration.ofMillis(200),
+        Duration.ofSeconds(1),
         1,
         1,
         List.of("10.0.0.0/8"),

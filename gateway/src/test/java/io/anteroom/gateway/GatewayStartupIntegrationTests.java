@@ -44,6 +44,16 @@ class GatewayStartupIntegrationTests {
   }
 
   @Test
+  void refuseToStartWhenADurationHasNoUnitThenNameTheSetting() {
+    Throwable error = startFails("--anteroom.gateway.hit-flush=1000");
+
+    assertThat(messages(error))
+        .contains(
+            "anteroom.gateway.hit-flush: must be a whole number with a unit (ms, s, m, h, d), e.g."
+                + " 30s; was '1000'");
+  }
+
+  @Test
   void refuseToStartWhenAnAnteroomKeyIsUnknownThenNameTheNearestKnownOne() {
     Throwable error =
         startFails(

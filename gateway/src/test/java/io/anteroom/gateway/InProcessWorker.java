@@ -7,12 +7,14 @@ import io.anteroom.queue.RedisQueueStore;
 import io.anteroom.queue.RedisTrafficStore;
 import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.history.RedisRoomHistory;
+import io.anteroom.queue.policy.Durations;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.redis.RedisConnector;
 import io.anteroom.worker.WorkerProperties;
 import io.anteroom.worker.admission.AdmissionLoop;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
+import java.time.Duration;
 
 /** An admission worker beside a gateway under test, with its own connection as a process has. */
 public final class InProcessWorker implements AutoCloseable {
@@ -25,7 +27,11 @@ public final class InProcessWorker implements AutoCloseable {
 
   /** Starts admitting at once, every {@code tick} (a duration with unit). */
   public InProcessWorker(String redisUri, QueueKeys keys, RoomPolicies policies, String tick) {
-    this(new RedisProperties(redisUri, "500ms", "1s", 10_000), keys, policies, tick);
+    this(
+        new RedisProperties(redisUri, Duration.ofMillis(500), Duration.ofSeconds(1), 10_000),
+        keys,
+        policies,
+        tick);
   }
 
   /** Starts admitting at once on the Redis of {@code redis}, e.g. a Cluster. */
@@ -45,7 +51,7 @@ public final class InProcessWorker implements AutoCloseable {
                 Clock.systemUTC(),
                 new RedisIdleLines(connector.commands(), keys, Clock.systemUTC(), IDLE_LINES)),
             new RedisRoomHistory(connector.commands(), keys, Clock.systemUTC()),
-            new WorkerProperties(tick, 8, 20),
+            new WorkerProperties(Durations.parse(tick), 8, 20),
             Clock.systemUTC(),
             meters);
     loop.start();

@@ -111,7 +111,8 @@ class PassLifetimeIntegrationTests {
     String id = ((Verified.Valid<Ticket>) ticket).value().visitor();
     Instant admitted = Instant.now().minusSeconds(240);
     try (RedisConnector connector =
-        RedisConnector.connect(new RedisProperties(redis.uri(), "5s", "2s", 1000))) {
+        RedisConnector.connect(
+            new RedisProperties(redis.uri(), Duration.ofSeconds(5), Duration.ofSeconds(2), 1000))) {
       var commands = connector.commands();
       assertThat(commands.zrem(keys.waiting(queue), id).toCompletableFuture().join()).isEqualTo(1);
       commands.zadd(keys.running(queue), admitted.toEpochMilli(), id).toCompletableFuture().join();

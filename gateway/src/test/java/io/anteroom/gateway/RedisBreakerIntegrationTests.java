@@ -104,7 +104,7 @@ class RedisBreakerIntegrationTests {
     assertThat(config.getSlowCallRateThreshold()).isEqualTo(80f);
     assertThat(config.getSlowCallDurationThreshold())
         .isEqualTo(Duration.ofMillis(600))
-        .isGreaterThan(anteroom.redis().commandTimeoutDuration());
+        .isGreaterThan(anteroom.redis().commandTimeout());
     assertThat(config.getWaitIntervalFunctionInOpenState().apply(1)).isEqualTo(2_000L);
     assertThat(config.isAutomaticTransitionFromOpenToHalfOpenEnabled()).isTrue();
     assertThat(config.getPermittedNumberOfCallsInHalfOpenState()).isEqualTo(5);

@@ -181,7 +181,8 @@ class WaitingRoomEndToEndIntegrationTests {
   /** The worker's admission times (running scores) show the configured 50 per second. */
   private void assertAdmissionRate() {
     try (RedisConnector connector =
-        RedisConnector.connect(new RedisProperties(redis.uri(), "5s", "2s", 1000))) {
+        RedisConnector.connect(
+            new RedisProperties(redis.uri(), Duration.ofSeconds(5), Duration.ofSeconds(2), 1000))) {
       List<ScoredValue<String>> running =
           connector
               .commands()

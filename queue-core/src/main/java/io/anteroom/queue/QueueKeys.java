@@ -58,11 +58,16 @@ public final class QueueKeys {
 
   /** Keys under {@code prefix}, which must be 1-32 letters, digits, dashes or underscores. */
   public QueueKeys(String prefix) {
-    if (prefix == null || !PREFIX.matcher(prefix).matches()) {
+    if (!isPrefix(prefix)) {
       throw new IllegalArgumentException(
           "key prefix must be 1-32 letters, digits, '-' or '_': " + prefix);
     }
     this.prefix = prefix;
+  }
+
+  /** Whether {@code text} can prefix keys: 1-32 letters, digits, dashes or underscores. */
+  public static boolean isPrefix(String text) {
+    return text != null && PREFIX.matcher(text).matches();
   }
 
   /** The keys every queue script takes, in the order the scripts' KEYS headers name them. */

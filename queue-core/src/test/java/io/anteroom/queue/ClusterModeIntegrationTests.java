@@ -60,7 +60,11 @@ class ClusterModeIntegrationTests {
     cluster = RedisCluster.start();
     connector =
         RedisConnector.connect(
-            RedisProperties.cluster(List.of(cluster.seeds().split(",")), "5s", "2s", 10_000));
+            RedisProperties.cluster(
+                List.of(cluster.seeds().split(",")),
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(2),
+                10_000));
   }
 
   @AfterAll
@@ -216,7 +220,11 @@ class ClusterModeIntegrationTests {
     RedisServer primary = cluster.primaryOf(keys.waiting(queue));
     try (RedisConnector fast =
         RedisConnector.connect(
-            RedisProperties.cluster(List.of(cluster.seeds().split(",")), "300ms", "1s", 10_000),
+            RedisProperties.cluster(
+                List.of(cluster.seeds().split(",")),
+                Duration.ofMillis(300),
+                Duration.ofSeconds(1),
+                10_000),
             meters)) {
       RedisQueueStore store = new RedisQueueStore(fast.commands(), keys, clock);
       store.enqueue(queue, "before", POLICY).block();

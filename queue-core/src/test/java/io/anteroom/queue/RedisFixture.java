@@ -5,6 +5,7 @@ import io.anteroom.queue.redis.RedisConnector;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import java.time.Duration;
 
 /**
  * A connector as the apps build it, plus a separate plain connection for tests to look at and
@@ -17,7 +18,9 @@ public final class RedisFixture implements AutoCloseable {
   private final StatefulRedisConnection<String, String> direct;
 
   private RedisFixture(String uri) {
-    this.connector = RedisConnector.connect(new RedisProperties(uri, "5s", "2s", 100_000));
+    this.connector =
+        RedisConnector.connect(
+            new RedisProperties(uri, Duration.ofSeconds(5), Duration.ofSeconds(2), 100_000));
     this.client = RedisClient.create(uri);
     this.direct = client.connect();
   }

@@ -83,7 +83,9 @@ class SentinelFailoverIntegrationTests {
   void writesMoveToThePromotedReplicaWhileTheFormerPrimaryIsStillUp() {
     try (RedisSentinelGroup group = RedisSentinelGroup.start();
         RedisConnector connector =
-            RedisConnector.connect(new RedisProperties(group.uri(), "500ms", "1s", 10_000))) {
+            RedisConnector.connect(
+                new RedisProperties(
+                    group.uri(), Duration.ofMillis(500), Duration.ofSeconds(1), 10_000))) {
       RedisQueueStore store = new RedisQueueStore(connector.commands(), keys, Clock.systemUTC());
       RedisServer former = group.primary();
       Stream stream = new Stream(store);
@@ -120,7 +122,9 @@ class SentinelFailoverIntegrationTests {
   void survive(String failover, boolean minReplicas, Consumer<RedisSentinelGroup> trigger) {
     try (RedisSentinelGroup group = RedisSentinelGroup.start();
         RedisConnector connector =
-            RedisConnector.connect(new RedisProperties(group.uri(), "500ms", "1s", 10_000))) {
+            RedisConnector.connect(
+                new RedisProperties(
+                    group.uri(), Duration.ofMillis(500), Duration.ofSeconds(1), 10_000))) {
       if (minReplicas) {
         for (RedisServer server : group.servers()) {
           server.command("CONFIG", "SET", "min-replicas-to-write", "1");

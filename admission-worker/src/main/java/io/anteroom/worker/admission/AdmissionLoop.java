@@ -68,8 +68,8 @@ public final class AdmissionLoop implements SmartLifecycle {
     this.deactivation = deactivation;
     this.lines = lines;
     this.history = history;
-    this.outage = new OutageCredit(clock, properties.tickInterval());
-    this.tick = properties.tickInterval();
+    this.outage = new OutageCredit(clock, properties.tick());
+    this.tick = properties.tick();
     this.concurrency = properties.queueConcurrency();
     this.failedTicks = meters.counter("anteroom.worker.ticks.failed");
     this.warnings = new ThrottledWarnings(log, clock, Duration.ofSeconds(10));

@@ -78,7 +78,9 @@ class AdmissionLoopIntegrationTests {
   /** Puts {@code count} visitors in line with an empty bucket, and turns the queue on. */
   void fillLine(int count, RoomPolicy policy) {
     try (RedisConnector setup =
-        RedisConnector.connect(new RedisProperties(redis.uri(), "5s", "2s", 100_000))) {
+        RedisConnector.connect(
+            new RedisProperties(
+                redis.uri(), Duration.ofSeconds(5), Duration.ofSeconds(2), 100_000))) {
       // An empty bucket and a clock standing still while the line fills: nobody goes straight in.
       Clock now = Clock.fixed(Instant.now(), ZoneOffset.UTC);
       direct.hset(keys.state(queue), Map.of("tokens", "0", "refill", "" + now.millis()));

@@ -62,7 +62,12 @@ class ClusterFailoverAdmissionIntegrationTests {
   @BeforeEach
   void start() {
     cluster = RedisCluster.start();
-    properties = RedisProperties.cluster(List.of(cluster.seeds().split(",")), "2s", "1s", 10_000);
+    properties =
+        RedisProperties.cluster(
+            List.of(cluster.seeds().split(",")),
+            Duration.ofSeconds(2),
+            Duration.ofSeconds(1),
+            10_000);
     observerClient = RedisClusterClient.create("redis://" + cluster.seeds().split(",")[0]);
     observer = observerClient.connect();
   }

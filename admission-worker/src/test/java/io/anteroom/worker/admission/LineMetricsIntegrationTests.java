@@ -47,7 +47,9 @@ class LineMetricsIntegrationTests {
 
   @BeforeEach
   void setUp() {
-    connector = RedisConnector.connect(new RedisProperties(redis.uri(), "2s", "1s", 10_000));
+    connector =
+        RedisConnector.connect(
+            new RedisProperties(redis.uri(), Duration.ofSeconds(2), Duration.ofSeconds(1), 10_000));
     store = new RedisQueueStore(connector.commands(), keys, Clock.systemUTC());
     active = new RedisActiveQueues(connector.commands(), keys);
     connector.commands().flushall();

@@ -49,7 +49,9 @@ class ModesIntegrationTests {
 
   @BeforeEach
   void setUp() {
-    redisConnector = RedisConnector.connect(new RedisProperties(redis.uri(), "2s", "1s", 10_000));
+    redisConnector =
+        RedisConnector.connect(
+            new RedisProperties(redis.uri(), Duration.ofSeconds(2), Duration.ofSeconds(1), 10_000));
     store = new RedisQueueStore(redisConnector.commands(), keys, Clock.systemUTC());
     active = new RedisActiveQueues(redisConnector.commands(), keys);
     settings = new RedisSettingsStore(redisConnector.commands(), keys);

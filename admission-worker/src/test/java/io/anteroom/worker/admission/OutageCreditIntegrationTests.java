@@ -49,7 +49,10 @@ class OutageCreditIntegrationTests {
 
   @BeforeEach
   void setUp() {
-    connector = RedisConnector.connect(new RedisProperties(redis.uri(), "10s", "2s", 10_000));
+    connector =
+        RedisConnector.connect(
+            new RedisProperties(
+                redis.uri(), Duration.ofSeconds(10), Duration.ofSeconds(2), 10_000));
     store = new RedisQueueStore(connector.commands(), keys, Clock.systemUTC());
     active = new RedisActiveQueues(connector.commands(), keys);
     worker = new WorkerFixture(redis.uri(), "drop", policy, "100ms");

@@ -6,6 +6,7 @@ import io.anteroom.queue.RedisQueueStore;
 import io.anteroom.queue.RedisTrafficStore;
 import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.history.RedisRoomHistory;
+import io.anteroom.queue.policy.Durations;
 import io.anteroom.queue.policy.RedisSettingsStore;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.RoomPolicy;
@@ -13,6 +14,7 @@ import io.anteroom.queue.redis.RedisConnector;
 import io.anteroom.worker.WorkerProperties;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 
 /** One admission worker as a process would run it: its own Redis connection and loop. */
@@ -27,7 +29,7 @@ final class WorkerFixture implements AutoCloseable {
   }
 
   WorkerFixture(String uri, String room, RoomPolicy policy, String tick, Clock clock) {
-    this(new RedisProperties(uri, "500ms", "1s", 10_000), room, policy, tick, clock);
+    this(new RedisProperties(uri, Duration.ofMillis(500), Duration.ofSeconds(1), 10_000), room, policy, tick, clock);
   }
 
   WorkerFixture(RedisProperties redisProperties, String room, RoomPolicy policy, String tick) {
@@ -49,7 +51,7 @@ final class WorkerFixture implements AutoCloseable {
             store,
             new RedisTrafficStore(redis.commands(), keys, clock),
             new RedisRoomHistory(redis.commands(), keys, clock),
-            new WorkerProperties(tick, 32, 20),
+            new WorkerProperties(Durations.parse(tick), 32, 20),
             clock,
             meters);
   }

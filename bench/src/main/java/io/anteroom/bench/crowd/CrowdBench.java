@@ -9,6 +9,7 @@ import io.anteroom.testing.redis.RedisServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -99,7 +100,9 @@ public final class CrowdBench {
     log("gateway ready (pid " + gateway.pid() + ", log " + gateway.log() + ")");
     RedisConnector connector =
         resources.add(
-            RedisConnector.connect(new RedisProperties(redis.uri(), "60s", "5s", 1_000_000)));
+            RedisConnector.connect(
+                new RedisProperties(
+                    redis.uri(), Duration.ofSeconds(60), Duration.ofSeconds(5), 1_000_000)));
     RedisLine line = new RedisLine(connector.commands());
     long emptyMemory = line.memory("used_memory");
     Joiner joiner = new Joiner(options.inFlight());

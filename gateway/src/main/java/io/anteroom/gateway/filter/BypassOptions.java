@@ -3,7 +3,7 @@ package io.anteroom.gateway.filter;
 import io.anteroom.gateway.client.Cidr;
 import io.anteroom.gateway.client.ClientAddress;
 import io.anteroom.gateway.room.ItemSource;
-import io.anteroom.queue.config.AnteroomProperties;
+import io.anteroom.queue.config.RoomOptions;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -14,7 +14,7 @@ import org.springframework.web.util.pattern.PathPatternParser;
 import org.springframework.web.util.pattern.PatternParseException;
 
 /**
- * Reads a room's bypass rules from its settings, failing with a message that names the property:
+ * Reads a room's bypass rules from its options, failing with a message that names the property:
  * {@code bypass-paths} (path patterns such as {@code /products/*}{@code /reviews/**}), {@code
  * bypass-extensions} (added to {@code anteroom.gateway.static-extensions}; never applied to the
  * segment that holds the room's item), {@code bypass-networks} (IPv4 or IPv6 addresses or CIDR
@@ -28,14 +28,14 @@ final class BypassOptions {
   private BypassOptions() {}
 
   static Bypass parse(
-      AnteroomProperties anteroom,
       String room,
+      RoomOptions options,
       List<String> staticExtensions,
       ClientAddress clients,
       ItemSource items) {
     String prefix = "anteroom.rooms." + room + ".";
     Set<String> extensions = new LinkedHashSet<>(staticExtensions);
-    for (String extension : anteroom.roomOptionList(room, "bypass-extensions")) {
+    for (String extension : options.bypassExtensions()) {
       String bare = extension.startsWith(".") ? extension.substring(1) : extension;
       if (bare.isEmpty() || bare.contains("/") || bare.contains(".")) {
         throw new IllegalArgumentException(
@@ -44,18 +44,18 @@ final class BypassOptions {
       extensions.add(bare.toLowerCase(Locale.ROOT));
     }
     List<PathPattern> paths = new ArrayList<>();
-    for (String path : anteroom.roomOptionList(room, "bypass-paths")) {
+    for (String path : options.bypassPaths()) {
       paths.add(pathPattern(prefix, path));
     }
     List<Cidr> networks = new ArrayList<>();
-    for (String network : anteroom.roomOptionList(room, "bypass-networks")) {
+    for (String network : options.bypassNetworks()) {
       try {
         networks.add(Cidr.parse(network));
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException(prefix + "bypass-networks: " + e.getMessage(), e);
       }
     }
-    String secret = anteroom.roomOption(room, "bypass-secret", "").trim();
+    String secret = options.bypassSecret() == null ? "" : options.bypassSecret().trim();
     if (!secret.isEmpty() && secret.length() < MIN_SECRET_LENGTH) {
       throw new IllegalArgumentException(
           prefix + "bypass-secret: must be at least " + MIN_SECRET_LENGTH + " characters");

@@ -18,13 +18,13 @@ record RoomRules(ItemIds ids, Bypass bypass) {
       AnteroomProperties anteroom, GatewayProperties gateway, ClientAddress clients) {
     Map<String, RoomRules> rules = new LinkedHashMap<>();
     anteroom
-        .rooms()
+        .roomOptions()
         .forEach(
-            (room, settings) -> {
-              ItemIds ids = ItemIds.parse(room, settings);
+            (room, options) -> {
+              ItemIds ids = ItemIds.parse(room, options);
               Bypass bypass =
                   BypassOptions.parse(
-                      anteroom, room, gateway.staticExtensions(), clients, ids.source());
+                      room, options, gateway.staticExtensions(), clients, ids.source());
               rules.put(room, new RoomRules(ids, bypass));
             });
     return Map.copyOf(rules);

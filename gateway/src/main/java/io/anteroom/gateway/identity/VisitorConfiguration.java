@@ -16,12 +16,14 @@ class VisitorConfiguration {
   @Bean
   Identities identities(AnteroomProperties anteroom, VisitorProperties visitors) {
     Map<String, IdentitySource> sources = new LinkedHashMap<>();
-    for (String room : anteroom.rooms().keySet()) {
-      String setting = anteroom.roomOption(room, "identity", null);
-      if (setting != null) {
-        sources.put(room, IdentitySource.parse(room, setting.trim()));
-      }
-    }
+    anteroom
+        .roomOptions()
+        .forEach(
+            (room, options) -> {
+              if (options.identity() != null) {
+                sources.put(room, IdentitySource.parse(room, options.identity().trim()));
+              }
+            });
     return new Identities(sources, visitors.identitySecret());
   }
 

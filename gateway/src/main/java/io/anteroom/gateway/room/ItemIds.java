@@ -1,9 +1,9 @@
 package io.anteroom.gateway.room;
 
 import io.anteroom.queue.QueueId;
+import io.anteroom.queue.config.RoomOptions;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
-import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import org.springframework.http.CacheControl;
@@ -70,23 +70,21 @@ public final class ItemIds {
   }
 
   /**
-   * Reads a room's item options from its settings.
+   * Reads a room's item options.
    *
    * @throws IllegalArgumentException naming the property when a value is not understood
    */
-  public static ItemIds parse(String room, Map<String, String> roomSettings) {
-    Map<String, String> settings = roomSettings == null ? Map.of() : roomSettings;
+  public static ItemIds parse(String room, RoomOptions options) {
     String prefix = "anteroom.rooms." + room + ".";
-    ItemSource source = ItemSource.parse(room, settings.get("item"));
-    boolean integer =
-        isOther(prefix + "item-format", settings.get("item-format"), "text", "integer");
+    ItemSource source = ItemSource.parse(room, options.item());
+    boolean integer = isOther(prefix + "item-format", options.itemFormat(), "text", "integer");
     boolean caseInsensitive =
-        isOther(prefix + "item-case", settings.get("item-case"), "sensitive", "insensitive");
-    boolean badRequest =
-        isOther(prefix + "item-refusal", settings.get("item-refusal"), "404", "400");
+        isOther(prefix + "item-case", options.itemCase(), "sensitive", "insensitive");
+    boolean badRequest = isOther(prefix + "item-refusal", options.itemRefusal(), "404", "400");
+    String regex = options.itemPattern() == null ? DEFAULT_PATTERN : options.itemPattern();
     return new ItemIds(
         source,
-        pattern(prefix + "item-pattern", settings.getOrDefault("item-pattern", DEFAULT_PATTERN)),
+        pattern(prefix + "item-pattern", regex),
         integer,
         caseInsensitive,
         badRequest ? HttpStatus.BAD_REQUEST : HttpStatus.NOT_FOUND);

@@ -2,6 +2,7 @@ package io.anteroom.gateway.status;
 
 import io.anteroom.gateway.pass.AnteroomCookies;
 import io.anteroom.queue.config.AnteroomProperties;
+import io.anteroom.queue.config.RoomOptions;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -85,26 +86,30 @@ public final class WaitingPage {
   public static WaitingPage of(AnteroomProperties anteroom) {
     Map<String, String> languages = new LinkedHashMap<>();
     Map<String, String> templates = new LinkedHashMap<>();
-    for (String room : anteroom.rooms().keySet()) {
-      String language = anteroom.roomOption(room, "language", "").trim().toLowerCase(Locale.ROOT);
+    for (Map.Entry<String, RoomOptions> room : anteroom.roomOptions().entrySet()) {
+      String language = trimmed(room.getValue().language()).toLowerCase(Locale.ROOT);
       if (!language.isEmpty()) {
         if (!PageText.LANGUAGES.contains(language)) {
           throw new IllegalArgumentException(
               "anteroom.rooms."
-                  + room
+                  + room.getKey()
                   + ".language: "
                   + language
                   + " is not one of "
                   + String.join(", ", PageText.LANGUAGES));
         }
-        languages.put(room, language);
+        languages.put(room.getKey(), language);
       }
-      String path = anteroom.roomOption(room, "template", "").trim();
+      String path = trimmed(room.getValue().template());
       if (!path.isEmpty()) {
-        templates.put(room, customTemplate(room, path));
+        templates.put(room.getKey(), customTemplate(room.getKey(), path));
       }
     }
     return new WaitingPage(languages, templates);
+  }
+
+  private static String trimmed(String option) {
+    return option == null ? "" : option.trim();
   }
 
   private static String customTemplate(String room, String path) {

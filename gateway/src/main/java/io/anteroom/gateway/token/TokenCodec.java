@@ -113,8 +113,8 @@ public final class TokenCodec {
         TokenKeys.from(properties, clock),
         properties.issuer(),
         clock,
-        properties.leewayDuration(),
-        properties.ticketMaxAgeDuration());
+        properties.leeway(),
+        properties.ticketMaxAge());
   }
 
   /**

@@ -41,8 +41,8 @@ public record TokenProperties(
     Map<String, String> keys,
     Map<String, String> acceptUntil,
     @DefaultValue("false") boolean generateDevKey,
-    @DefaultValue("30s") String leeway,
-    @DefaultValue("24h") String ticketMaxAge) {
+    @DefaultValue("30s") Duration leeway,
+    @DefaultValue("24h") Duration ticketMaxAge) {
 
   /** The kid of a generated development key. */
   public static final String DEV_KID = "dev";
@@ -88,8 +88,7 @@ public record TokenProperties(
             PREFIX + "accept-until." + kid + ": not one of the keys " + sorted(keys));
       }
     }
-    duration("leeway", leeway);
-    if (duration("ticket-max-age", ticketMaxAge).isZero()) {
+    if (ticketMaxAge.isZero()) {
       throw new IllegalArgumentException(PREFIX + "ticket-max-age: must be longer than 0");
     }
   }
@@ -108,16 +107,6 @@ public record TokenProperties(
     return instants;
   }
 
-  /** {@link #leeway()} as a duration. */
-  public Duration leewayDuration() {
-    return Durations.parse(leeway);
-  }
-
-  /** {@link #ticketMaxAge()} as a duration. */
-  public Duration ticketMaxAgeDuration() {
-    return Durations.parse(ticketMaxAge);
-  }
-
   /** Names the keys but never shows a secret, so logging the properties is safe. */
   @Override
   public String toString() {
@@ -129,8 +118,8 @@ public record TokenProperties(
             sorted(keys),
             new TreeMap<>(acceptUntil),
             generateDevKey,
-            leeway,
-            ticketMaxAge);
+            Durations.format(leeway),
+            Durations.format(ticketMaxAge));
   }
 
   private static Map<String, String> nonBlank(Map<String, String> keys) {
@@ -212,13 +201,5 @@ public record TokenProperties(
 
   private static TreeSet<String> sorted(Map<String, String> keys) {
     return new TreeSet<>(keys.keySet());
-  }
-
-  private static Duration duration(String property, String value) {
-    try {
-      return Durations.parse(value);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(PREFIX + property + ": " + e.getMessage(), e);
-    }
   }
 }

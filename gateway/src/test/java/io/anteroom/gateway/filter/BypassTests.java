@@ -10,6 +10,7 @@ import io.anteroom.gateway.room.ItemSource;
 import io.anteroom.queue.config.AnteroomProperties;
 import io.anteroom.queue.config.RedisProperties;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -121,12 +122,16 @@ class BypassTests {
     AnteroomProperties anteroom = anteroom(Map.of("bypass-networks.0", "192.0.2.0/24"));
 
     assertThat(anteroom.policies()).containsKey("shop");
-    assertThat(anteroom.roomOptionList("shop", "bypass-networks")).containsExactly("192.0.2.0/24");
+    assertThat(anteroom.roomOptions().get("shop").bypassNetworks()).containsExactly("192.0.2.0/24");
   }
 
   private static Bypass bypass(Map<String, String> options) {
     return BypassOptions.parse(
-        anteroom(options), "shop", List.of("css", "js"), PEER_IS_CLIENT, PATH_ITEM);
+        "shop",
+        anteroom(options).roomOptions().get("shop"),
+        List.of("css", "js"),
+        PEER_IS_CLIENT,
+        PATH_ITEM);
   }
 
   private static AnteroomProperties anteroom(Map<String, String> options) {
@@ -134,7 +139,8 @@ class BypassTests {
     room.put("item", "path:id");
     return new AnteroomProperties(
         "wr",
-        new RedisProperties("redis://127.0.0.1:6379", "500ms", "1s", 10_000),
+        new RedisProperties(
+            "redis://127.0.0.1:6379", Duration.ofMillis(500), Duration.ofSeconds(1), 10_000),
         Map.of(),
         Map.of("shop", room));
   }

@@ -229,7 +229,7 @@ class RedisOutageUnderLoadIntegrationTests {
       long outageEnd,
       Set<String> atOrigin)
       throws IOException {
-    long bound = anteroom.redis().commandTimeoutDuration().toMillis() + MARGIN_MILLIS;
+    long bound = anteroom.redis().commandTimeout().toMillis() + MARGIN_MILLIS;
     List<Sample> holders = of(samples, Kind.HOLDER);
     List<Sample> newcomers = of(samples, Kind.NEWCOMER);
     List<Sample> newcomersDuring =

@@ -45,7 +45,9 @@ class PassRegistrarIntegrationTests {
 
   @BeforeEach
   void connect() {
-    connector = RedisConnector.connect(new RedisProperties(redis.uri(), "500ms", "1s", 1000));
+    connector =
+        RedisConnector.connect(
+            new RedisProperties(redis.uri(), Duration.ofMillis(500), Duration.ofSeconds(1), 1000));
     client = RedisClient.create(redis.uri());
     direct = client.connect().sync();
     RedisIdleLines idle =

@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.config.AnteroomProperties;
 import io.anteroom.queue.config.RedisProperties;
+import io.anteroom.queue.config.RoomOptions;
 import java.net.URI;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -19,9 +21,14 @@ import org.springframework.mock.web.server.MockServerWebExchange;
 
 class ItemIdsTests {
 
-  private final ItemIds text = ItemIds.parse("shop", Map.of("item", "path:id"));
+  /** A room's item ids from its settings as written in YAML. */
+  private static ItemIds parse(String room, Map<String, String> settings) {
+    return ItemIds.parse(room, RoomOptions.of(settings));
+  }
+
+  private final ItemIds text = parse("shop", Map.of("item", "path:id"));
   private final ItemIds integer =
-      ItemIds.parse("shop", Map.of("item", "path:id", "item-format", "integer"));
+      parse("shop", Map.of("item", "path:id", "item-format", "integer"));
 
   @ParameterizedTest
   @ValueSource(strings = {"1", "sku-42", "A_b", "-", "_"})
@@ -105,7 +112,7 @@ class ItemIdsTests {
   @Test
   void insensitiveLowerCasesBeforeThePatternIsApplied() {
     ItemIds tags =
-        ItemIds.parse(
+        parse(
             "tags",
             Map.of("item", "path:tag", "item-case", "insensitive", "item-pattern", "[a-z]{1,8}"));
 
@@ -118,7 +125,7 @@ class ItemIdsTests {
 
   @Test
   void thePatternMustMatchTheWholeId() {
-    ItemIds files = ItemIds.parse("files", Map.of("item-pattern", "[a-z0-9.]+"));
+    ItemIds files = parse("files", Map.of("item-pattern", "[a-z0-9.]+"));
 
     assertThat(files.canonical("report.js")).isEqualTo("report.js");
     assertThat(files.canonical("report.js/x")).isNull();
@@ -127,15 +134,14 @@ class ItemIdsTests {
 
   @Test
   void aRequestWithoutAnIdQueuesRoomWideAndAnUnreadableOneIsRefused() {
-    ItemIds byQuery = ItemIds.parse("shop", Map.of("item", "query:id"));
+    ItemIds byQuery = parse("shop", Map.of("item", "query:id"));
 
     assertThat(byQuery.of(exchange("/item"))).isEqualTo(QueueId.ROOM_WIDE);
     assertThat(byQuery.of(exchange("/item?id=7"))).isEqualTo("7");
     assertThat(byQuery.of(exchange("/item?id=7&id=7"))).isNull();
     assertThat(byQuery.of(exchange("/item?id=07"))).isEqualTo("07");
     assertThat(byQuery.of(exchange("/item?id=7"))).isEqualTo("7");
-    assertThat(ItemIds.parse("shop", Map.of()).of(exchange("/item?id=7")))
-        .isEqualTo(QueueId.ROOM_WIDE);
+    assertThat(parse("shop", Map.of()).of(exchange("/item?id=7"))).isEqualTo(QueueId.ROOM_WIDE);
   }
 
   @Test
@@ -143,7 +149,7 @@ class ItemIdsTests {
     MockServerWebExchange notFound = exchange("/products/1.json");
     text.refuse(notFound).block();
     MockServerWebExchange badRequest = exchange("/products/1.json");
-    ItemIds.parse("shop", Map.of("item-refusal", "400")).refuse(badRequest).block();
+    parse("shop", Map.of("item-refusal", "400")).refuse(badRequest).block();
 
     assertThat(notFound.getResponse().getStatusCode()).isEqualTo(HttpStatus.NOT_FOUND);
     assertThat(notFound.getResponse().getBodyAsString().block())
@@ -155,24 +161,24 @@ class ItemIdsTests {
   @Test
   void badOptionsAreRefusedNamingTheProperty() {
     assertThatIllegalArgumentException()
-        .isThrownBy(() -> ItemIds.parse("shop", Map.of("item-format", "number")))
+        .isThrownBy(() -> parse("shop", Map.of("item-format", "number")))
         .withMessage("anteroom.rooms.shop.item-format: must be text or integer, was 'number'");
     assertThatIllegalArgumentException()
-        .isThrownBy(() -> ItemIds.parse("shop", Map.of("item-case", "lower")))
+        .isThrownBy(() -> parse("shop", Map.of("item-case", "lower")))
         .withMessage(
             "anteroom.rooms.shop.item-case: must be sensitive or insensitive, was 'lower'");
     assertThatIllegalArgumentException()
-        .isThrownBy(() -> ItemIds.parse("shop", Map.of("item-refusal", "403")))
+        .isThrownBy(() -> parse("shop", Map.of("item-refusal", "403")))
         .withMessage("anteroom.rooms.shop.item-refusal: must be 404 or 400, was '403'");
     assertThatIllegalArgumentException()
-        .isThrownBy(() -> ItemIds.parse("shop", Map.of("item-pattern", "[a-z")))
+        .isThrownBy(() -> parse("shop", Map.of("item-pattern", "[a-z")))
         .withMessageStartingWith(
             "anteroom.rooms.shop.item-pattern: '[a-z' is not a regular expression");
     assertThatIllegalArgumentException()
-        .isThrownBy(() -> ItemIds.parse("shop", Map.of("item-pattern", " ")))
+        .isThrownBy(() -> parse("shop", Map.of("item-pattern", " ")))
         .withMessage("anteroom.rooms.shop.item-pattern: must not be blank");
     assertThatIllegalArgumentException()
-        .isThrownBy(() -> ItemIds.parse("shop", Map.of("item", "cookie:id")))
+        .isThrownBy(() -> parse("shop", Map.of("item", "cookie:id")))
         .withMessageStartingWith("anteroom.rooms.shop.item:");
   }
 
@@ -188,7 +194,8 @@ class ItemIdsTests {
     AnteroomProperties anteroom =
         new AnteroomProperties(
             "wr",
-            new RedisProperties("redis://127.0.0.1:6379", "500ms", "1s", 10_000),
+            new RedisProperties(
+                "redis://127.0.0.1:6379", Duration.ofMillis(500), Duration.ofSeconds(1), 10_000),
             Map.of(),
             Map.of("shop", room));
 

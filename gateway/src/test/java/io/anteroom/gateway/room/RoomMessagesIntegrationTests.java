@@ -31,8 +31,12 @@ class RoomMessagesIntegrationTests {
 
   @BeforeEach
   void connect() {
-    first = RedisConnector.connect(new RedisProperties(redis.uri(), "500ms", "1s", 1000));
-    second = RedisConnector.connect(new RedisProperties(redis.uri(), "500ms", "1s", 1000));
+    first =
+        RedisConnector.connect(
+            new RedisProperties(redis.uri(), Duration.ofMillis(500), Duration.ofSeconds(1), 1000));
+    second =
+        RedisConnector.connect(
+            new RedisProperties(redis.uri(), Duration.ofMillis(500), Duration.ofSeconds(1), 1000));
     one = new RoomMessages(first.commands(), keys, Set.of("shop", "hall"));
     other = new RoomMessages(second.commands(), keys, Set.of("shop", "hall"));
   }

@@ -14,6 +14,7 @@ import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.queue.redis.RedisConnector;
 import io.anteroom.testing.redis.RedisServerExtension;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -35,7 +36,9 @@ class RoomPolicyMirrorIntegrationTests {
 
   @BeforeEach
   void connect() {
-    connector = RedisConnector.connect(new RedisProperties(redis.uri(), "500ms", "1s", 1000));
+    connector =
+        RedisConnector.connect(
+            new RedisProperties(redis.uri(), Duration.ofMillis(500), Duration.ofSeconds(1), 1000));
     store = new RedisSettingsStore(connector.commands(), new QueueKeys("wr"));
     mirror =
         new RoomPolicyMirror(

@@ -84,7 +84,8 @@ class ManyInstancesIntegrationTests {
   void roomSettings() {
     origin = GatewayTestSetup.origin();
     try (RedisConnector connector =
-        RedisConnector.connect(new RedisProperties(redis.uri(), "2s", "2s", 1000))) {
+        RedisConnector.connect(
+            new RedisProperties(redis.uri(), Duration.ofSeconds(2), Duration.ofSeconds(2), 1000))) {
       RedisSettingsStore settings = new RedisSettingsStore(connector.commands(), keys);
       settings
           .put(

@@ -66,7 +66,9 @@ class WaitEstimateSimulationIntegrationTests {
     List<Entry> entries = new ArrayList<>();
     Map<String, Long> admittedAt;
     try (RedisConnector redisConnector =
-            RedisConnector.connect(new RedisProperties(redis.uri(), "5s", "2s", 100_000));
+            RedisConnector.connect(
+                new RedisProperties(
+                    redis.uri(), Duration.ofSeconds(5), Duration.ofSeconds(2), 100_000));
         InProcessWorker first = worker(redisConnector, configured);
         InProcessWorker second = worker(redisConnector, configured)) {
       RedisQueueStore store =

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import io.anteroom.queue.QueueId;
+import io.anteroom.queue.config.DurationBinding;
 import io.anteroom.testing.MutableClock;
 import java.time.Duration;
 import java.util.Base64;
@@ -32,8 +33,8 @@ class TokenPropertiesTests {
 
     assertThat(properties.signingKey()).isEqualTo("main");
     assertThat(properties.secrets().get("main")).isEqualTo(TokenFixtures.K1);
-    assertThat(properties.leewayDuration()).isEqualTo(Duration.ofSeconds(5));
-    assertThat(properties.ticketMaxAgeDuration()).isEqualTo(Duration.ofHours(24));
+    assertThat(properties.leeway()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(properties.ticketMaxAge()).isEqualTo(Duration.ofHours(24));
   }
 
   @Test
@@ -102,6 +103,20 @@ class TokenPropertiesTests {
   }
 
   @Test
+  void refuseToStartWhenTheLeewayHasNoUnitThenNameTheProperty() {
+    context
+        .withPropertyValues("anteroom.tokens.keys.main=" + KEY_1, "anteroom.tokens.leeway=5")
+        .run(
+            started ->
+                assertThat(started)
+                    .hasFailed()
+                    .getFailure()
+                    .rootCause()
+                    .hasMessageStartingWith(
+                        "anteroom.tokens.leeway: must be a whole number with a unit"));
+  }
+
+  @Test
   void zeroTicketMaxAgeIsRefused() {
     assertThatIllegalArgumentException()
         .isThrownBy(() -> properties(null, Map.of("main", KEY_1), false, "5s", "0s"))
@@ -163,8 +178,8 @@ class TokenPropertiesTests {
               assertThat(properties.issuer()).isEqualTo("anteroom");
               assertThat(properties.signingKey()).isEqualTo("new");
               assertThat(properties.generateDevKey()).isFalse();
-              assertThat(properties.leeway()).isEqualTo("30s");
-              assertThat(properties.ticketMaxAge()).isEqualTo("24h");
+              assertThat(properties.leeway()).isEqualTo(Duration.ofSeconds(30));
+              assertThat(properties.ticketMaxAge()).isEqualTo(Duration.ofHours(24));
               assertThat(started).hasSingleBean(TokenCodec.class);
             });
   }
@@ -232,11 +247,19 @@ class TokenPropertiesTests {
 
   private static TokenProperties withAcceptUntil(
       Map<String, String> keys, Map<String, String> acceptUntil) {
-    return new TokenProperties("anteroom", "new", keys, acceptUntil, false, "5s", "24h");
+    return new TokenProperties(
+        "anteroom", "new", keys, acceptUntil, false, Duration.ofSeconds(5), Duration.ofHours(24));
   }
 
   private static TokenProperties properties(
       String signingKey, Map<String, String> keys, boolean dev, String leeway, String maxAge) {
-    return new TokenProperties("anteroom", signingKey, keys, Map.of(), dev, leeway, maxAge);
+    return new TokenProperties(
+        "anteroom",
+        signingKey,
+        keys,
+        Map.of(),
+        dev,
+        DurationBinding.parse("anteroom.tokens.leeway", leeway),
+        DurationBinding.parse("anteroom.tokens.ticket-max-age", maxAge));
   }
 }

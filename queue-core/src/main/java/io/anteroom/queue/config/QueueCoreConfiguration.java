@@ -24,10 +24,12 @@ import java.util.List;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 
 /** The queue model on one shared Redis connection, as both apps use it. */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties({AnteroomProperties.class, IdleLinesProperties.class})
+@Import(DurationBinding.class)
 public class QueueCoreConfiguration {
 
   /** The settings records both apps read through this configuration. */

@@ -1,6 +1,5 @@
 package io.anteroom.queue.config;
 
-import io.anteroom.queue.policy.Durations;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -27,19 +26,20 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  */
 public record RedisProperties(
     @DefaultValue("redis://127.0.0.1:6379") String uri,
-    @DefaultValue("500ms") String commandTimeout,
-    @DefaultValue("1s") String connectTimeout,
+    @DefaultValue("500ms") Duration commandTimeout,
+    @DefaultValue("1s") Duration connectTimeout,
     @DefaultValue("10000") int requestQueueSize,
     List<String> clusterNodes,
-    @DefaultValue("30s") String clusterRefresh) {
+    @DefaultValue("30s") Duration clusterRefresh) {
 
   private static final Pattern HOST_PORT = Pattern.compile("[A-Za-z0-9.\\-]+:\\d{1,5}");
 
+  /** The default of {@code cluster-refresh}. */
+  private static final Duration CLUSTER_REFRESH = Duration.ofSeconds(30);
+
   @ConstructorBinding
   public RedisProperties {
-    parse("anteroom.redis.command-timeout", commandTimeout);
-    parse("anteroom.redis.connect-timeout", connectTimeout);
-    if (parse("anteroom.redis.cluster-refresh", clusterRefresh).isZero()) {
+    if (clusterRefresh.isZero()) {
       throw new IllegalArgumentException("anteroom.redis.cluster-refresh: must be more than 0");
     }
     if (requestQueueSize < 1) {
@@ -55,35 +55,25 @@ public record RedisProperties(
 
   /** One server or a Sentinel group at {@code uri}, with the default Cluster settings unused. */
   public RedisProperties(
-      String uri, String commandTimeout, String connectTimeout, int requestQueueSize) {
-    this(uri, commandTimeout, connectTimeout, requestQueueSize, List.of(), "30s");
+      String uri, Duration commandTimeout, Duration connectTimeout, int requestQueueSize) {
+    this(uri, commandTimeout, connectTimeout, requestQueueSize, List.of(), CLUSTER_REFRESH);
   }
 
   /** A Redis Cluster reached first through {@code nodes}. */
   public static RedisProperties cluster(
-      List<String> nodes, String commandTimeout, String connectTimeout, int requestQueueSize) {
+      List<String> nodes, Duration commandTimeout, Duration connectTimeout, int requestQueueSize) {
     return new RedisProperties(
-        "redis://127.0.0.1:6379", commandTimeout, connectTimeout, requestQueueSize, nodes, "30s");
+        "redis://127.0.0.1:6379",
+        commandTimeout,
+        connectTimeout,
+        requestQueueSize,
+        nodes,
+        CLUSTER_REFRESH);
   }
 
   /** Whether {@link #clusterNodes()} names a Cluster to connect to instead of {@link #uri()}. */
   public boolean clustered() {
     return !clusterNodes.isEmpty();
-  }
-
-  /** {@link #commandTimeout()} as a duration. */
-  public Duration commandTimeoutDuration() {
-    return Durations.parse(commandTimeout);
-  }
-
-  /** {@link #connectTimeout()} as a duration. */
-  public Duration connectTimeoutDuration() {
-    return Durations.parse(connectTimeout);
-  }
-
-  /** {@link #clusterRefresh()} as a duration. */
-  public Duration clusterRefreshDuration() {
-    return Durations.parse(clusterRefresh);
   }
 
   /** {@code clusterNodes} as URIs: a bare {@code host:port} becomes {@code redis://host:port}. */
@@ -116,14 +106,6 @@ public record RedisProperties(
       return URI.create(text);
     } catch (IllegalArgumentException e) {
       return null;
-    }
-  }
-
-  private static Duration parse(String property, String value) {
-    try {
-      return Durations.parse(value);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(property + ": " + e.getMessage(), e);
     }
   }
 }

@@ -20,10 +20,10 @@ final class ClientHardening {
         .autoReconnect(true)
         .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
         .requestQueueSize(properties.requestQueueSize())
-        .timeoutOptions(TimeoutOptions.enabled(properties.commandTimeoutDuration()))
+        .timeoutOptions(TimeoutOptions.enabled(properties.commandTimeout()))
         .socketOptions(
             SocketOptions.builder()
-                .connectTimeout(properties.connectTimeoutDuration())
+                .connectTimeout(properties.connectTimeout())
                 .keepAlive(true)
                 .build());
     return builder;

@@ -45,7 +45,7 @@ final class ClusterMode implements RedisMode {
       return new ClusterMode(
           client,
           connection,
-          NodeConnections.open(connection, resources, properties.connectTimeoutDuration()));
+          NodeConnections.open(connection, resources, properties.connectTimeout()));
     } catch (RuntimeException e) {
       client.shutdown();
       throw e;
@@ -55,7 +55,7 @@ final class ClusterMode implements RedisMode {
   static ClusterClientOptions options(RedisProperties properties) {
     ClusterTopologyRefreshOptions refresh =
         ClusterTopologyRefreshOptions.builder()
-            .enablePeriodicRefresh(properties.clusterRefreshDuration())
+            .enablePeriodicRefresh(properties.clusterRefresh())
             .enableAllAdaptiveRefreshTriggers()
             .refreshTriggersReconnectAttempts(RECONNECTS_BEFORE_REFRESH)
             .build();

@@ -7,13 +7,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
 class RedisPropertiesTests {
 
   static RedisProperties bind(Map<String, String> values) {
-    return new Binder(new MapConfigurationPropertySource(values))
+    return DurationBinding.binder(new MapConfigurationPropertySource(values))
         .bindOrCreate("anteroom.redis", RedisProperties.class);
   }
 
@@ -24,8 +23,8 @@ class RedisPropertiesTests {
 
     assertThat(redis.clustered()).isFalse();
     assertThat(redis.uri()).isEqualTo("redis://db:6379");
-    assertThat(redis.clusterRefreshDuration()).isEqualTo(Duration.ofSeconds(30));
-    assertThat(redis.commandTimeoutDuration()).isEqualTo(Duration.ofMillis(500));
+    assertThat(redis.clusterRefresh()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(redis.commandTimeout()).isEqualTo(Duration.ofMillis(500));
   }
 
   @Test
@@ -41,28 +40,45 @@ class RedisPropertiesTests {
     assertThat(redis.clustered()).isTrue();
     assertThat(redis.clusterNodeUris())
         .containsExactly("redis://node-1:6379", "rediss://:secret@node-2.example:6380");
-    assertThat(redis.clusterRefreshDuration()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(redis.clusterRefresh()).isEqualTo(Duration.ofSeconds(10));
   }
 
   @Test
   void badClusterSettingsStopStartUpNamingTheProperty() {
-    assertThatThrownBy(() -> RedisProperties.cluster(List.of("node-1"), "500ms", "1s", 10))
+    assertThatThrownBy(
+            () ->
+                RedisProperties.cluster(
+                    List.of("node-1"), Duration.ofMillis(500), Duration.ofSeconds(1), 10))
         .hasMessageContaining("anteroom.redis.cluster-nodes")
         .hasMessageContaining("node-1");
     assertThatThrownBy(
-            () -> RedisProperties.cluster(List.of("http://node-1:6379"), "500ms", "1s", 10))
+            () ->
+                RedisProperties.cluster(
+                    List.of("http://node-1:6379"),
+                    Duration.ofMillis(500),
+                    Duration.ofSeconds(1),
+                    10))
         .hasMessageContaining("anteroom.redis.cluster-nodes");
     assertThatThrownBy(
-            () -> new RedisProperties("redis://x", "500ms", "1s", 10, List.of("node-1:6379"), "0s"))
+            () ->
+                new RedisProperties(
+                    "redis://x",
+                    Duration.ofMillis(500),
+                    Duration.ofSeconds(1),
+                    10,
+                    List.of("node-1:6379"),
+                    Duration.ZERO))
         .hasMessageContaining("anteroom.redis.cluster-refresh");
   }
 
   @Test
   void theShortConstructorMeansOneServerOrSentinel() {
-    RedisProperties redis = new RedisProperties("redis-sentinel://s:26379#m", "500ms", "1s", 10);
+    RedisProperties redis =
+        new RedisProperties(
+            "redis-sentinel://s:26379#m", Duration.ofMillis(500), Duration.ofSeconds(1), 10);
 
     assertThat(redis.clustered()).isFalse();
     assertThat(redis.clusterNodes()).isEmpty();
-    assertThat(redis.clusterRefresh()).isEqualTo("30s");
+    assertThat(redis.clusterRefresh()).isEqualTo(Duration.ofSeconds(30));
   }
 }

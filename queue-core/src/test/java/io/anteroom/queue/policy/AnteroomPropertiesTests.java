@@ -4,14 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.anteroom.queue.config.AnteroomProperties;
+import io.anteroom.queue.config.DurationBinding;
 import io.anteroom.queue.config.RedisProperties;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
 class AnteroomPropertiesTests {
 
   static final RedisProperties REDIS =
-      new RedisProperties("redis://127.0.0.1:6379", "500ms", "1s", 100);
+      new RedisProperties(
+          "redis://127.0.0.1:6379", Duration.ofMillis(500), Duration.ofSeconds(1), 100);
 
   @Test
   void roomsLayerOverDefaultsOverBuiltIns() {
@@ -46,8 +50,19 @@ class AnteroomPropertiesTests {
   }
 
   @Test
+  void refuseWhenTheKeyPrefixIsBadThenNameTheProperty() {
+    assertThatThrownBy(() -> new AnteroomProperties("w r", REDIS, Map.of(), Map.of()))
+        .hasMessage("anteroom.key-prefix: must be 1 to 32 letters, digits, '-' or '_', was 'w r'");
+  }
+
+  @Test
   void redisDurationsNeedAUnit() {
-    assertThatThrownBy(() -> new RedisProperties("redis://x", "500", "1s", 1))
+    assertThatThrownBy(
+            () ->
+                DurationBinding.binder(
+                        new MapConfigurationPropertySource(
+                            Map.of("anteroom.redis.command-timeout", "500")))
+                    .bindOrCreate("anteroom.redis", RedisProperties.class))
         .hasMessageContaining("anteroom.redis.command-timeout");
   }
 }

@@ -16,7 +16,12 @@ class ClusterModeTests {
   void clusterOptionsKeepTheHotPathHardeningAndRefreshTheSlotMap() {
     RedisProperties properties =
         new RedisProperties(
-            "redis://unused:6379", "250ms", "2s", 123, List.of("n1:7000", "n2:7001"), "10s");
+            "redis://unused:6379",
+            Duration.ofMillis(250),
+            Duration.ofSeconds(2),
+            123,
+            List.of("n1:7000", "n2:7001"),
+            Duration.ofSeconds(10));
 
     ClusterClientOptions options = ClusterMode.options(properties);
 

@@ -27,7 +27,8 @@ class DeferredRedisConnectorIntegrationTests {
   void commandsFailPromptlyUntilRedisStartsThenWork() throws IOException {
     int port = freePort();
     RedisProperties properties =
-        new RedisProperties("redis://127.0.0.1:" + port, "500ms", "1s", 1000);
+        new RedisProperties(
+            "redis://127.0.0.1:" + port, Duration.ofMillis(500), Duration.ofSeconds(1), 1000);
     AtomicInteger attempts = new AtomicInteger();
     try (DeferredRedisConnector redis =
         DeferredRedisConnector.start(
@@ -71,7 +72,8 @@ class DeferredRedisConnectorIntegrationTests {
             DeferredRedisConnector.start(
                 () ->
                     RedisConnector.connect(
-                        new RedisProperties(server.uri(), "500ms", "1s", 1000)))) {
+                        new RedisProperties(
+                            server.uri(), Duration.ofMillis(500), Duration.ofSeconds(1), 1000)))) {
       assertThat(redis.isConnected()).isTrue();
       assertThat(redis.commands().ping().toCompletableFuture().join()).isEqualTo("PONG");
     }
