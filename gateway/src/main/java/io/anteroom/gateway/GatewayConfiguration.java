@@ -92,8 +92,7 @@ class GatewayConfiguration {
   @Bean
   PeriodicTask passRegistration(
       PassRegistrar registrar, GatewayProperties gateway, Clock clock, MeterRegistry meters) {
-    return new PeriodicTask(
-            "passes", gateway.registerFlush(), registrar::flush, clock, meters)
+    return new PeriodicTask("passes", gateway.registerFlush(), registrar::flush, clock, meters)
         .withLastRunOnStop();
   }
 
@@ -195,8 +194,7 @@ class GatewayConfiguration {
   @Bean
   PeriodicTask roomMessageRefresh(
       RoomMessages messages, GatewayProperties gateway, Clock clock, MeterRegistry meters) {
-    return new PeriodicTask(
-        "messages", gateway.mirrorRefresh(), messages::refresh, clock, meters);
+    return new PeriodicTask("messages", gateway.mirrorRefresh(), messages::refresh, clock, meters);
   }
 
   @Bean

@@ -117,12 +117,12 @@ public final class QueueKeys {
     return prefix + ":settings:" + QueueId.requireRoom(room);
   }
 
-  /** Sorted set of a room's recent line samples, by time, for the admin page's chart. */
   /** The room's operator message, shown on its visitor pages. */
   public String message(String room) {
     return prefix + ":message:" + QueueId.requireRoom(room);
   }
 
+  /** Sorted set of a room's recent line samples, by time, for the admin page's chart. */
   public String history(String room) {
     return prefix + ":history:" + QueueId.requireRoom(room);
   }

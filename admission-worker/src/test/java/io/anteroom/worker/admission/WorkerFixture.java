@@ -29,7 +29,12 @@ final class WorkerFixture implements AutoCloseable {
   }
 
   WorkerFixture(String uri, String room, RoomPolicy policy, String tick, Clock clock) {
-    this(new RedisProperties(uri, Duration.ofMillis(500), Duration.ofSeconds(1), 10_000), room, policy, tick, clock);
+    this(
+        new RedisProperties(uri, Duration.ofMillis(500), Duration.ofSeconds(1), 10_000),
+        room,
+        policy,
+        tick,
+        clock);
   }
 
   WorkerFixture(RedisProperties redisProperties, String room, RoomPolicy policy, String tick) {
