@@ -242,6 +242,7 @@ require_gateway_jar() {
 # Runs the bench tool (java options and main class in "$@") on the class path build() wrote.
 bench_tool() {
   java -cp "bench/target/classes:$(cat bench/target/runtime-classpath.txt)" \
+    -Dslf4j.provider=org.slf4j.simple.SimpleServiceProvider \
     -Dbench.command="$COMMAND" -Dbench.machine="$(machine_line)" "$@"
 }
 
