@@ -21,7 +21,12 @@ final class MicroReport {
   static String markdown(Collection<RunResult> results) {
     Markdown md = new Markdown().line("# Micro benchmarks\n");
     md.line("- Date: " + Instant.now().truncatedTo(ChronoUnit.SECONDS));
-    md.line("- Machine: " + Machine.description() + ", load average " + Machine.loadAverage() + " when written");
+    md.line(
+        "- Machine: "
+            + Machine.description()
+            + ", load average "
+            + Machine.loadAverage()
+            + " when written");
     md.line("- Java: " + Machine.java());
     md.line("- Command: `" + Args.command() + "`");
     List<RunResult> runs =
