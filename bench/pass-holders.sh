@@ -158,6 +158,7 @@ redis_table() {
 # With --jfr, where the gateway's CPU went in the two extra runs.
 jfr_section() {
   [ "$JFR" -eq 1 ] || return 0
+  echo
   echo "## Where the gateway's CPU goes (JDK Flight Recorder)"
   echo
   echo "One more run of each side after the rounds, with \`jcmd <pid> JFR.start settings=profile\` (not part of the figures above): the share of the gateway's execution samples whose stack holds each of Anteroom's methods ($(head -n 1 "$WORK/jfr-held.txt") samples with pass holders, $(head -n 1 "$WORK/jfr-unfiltered.txt") on the unfiltered route). A method's share includes the methods it calls. The samples are few, so read shares of a few % as rough."
@@ -167,7 +168,6 @@ jfr_section() {
   tail -n +2 "$WORK/jfr-held.txt" | awk '{ printf "| `%s` | %.1f |\n", $2, $1 }'
   echo
   echo "On the unfiltered route Anteroom's methods were in $(tail -n +2 "$WORK/jfr-unfiltered.txt" | awk 'NR == 1 { printf "at most %.1f %% of the samples (`%s`)", $1, $2; f = 1 } END { if (!f) printf "none of the samples" }')."
-  echo
 }
 
 PIN_NOTE="The nginx reverse proxy runs on CPU $GW_CPU too, in its own turn. "
@@ -225,8 +225,8 @@ $(redis_table unfiltered)
 ### Inactive items
 
 $(redis_table browse)
-
 $(jfr_section)
+
 ## Reading
 
 - The ratios compare sides measured seconds apart in the same rounds on the same machine; on a shared machine read them with their min–max, and the absolute requests/s not at all.

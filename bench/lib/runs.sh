@@ -59,9 +59,11 @@ minus() { awk -v x="$1" -v y="$2" 'BEGIN { n = split(x, p, " "); split(y, q, " "
 # Runs side $1 for $2 seconds; with $3 = round, appends the run to $WORK/runs and prints it. Sets
 # LAST_RPS. A benchmark may wrap it by defining run_side.
 measure() {
-  local side=$1 seconds=$2 round=${3:-} result t0 t1 before after
-  # Slow readings first (jstat and curl start processes), so the Redis snapshots frame the run.
-  before="$([ -z "$round" ] || echo "$(gc_seconds) $(pass_checks) ")$(jit_ticks) $(process_ticks) $(cpu_ticks $(gateway_cpus)) $(cpu_ticks "${LOAD_CPUS[@]}")"
+  local side=$1 seconds=$2 round=${3:-} result t0 t1 slow0="" slow1="" fast0 fast1
+  # Slow readings (jstat and curl start processes) outside the fast ones, and those outside the
+  # Redis snapshots, which frame the run closely.
+  [ -z "$round" ] || slow0="$(gc_seconds) $(pass_checks) "
+  fast0="$(jit_ticks) $(process_ticks) $(cpu_ticks $(gateway_cpus)) $(cpu_ticks "${LOAD_CPUS[@]}")"
   redis_commandstats >"$WORK/cmd-before"
   t0=$(date +%s%N)
   if [ "$side" = quiet ]; then
@@ -72,14 +74,15 @@ measure() {
   fi
   t1=$(date +%s%N)
   redis_commandstats >"$WORK/cmd-after"
-  after="$([ -z "$round" ] || echo "$(gc_seconds) $(pass_checks) ")$(jit_ticks) $(process_ticks) $(cpu_ticks $(gateway_cpus)) $(cpu_ticks "${LOAD_CPUS[@]}")"
+  fast1="$(jit_ticks) $(process_ticks) $(cpu_ticks $(gateway_cpus)) $(cpu_ticks "${LOAD_CPUS[@]}")"
+  [ -z "$round" ] || slow1="$(gc_seconds) $(pass_checks) "
   LAST_RPS=$(awk '{ printf "%.0f", $1 / ($2 / 1e6) }' <<<"$result")
   [ -n "$round" ] || return 0
   commandstats_diff "$WORK/cmd-before" "$WORK/cmd-after" >"$WORK/cmd-$side-$round"
   # side round | requests duration_us p50_us p99_us bad status socket | wall_s | gc_s pass_checks
   # jit_ticks | gateway redis origin proxy ticks | gateway-cpu busy total steal | load-cpus busy
   # total steal | redis calls, evalsha calls
-  echo "$side $round $result $(awk -v a="$t0" -v b="$t1" 'BEGIN { print (b - a) / 1e9 }') $(minus "$before" "$after") \
+  echo "$side $round $result $(awk -v a="$t0" -v b="$t1" 'BEGIN { print (b - a) / 1e9 }') $(minus "$slow0$fast0" "$slow1$fast1") \
 $(awk '{ s += $2 } $1 == "evalsha" { e = $2 } END { print s + 0, e + 0 }' "$WORK/cmd-$side-$round")" >>"$WORK/runs"
   [ "$side" = quiet ] || awk -v clk="$CLK_TCK" -v label="${LABEL[$side]:-$side}" '{ printf "  round %s %-32s %8.0f requests/s  p50 %.2f ms  p99 %.2f ms  CPU %.0f%% of a core  Redis %d commands  wrong %d/%d/%d\n",
     $2, label, $3 / ($4 / 1e6), $5 / 1000, $6 / 1000, 100 * (($1 == "nginx") ? $17 : $14) / clk / $10, $24, $7, $8, $9 }' <<<"$(tail -n 1 "$WORK/runs")"
