@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
 # Goals 9 and 10: the gateway's heap with a million visitors waiting, and a burst of 100,000 new
-# visitors joining. Builds the gateway and the load tool, which starts its own redis-server, stub
-# origin and gateway, stops them on exit, and writes bench/results/crowd.md. Run it from anywhere.
-# Options pass through, e.g. --visitors 5000 --burst 2000 --warmup 2000 (--help lists them).
+# visitors joining. Builds the gateway and the load tool, starts a redis-server, nginx as the
+# origin and the gateway on free loopback ports, runs the tool against them, stops them on exit,
+# and writes bench/results/crowd.md. Run it from anywhere. Options pass through to the tool, e.g.
+# --visitors 5000 --burst 2000 --warmup 2000 (--help lists them).
 set -euo pipefail
-
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$root"
-
-# One reactor build, so the tool runs against this checkout's queue-core and test-support and the
-# gateway jar is built from the same sources.
-./mvnw -B -q -pl gateway,bench -am -DskipTests package dependency:build-classpath \
-  -Dmdep.includeScope=runtime -Dmdep.outputFile=target/crowd-classpath.txt
-
-exec java -Xmx2g -cp "bench/target/classes:$(cat bench/target/crowd-classpath.txt)" \
-  -Dbench.root="$root" -Dbench.command="bench/crowd.sh${*:+ $*}" \
-  io.anteroom.bench.crowd.CrowdBench "$@"
+BENCH=crowd NO_PIN=1
+# shellcheck source=bench/lib/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+# shellcheck source=bench/lib/services.sh
+. bench/lib/services.sh
+require_tools nginx
+build
+setup_pinning
+start_redis
+start_origin_nginx
+start_gateway --anteroom.gateway.activate-on-start=shop:9001,shop:9002
+bench_tool -Xmx2g -Dbench.gateway="$GATEWAY_URL" -Dbench.gateway.pid="$GATEWAY_PID" \
+  -Dbench.gateway.log="$WORK/gateway.log" -Dbench.gateway.note="\`$JAR\` ($(jar_note)); \`$GATEWAY_COMMAND\`" \
+  -Dbench.redis="redis://127.0.0.1:$REDIS_PORT" -Dbench.redis.pid="$REDIS_PID" \
+  io.anteroom.bench.crowd.CrowdBench "$@" || exit
+KEEP_WORK=0

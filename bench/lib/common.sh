@@ -1,44 +1,56 @@
 # shellcheck shell=bash
-# Process bookkeeping, logging, free ports and small statistics shared by the HTTP benchmarks.
-# The sourcing script sets BENCH (its name, for messages) and ROOT before sourcing; this file sets
-# WORK (a temporary directory for logs), PIDS (processes to stop on exit) and the traps.
+# What every benchmark script shares: options, messages, the processes it starts and their cleanup
+# on exit or Ctrl-C, free ports, statistics, CPU accounting and pinning, the tools and builds it
+# needs. The script sets BENCH (its name) and sources this file; it runs from the repository root.
 
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$ROOT"
+COMMAND="bench/${0##*/}${*:+ $*}"
 STARTED_AT=$SECONDS
 READY_TIMEOUT=${READY_TIMEOUT:-180}
-# The demo's ports, the usual Redis port and plain http: never used here, even when free.
-RESERVED_PORTS=" 80 443 6379 6380 8080 8081 8082 8090 "
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/$BENCH.XXXXXX")
 KEEP_WORK=1
 PIDS=()
 
-die() {
-  echo "$BENCH: $*" >&2
-  exit 1
-}
+die() { echo "$BENCH: $*" >&2; exit 1; }
+have() { command -v "$1" >/dev/null 2>&1; }
+log() { printf '[%3ds] %s\n' "$((SECONDS - STARTED_AT))" "$*"; }
+usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
+usage_error() { echo "$BENCH: $*" >&2; usage >&2; exit 2; }
 
-have() {
-  command -v "$1" >/dev/null 2>&1
-}
-
-log() {
-  printf '[%3ds] %s\n' "$((SECONDS - STARTED_AT))" "$*"
-}
-
-# Fails with exit code 2 unless every argument is a positive whole number.
-require_counts() {
-  local value
-  for value in "$@"; do
-    [[ $value =~ ^[1-9][0-9]*$ ]] || { echo "$BENCH: '$value' is not a positive whole number" >&2; exit 2; }
+# Sets, for every "--name value" whose name is in OPTIONS, the variable NAME (upper case, - as _),
+# and for every flag in FLAGS its variable to 1. A value whose default is a whole number must be a
+# positive whole number.
+parse_options() {
+  local name var
+  while [ $# -gt 0 ]; do
+    name=${1#--} var=${1#--} var=${var^^} var=${var//-/_}
+    if [[ " $FLAGS " == *" $name "* ]]; then
+      printf -v "$var" 1
+      shift
+    elif [[ " $OPTIONS " == *" $name "* && $# -ge 2 ]]; then
+      [[ ! ${!var} =~ ^[0-9]+$ || $2 =~ ^[1-9][0-9]*$ ]] || usage_error "$1 needs a positive whole number, not '$2'"
+      printf -v "$var" '%s' "$2"
+      shift 2
+    elif [ "$1" = -h ] || [ "$1" = --help ]; then
+      usage
+      exit 0
+    else
+      usage_error "unknown option or missing value: '$1'"
+    fi
   done
 }
+
+# ---------------------------------------------------------------------------------------------
+# Processes
 
 # True while process $1 runs (a child that has exited stays a zombie until waited for).
 alive() {
   [ -r "/proc/$1/stat" ] && [ "$(awk '{ sub(/.*\) /, ""); print $1 }' "/proc/$1/stat" 2>/dev/null)" != Z ]
 }
 
-# Starts "$2..." in the background with its output in $WORK/$1.log, and remembers it for cleanup.
-# Sets SPAWNED_PID.
+# Starts "$2..." in the background with its output in $WORK/$1.log, to be stopped on exit. Sets
+# SPAWNED_PID.
 spawn() {
   local name=$1
   shift
@@ -47,34 +59,19 @@ spawn() {
   PIDS+=("$SPAWNED_PID")
 }
 
-# Stops process $1 (TERM, then KILL after 20 s) and forgets it.
-stop_process() {
-  local pid=$1 i
-  kill -TERM "$pid" 2>/dev/null || true
-  for _ in $(seq 1 100); do
-    alive "$pid" || break
-    sleep 0.2
-  done
-  kill -KILL "$pid" 2>/dev/null || true
-  wait "$pid" 2>/dev/null || true
-  for i in "${!PIDS[@]}"; do
-    [ "${PIDS[i]}" != "$pid" ] || unset 'PIDS[i]'
-  done
-  PIDS=("${PIDS[@]}")
-}
-
-# Stops what the benchmark started, newest first: the gateway before the Redis it uses.
+# Stops what the benchmark started, newest first (the gateway before the Redis it uses): TERM, then
+# KILL after 20 s.
 cleanup() {
-  local i
+  local i pid
   trap '' INT TERM
   for ((i = ${#PIDS[@]} - 1; i >= 0; i--)); do
-    stop_process "${PIDS[i]}"
+    pid=${PIDS[i]}
+    kill -TERM "$pid" 2>/dev/null || continue
+    for _ in $(seq 1 100); do alive "$pid" && sleep 0.2 || break; done
+    kill -KILL "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
   done
-  if [ "$KEEP_WORK" -eq 0 ]; then
-    rm -rf "$WORK"
-  else
-    echo "$BENCH: logs kept in $WORK" >&2
-  fi
+  if [ "$KEEP_WORK" -eq 0 ]; then rm -rf "$WORK"; else echo "$BENCH: logs kept in $WORK" >&2; fi
 }
 trap cleanup EXIT
 # Under set -e a failing command ends the benchmark; say which, rather than stop without a word.
@@ -83,28 +80,21 @@ trap 'echo "$BENCH: \"$BASH_COMMAND\" failed (line $LINENO of ${BASH_SOURCE[0]##
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# True when a TCP socket in any state, listening or connected, holds local port $1.
-port_in_use() {
-  if have ss && [ -n "$(ss -Htan "sport = :$1" 2>/dev/null)" ]; then
-    return 0
-  fi
-  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
-}
-
-TAKEN_PORTS=" "
-# Below the kernel's range of ports for outgoing connections, where one may appear any moment.
-EPHEMERAL_LOW=$(awk '{ print $1 }' /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
-PORT_LOW=20000
-PORT_SPAN=$((EPHEMERAL_LOW > PORT_LOW + 1000 ? EPHEMERAL_LOW - PORT_LOW : 40000))
-# Sets the variable named $1 to a free port that is neither reserved nor already picked.
+# The demo's ports, the usual Redis port and plain http: never used here, even when free.
+TAKEN_PORTS=" 80 443 6379 6380 8080 8081 8082 8090 "
+# Sets the variable named $1 to a loopback port no socket holds in any state, never the same one
+# twice, below the kernel's range for outgoing connections (where one may appear any moment).
 pick_port() {
-  local port
+  local _port _low=20000 _high
+  _high=$(awk '{ print $1 }' /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
+  [ "$_high" -gt $((_low + 1000)) ] || _high=60000
   while :; do
-    port=$((PORT_LOW + (RANDOM * 32768 + RANDOM) % PORT_SPAN))
-    case "$RESERVED_PORTS$TAKEN_PORTS" in *" $port "*) continue ;; esac
-    port_in_use "$port" && continue
-    TAKEN_PORTS+="$port "
-    printf -v "$1" '%s' "$port"
+    _port=$((_low + (RANDOM * 32768 + RANDOM) % (_high - _low)))
+    [[ $TAKEN_PORTS != *" $_port "* ]] || continue
+    [ -z "$(ss -Htan "sport = :$_port" 2>/dev/null)" ] || continue
+    ! (exec 3<>"/dev/tcp/127.0.0.1/$_port") 2>/dev/null || continue
+    TAKEN_PORTS+="$_port "
+    printf -v "$1" '%s' "$_port"
     return
   done
 }
@@ -122,35 +112,27 @@ await() {
   log "$name ready"
 }
 
-http_ok() {
-  curl -fsS -o /dev/null --max-time 2 "$1" 2>/dev/null
-}
+http_ok() { curl -fsS -o /dev/null --max-time 2 "$1" 2>/dev/null; }
 
 # ---------------------------------------------------------------------------------------------
 # Numbers
 
 # Median and "min max" of the numbers on stdin, one a line.
-median() {
-  sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-
-minmax() {
-  sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { print lo " " hi }'
-}
-
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+minmax() { sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { print lo " " hi }'; }
 fmt() { awk -v f="$1" -v v="$2" 'BEGIN { printf f, v }'; }
 int() { fmt '%.0f' "$1"; }
 pct() { fmt '%.0f %%' "$1"; }
 
 # ---------------------------------------------------------------------------------------------
-# CPU accounting
+# CPU accounting and pinning: the gateway (or whatever is measured against it) alone on the first
+# allowed CPU; the load generator, Redis and the origin on the others.
 
 CLK_TCK=$(getconf CLK_TCK)
 
 # Per-CPU "busy total steal" of the cpus in $@ (ids), summed, in clock ticks.
 cpu_ticks() {
-  awk -v want=" $* " '
-    $1 ~ /^cpu[0-9]+$/ && index(want, " " substr($1, 4) " ") {
+  awk -v want=" $* " '$1 ~ /^cpu[0-9]+$/ && index(want, " " substr($1, 4) " ") {
       busy += $2 + $3 + $4 + $7 + $8; steal += $9
       for (i = 2; i <= 9; i++) total += $i
     }
@@ -158,11 +140,9 @@ cpu_ticks() {
 }
 
 # CPU ticks (user + system, all threads) that process $1 has used; 0 once it is gone.
-proc_ticks() {
-  awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$1/stat" 2>/dev/null || echo 0
-}
+proc_ticks() { awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
 
-# CPU ticks of processes $@ summed (a server's master and worker processes).
+# CPU ticks of processes $@ summed (a server's master and worker processes); 0 for none.
 procs_ticks() {
   local pid sum=0
   for pid in "$@"; do sum=$((sum + $(proc_ticks "$pid"))); done
@@ -174,10 +154,114 @@ expand_cpus() {
   local part parts
   IFS=, read -r -a parts <<<"$1"
   for part in "${parts[@]}"; do
-    if [[ $part == *-* ]]; then
-      seq "${part%-*}" "${part#*-}"
-    else
-      echo "$part"
-    fi
+    if [[ $part == *-* ]]; then seq "${part%-*}" "${part#*-}"; else echo "$part"; fi
   done | paste -sd' '
 }
+
+# Pins nothing with NO_PIN=1 or without taskset and two CPUs. Sets PINNED, GW_CPU, GW_PIN,
+# LOAD_CPUS, LOAD_LIST, LOAD_PIN and ALL_LIST.
+setup_pinning() {
+  local allowed
+  read -r -a allowed <<<"$(expand_cpus "$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)")"
+  ALL_LIST=$(IFS=,; echo "${allowed[*]}")
+  GW_PIN=() LOAD_PIN=() GW_CPU="" LOAD_CPUS=("${allowed[@]}") LOAD_LIST=$ALL_LIST PINNED=0
+  if [ "${NO_PIN:-0}" -eq 0 ] && have taskset && [ ${#allowed[@]} -ge 2 ]; then
+    GW_CPU=${allowed[0]}
+    LOAD_CPUS=("${allowed[@]:1}")
+    LOAD_LIST=$(IFS=,; echo "${LOAD_CPUS[*]}")
+    GW_PIN=(taskset -c "$GW_CPU")
+    LOAD_PIN=(taskset -c "$LOAD_LIST")
+    PINNED=1
+  fi
+}
+
+# The CPUs whose /proc/stat figures stand for "the gateway's CPU": its own, or all when unpinned.
+gateway_cpus() { echo "${GW_CPU:-${LOAD_CPUS[*]}}"; }
+
+# Moves every thread of process $1 to the cpus in $2 (new threads inherit from their creator).
+pin_process() {
+  local task want
+  taskset -a -p -c "$2" "$1" >/dev/null || die "taskset could not move process $1 to CPU $2"
+  want=$(expand_cpus "$2")
+  for task in /proc/"$1"/task/*; do
+    [ -r "$task/status" ] || continue
+    [ "$(expand_cpus "$(awk '/^Cpus_allowed_list/ { print $2 }' "$task/status")")" = "$want" ] \
+      || die "thread ${task##*/} of process $1 is not on CPU $2"
+  done
+}
+
+# ---------------------------------------------------------------------------------------------
+# Tools, builds and the machine
+
+# nginx lives in /usr/sbin, which a normal user's PATH may leave out.
+nginx_binary() { command -v nginx 2>/dev/null || echo /usr/sbin/nginx; }
+
+# Checks java, curl and Redis, and installs the Debian packages among $@ (wrk, nginx) whose
+# commands are missing (root or sudo needed).
+require_tools() {
+  local missing=() tool sudo=()
+  have java || die "no java on the PATH; Anteroom needs a JDK 17 or newer"
+  have curl || die "curl is needed"
+  { have redis-server && have redis-cli; } || die "redis-server and redis-cli are needed (Debian: apt-get install redis-server)"
+  for tool in "$@"; do
+    [ "$tool" = nginx ] && [ -x "$(nginx_binary)" ] || have "$tool" || missing+=("$tool")
+  done
+  [ ${#missing[@]} -gt 0 ] || return 0
+  if [ "$(id -u)" -ne 0 ]; then
+    have sudo || die "${missing[*]} missing, and installing needs root or sudo: apt-get install -y ${missing[*]}"
+    sudo=(sudo)
+  fi
+  log "installing ${missing[*]} from Debian"
+  { "${sudo[@]}" apt-get install -y -qq "${missing[@]}" || { "${sudo[@]}" apt-get update -qq \
+    && "${sudo[@]}" apt-get install -y -qq "${missing[@]}"; }; } >"$WORK/apt.log" 2>&1 \
+    || die "apt-get install -y ${missing[*]} failed; see $WORK/apt.log"
+}
+
+# Sets JAR to the newest gateway/target/*-exec.jar, relative to the root.
+find_gateway_jar() {
+  JAR=$(ls -t gateway/target/*-exec.jar 2>/dev/null | head -n 1 || true)
+}
+
+# Builds the gateway and the bench tool from this checkout in one reactor build, so the tool runs
+# on this checkout's modules, never on whatever the shared local repository holds.
+build() {
+  log "building the gateway and the bench tool (./mvnw -B -q -DskipTests package -pl gateway,bench -am)"
+  ./mvnw -B -q -pl gateway,bench -am -DskipTests package dependency:build-classpath \
+    -Dmdep.includeScope=runtime -Dmdep.outputFile=target/runtime-classpath.txt >"$WORK/build.log" 2>&1 \
+    || die "the build failed; see $WORK/build.log"
+  find_gateway_jar
+}
+
+# Sets JAR to the gateway jar as it is, building it first when there is none.
+require_gateway_jar() {
+  find_gateway_jar
+  [ -n "$JAR" ] || build
+  [ -n "$JAR" ] || die "the build made no gateway/target/*-exec.jar"
+}
+
+# Runs the bench tool (java options and main class in "$@") on the class path build() wrote.
+bench_tool() {
+  java -cp "bench/target/classes:$(cat bench/target/runtime-classpath.txt)" \
+    -Dslf4j.provider=org.slf4j.simple.SimpleServiceProvider \
+    -Dbench.command="$COMMAND" -Dbench.machine="$(machine_line)" "$@"
+}
+
+# Where the jar comes from, and whether its sources have changed since.
+jar_note() {
+  local note
+  note="built $(date -u -r "$JAR" +%Y-%m-%dT%H:%M:%SZ), checkout at $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+  [ -z "$(git status --porcelain -- gateway/src/main queue-core/src/main config 2>/dev/null)" ] \
+    || note+=" with uncommitted changes under gateway/src/main, queue-core/src/main or config/"
+  [ -z "$(find gateway/pom.xml gateway/src/main queue-core/pom.xml queue-core/src/main -type f -newer "$JAR" -print -quit 2>/dev/null)" ] \
+    || note+="; some of its sources are newer than the jar"
+  printf '%s' "$note"
+}
+
+machine_line() {
+  echo "nproc $(nproc), $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo), $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo), Linux $(uname -r)"
+}
+load_average() { cut -d' ' -f1-3 /proc/loadavg; }
+java_version() { java -version 2>&1 | sed -n 's/.*Runtime Environment (build \(.*\))/\1/p' | head -n 1; }
+redis_version() { redis-server --version | sed -E 's/.*v=([0-9.]+).*/\1/'; }
+wrk_version() { wrk -v 2>&1 | awk 'NR == 1 { print $2 }' || true; }
+nginx_version() { "$(nginx_binary)" -v 2>&1 | sed -n 's|.*nginx/||p'; }

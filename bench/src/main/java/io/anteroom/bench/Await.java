@@ -6,13 +6,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /** Blocks on Redis replies; a benchmark's driver thread has nothing better to do meanwhile. */
-final class Await {
+public final class Await {
 
-  private static final long TIMEOUT_SECONDS = 30;
+  private static final long TIMEOUT_SECONDS = 60;
 
   private Await() {}
 
-  static <T> T result(CompletionStage<T> stage) {
+  public static <T> T result(CompletionStage<T> stage) {
     try {
       return stage.toCompletableFuture().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
     } catch (InterruptedException e) {

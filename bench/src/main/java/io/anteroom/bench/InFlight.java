@@ -1,8 +1,10 @@
 package io.anteroom.bench;
 
+import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -18,6 +20,14 @@ final class InFlight {
   InFlight(int limit) {
     this.limit = limit;
     this.permits = new Semaphore(limit);
+  }
+
+  /** One call per visitor, pipelined; returns how many visitors once every call has answered. */
+  static long each(List<String> visitors, int limit, Function<String, CompletionStage<?>> call) {
+    InFlight pipeline = new InFlight(limit);
+    visitors.forEach(visitor -> pipeline.submit(() -> call.apply(visitor)));
+    pipeline.awaitAll();
+    return visitors.size();
   }
 
   /** Sends the call once fewer than the limit are outstanding. */

@@ -50,9 +50,12 @@ final class QueuePhases {
             Duration.ofDays(1),
             batch,
             Duration.ofHours(1));
-    load(QueueScripts.ENQUEUE);
-    load(QueueScripts.JOIN);
-    load(QueueScripts.ADMIT);
+    // Loaded up front, so no measured call falls back to EVAL and compiles its script.
+    for (LuaScript script : List.of(QueueScripts.ENQUEUE, QueueScripts.JOIN, QueueScripts.ADMIT)) {
+      Args.require(
+          Await.result(commands.scriptLoad(script.source())).equals(script.sha()),
+          script.name() + ": the server's SHA differs from " + script.sha());
+    }
   }
 
   /**
@@ -62,46 +65,31 @@ final class QueuePhases {
   void prepare() {
     clock.set(START);
     for (QueueId queue : List.of(QUEUE, TICKETS)) {
-      Await.result(
-          commands.hset(
-              keys.state(queue),
-              Map.of("tokens", "0", "refill", Long.toString(START.toEpochMilli()))));
+      Map<String, String> empty = Map.of("tokens", "0", "refill", "" + START.toEpochMilli());
+      Await.result(commands.hset(keys.state(queue), empty));
     }
   }
 
-  /**
-   * A1 slice: these newcomers join the line by {@code join.lua}, as ids minted for the request do,
-   * pipelined; returns how many.
-   */
+  /** A1 slice: these newcomers join the line by {@code join.lua}, as minted ids do. */
   long join(List<String> visitors, int inFlight) {
-    InFlight pipeline = new InFlight(inFlight);
-    for (String visitor : visitors) {
-      pipeline.submit(() -> store.join(QUEUE, visitor, policy).toFuture());
-    }
-    pipeline.awaitAll();
-    return visitors.size();
+    return InFlight.each(visitors, inFlight, v -> store.join(QUEUE, v, policy).toFuture());
   }
 
   /**
    * A1 by {@code enqueue.lua}: the same newcomers join a second line by the path for ids that may
-   * have been in the queue before (ticket holders), pipelined; returns how many.
+   * have been in the queue before (ticket holders).
    */
   long enqueue(List<String> visitors, int inFlight) {
-    InFlight pipeline = new InFlight(inFlight);
-    for (String visitor : visitors) {
-      pipeline.submit(() -> store.enqueue(TICKETS, visitor, policy).toFuture());
-    }
-    pipeline.awaitAll();
-    return visitors.size();
+    return InFlight.each(visitors, inFlight, v -> store.enqueue(TICKETS, v, policy).toFuture());
   }
 
   /** A2 slice: one admission call a step later, which must admit a full batch or the rest. */
   long admit() {
     clock.advance(ADMIT_STEP);
     AdmitResult result = Await.result(store.admit(QUEUE, policy).toFuture());
-    if (result.admitted() == 0 || result.abandoned() != 0) {
-      throw new IllegalStateException("an admission call did not admit a batch: " + result);
-    }
+    Args.require(
+        result.admitted() > 0 && result.abandoned() == 0,
+        "an admission call did not admit a batch: " + result);
     return result.admitted();
   }
 
@@ -159,14 +147,5 @@ final class QueuePhases {
   void verify(long waiting, long running) {
     Await.expect("queue waiting", waiting, commands.zcard(keys.waiting(QUEUE)));
     Await.expect("queue running", running, commands.zcard(keys.running(QUEUE)));
-  }
-
-  /** Loads a script up front, so no measured call falls back to EVAL and compiles it. */
-  private void load(LuaScript script) {
-    String sha = Await.result(commands.scriptLoad(script.source()));
-    if (!sha.equals(script.sha())) {
-      throw new IllegalStateException(
-          script.name() + ": server SHA " + sha + " != " + script.sha());
-    }
   }
 }

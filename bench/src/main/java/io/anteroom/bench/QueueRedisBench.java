@@ -4,16 +4,12 @@ import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.redis.RedisConnector;
 import io.anteroom.testing.redis.RedisServer;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import java.time.Duration;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.Optional;
-import java.util.OptionalDouble;
 import java.util.Random;
 
 /**
@@ -23,38 +19,30 @@ import java.util.Random;
  */
 public final class QueueRedisBench {
 
-  private final BenchOptions options;
-  private final ServerStats stats;
+  private final QueueRedisOptions options;
+  private final RedisClusterAsyncCommands<String, String> commands;
   private final QueuePhases queue;
   private final RawPhases raw;
 
   private QueueRedisBench(
-      BenchOptions options, RedisClusterAsyncCommands<String, String> commands) {
+      QueueRedisOptions options, RedisClusterAsyncCommands<String, String> commands) {
     this.options = options;
-    this.stats = new ServerStats(commands);
+    this.commands = commands;
     this.queue = new QueuePhases(commands, options.batch());
     this.raw = new RawPhases(commands);
   }
 
   public static void main(String[] args) throws IOException {
-    BenchOptions options;
-    try {
-      options = BenchOptions.parse(args);
-    } catch (IllegalArgumentException e) {
-      System.err.println(e.getMessage());
-      System.exit(2);
-      return;
-    }
-    MachineInfo machine = MachineInfo.probe();
-    Optional<CpuTimes> cpuBefore = CpuTimes.read();
+    QueueRedisOptions options = QueueRedisOptions.parse(args);
+    String load = Machine.loadAverage();
+    CpuTimes cpu = CpuTimes.read();
     List<RoundResult> rounds = new ArrayList<>();
     String redisVersion;
     try (RedisServer server = RedisServer.start();
         RedisConnector redis =
-            RedisConnector.connect(
-                new RedisProperties(
-                    server.uri(), Duration.ofSeconds(5), Duration.ofSeconds(2), 100_000))) {
-      redisVersion = infoField(server.command("INFO", "server"), "redis_version");
+            RedisConnector.connect(new RedisProperties(server.uri(), Duration.ofSeconds(5), Duration.ofSeconds(2), 100_000))) {
+      redisVersion =
+          server.command("INFO", "server").replaceAll("(?s).*redis_version:(\\S+).*", "$1");
       System.out.println("redis-server " + redisVersion + " at " + server.uri());
       QueueRedisBench bench = new QueueRedisBench(options, redis.commands());
       for (int round = 1 - options.warmup(); round <= options.rounds(); round++) {
@@ -65,20 +53,13 @@ public final class QueueRedisBench {
         }
       }
     }
-    OptionalDouble steal =
-        cpuBefore
-            .flatMap(before -> CpuTimes.read().map(after -> after.stealPercentSince(before)))
-            .map(OptionalDouble::of)
-            .orElse(OptionalDouble.empty());
-    QueueRedisReport report =
-        new QueueRedisReport(options, machine, redisVersion, steal, Instant.now(), rounds);
-    String markdown = report.markdown();
-    System.out.println();
-    System.out.println(markdown);
-    Path out = options.out().toAbsolutePath();
-    Files.createDirectories(out.getParent());
-    Files.writeString(out, markdown);
-    System.out.println("written to " + out);
+    String markdown =
+        new QueueRedisReport(options, load, redisVersion, cpu.stealPercentSince(), rounds)
+            .markdown();
+    System.out.println("\n" + markdown);
+    Files.createDirectories(options.out().toAbsolutePath().getParent());
+    Files.writeString(options.out(), markdown);
+    System.out.println("written to " + options.out().toAbsolutePath());
   }
 
   /**
@@ -92,37 +73,38 @@ public final class QueueRedisBench {
   private RoundResult round(int number, int seed) {
     List<String> visitors = visitors(options.visitors(), seed);
     int n = visitors.size();
-    stats.flush();
+    int inFlight = options.inFlight();
+    flush();
     queue.prepare();
     raw.prepare();
-    StatsMeter join = new StatsMeter(stats);
-    StatsMeter enqueue = new StatsMeter(stats);
-    StatsMeter rawEnqueue = new StatsMeter(stats);
-    StatsMeter scripted = new StatsMeter(stats);
-    StatsMeter returnOnly = new StatsMeter(stats);
-    StatsMeter floor = new StatsMeter(stats);
+    StatsMeter join = meter();
+    StatsMeter enqueue = meter();
+    StatsMeter rawEnqueue = meter();
+    StatsMeter scripted = meter();
+    StatsMeter returnOnly = meter();
+    StatsMeter floor = meter();
     int turn = seed;
     for (int from = 0; from < n; from += options.slice(), turn++) {
       List<String> part = visitors.subList(from, Math.min(from + options.slice(), n));
       inTurn(
           turn,
           () -> {
-            join.measure(() -> queue.join(part, options.inFlight()));
-            enqueue.measure(() -> queue.enqueue(part, options.inFlight()));
+            join.measure(() -> queue.join(part, inFlight));
+            enqueue.measure(() -> queue.enqueue(part, inFlight));
           },
           () -> {
-            rawEnqueue.measure(() -> raw.enqueue(part, options.inFlight()));
-            scripted.measure(() -> raw.scriptedEnqueue(part, options.inFlight()));
-            returnOnly.measure(() -> raw.returnOnly(part, options.inFlight()));
-            floor.measure(() -> raw.joinFloor(part, options.inFlight()));
+            rawEnqueue.measure(() -> raw.enqueue(part, inFlight));
+            scripted.measure(() -> raw.scriptedEnqueue(part, inFlight));
+            returnOnly.measure(() -> raw.returnOnly(part, inFlight));
+            floor.measure(() -> raw.joinFloor(part, inFlight));
           });
     }
     queue.verify(n, 0);
     raw.verify(n, 0, n);
-    StatsMeter admit = new StatsMeter(stats);
-    StatsMeter rawAdmit = new StatsMeter(stats);
-    StatsMeter scriptedAdmit = new StatsMeter(stats);
-    StatsMeter admitFloor = new StatsMeter(stats);
+    StatsMeter admit = meter();
+    StatsMeter rawAdmit = meter();
+    StatsMeter scriptedAdmit = meter();
+    StatsMeter admitFloor = meter();
     for (turn = seed; admit.operations() < n || rawAdmit.operations() < n; turn++) {
       inTurn(
           turn,
@@ -142,20 +124,20 @@ public final class QueueRedisBench {
     queue.verify(0, n);
     raw.verify(0, n, 0);
     queue.ageSeen();
-    StatsMeter trim = new StatsMeter(stats);
+    StatsMeter trim = meter();
     while (queue.seenLeft()) {
       trim.measure(queue::trim);
     }
     // As many calls again with nothing left to trim: the fixed cost a separate call adds, which
     // in service the trimming shares with the admissions of the moment.
-    StatsMeter idle = new StatsMeter(stats);
+    StatsMeter idle = meter();
     for (int i = 0; i < trim.result().sliceScriptUsec().size(); i++) {
       idle.measure(queue::trim);
     }
-    stats.flush();
-    long waitingBytes = queue.waitingBytes(visitors, options.inFlight());
-    stats.flush();
-    long memberBytes = raw.memberBytes(visitors, options.inFlight());
+    flush();
+    long waitingBytes = queue.waitingBytes(visitors, inFlight);
+    flush();
+    long memberBytes = raw.memberBytes(visitors, inFlight);
     return new RoundResult(
         number,
         Math.floorMod(seed, 2) == 0 ? "A,B" : "B,A",
@@ -175,34 +157,29 @@ public final class QueueRedisBench {
         (double) memberBytes / n);
   }
 
+  private StatsMeter meter() {
+    return new StatsMeter(commands);
+  }
+
+  /** {@code FLUSHALL}: every phase group starts on an empty server. Loaded scripts stay. */
+  private void flush() {
+    Await.result(commands.flushall());
+  }
+
   private static void inTurn(int turn, Runnable sideA, Runnable sideB) {
-    if (Math.floorMod(turn, 2) == 0) {
-      sideA.run();
-      sideB.run();
-    } else {
-      sideB.run();
-      sideA.run();
-    }
+    (Math.floorMod(turn, 2) == 0 ? sideA : sideB).run();
+    (Math.floorMod(turn, 2) == 0 ? sideB : sideA).run();
   }
 
   /** Distinct visitor ids shaped like the gateway's: base64url of 16 random bytes, 22 chars. */
   static List<String> visitors(int count, long seed) {
     Random random = new Random(seed);
-    Base64.Encoder encoder = Base64.getUrlEncoder().withoutPadding();
     List<String> visitors = new ArrayList<>(count);
     byte[] id = new byte[16];
     for (int i = 0; i < count; i++) {
       random.nextBytes(id);
-      visitors.add(encoder.encodeToString(id));
+      visitors.add(Base64.getUrlEncoder().withoutPadding().encodeToString(id));
     }
     return visitors;
-  }
-
-  private static String infoField(String info, String field) {
-    return info.lines()
-        .filter(l -> l.startsWith(field + ":"))
-        .map(l -> l.substring(field.length() + 1).strip())
-        .findFirst()
-        .orElse("unknown");
   }
 }

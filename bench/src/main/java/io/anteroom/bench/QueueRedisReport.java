@@ -4,10 +4,10 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Locale;
-import java.util.OptionalDouble;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.Stream;
 
-/** The results of {@link QueueRedisBench} as Markdown: setup, medians, ratios, verdict, rounds. */
+/** The results of {@link QueueRedisBench} as Markdown: setup, medians, ratios, goals, rounds. */
 final class QueueRedisReport {
 
   /** Goal 6: a newcomer's join costs at most this many times EVALSHA of ZADD NX + ZRANK. */
@@ -22,115 +22,67 @@ final class QueueRedisReport {
   /** Goal 8: no admission call holds Redis this long (µs). */
   static final double LONGEST_CALL_GOAL = 1000;
 
-  /**
-   * A goal: the median of {@code value} over the rounds is at most {@code limit} (below it when
-   * {@code strict}).
-   */
-  record Goal(
-      String number,
-      String label,
-      ToDoubleFunction<RoundResult> value,
-      double limit,
-      boolean strict,
-      String format) {
-
-    boolean met(double median) {
-      return strict ? median < limit : median <= limit;
-    }
-
-    String print(double number) {
-      return String.format(Locale.ROOT, format, number);
-    }
-
-    String target() {
-      return (strict ? "< " : "≤ ") + print(limit);
-    }
-  }
-
-  static final List<Goal> GOALS =
-      List.of(
-          new Goal(
-              "6",
-              "join (`join.lua`) ÷ EVALSHA(ZADD NX+ZRANK), µs per enqueue",
-              r -> r.joinUsec() / r.scriptedEnqueueUsec(),
-              JOIN_GOAL,
-              false,
-              "%.2f×"),
-          new Goal(
-              "7",
-              "memory per waiting visitor ÷ one plain sorted-set member",
-              RoundResult::memoryRatio,
-              MEMORY_GOAL,
-              false,
-              "%.2f×"),
-          new Goal(
-              "8",
-              "admit per visitor ÷ raw ZPOPMIN+ZADD",
-              r -> r.admitUsec() / r.rawAdmitUsec(),
-              ADMIT_GOAL,
-              false,
-              "%.2f×"),
-          new Goal(
-              "8",
-              "longest admit call",
-              RoundResult::longestAdmitUsec,
-              LONGEST_CALL_GOAL,
-              true,
-              "%.0f µs"));
-
-  /** One figure of a round; {@code format} prints it, e.g. {@code %.2f}. */
+  /** One figure of a round, printed with {@code format}; {@code column} heads it per round. */
   private record Figure(
       String label, String column, ToDoubleFunction<RoundResult> value, String format) {
 
-    Figure(String label, String column, ToDoubleFunction<RoundResult> value) {
-      this(label, column, value, "%.2f");
+    String print(double number) {
+      return Markdown.f(format, number);
     }
 
-    String print(double number) {
-      return String.format(Locale.ROOT, format, number);
+    String print(RoundResult round) {
+      return print(value.applyAsDouble(round));
+    }
+  }
+
+  /** A goal: the median of the figure over the rounds is at most the limit (below if strict). */
+  private record Goal(String number, Figure figure, double limit, boolean strict) {
+
+    boolean met(double median) {
+      return strict ? median < limit : median <= limit;
     }
   }
 
   private static final List<Figure> VALUES =
       List.of(
-          new Figure("join (`join.lua`), µs per newcomer", "join", RoundResult::joinUsec),
-          new Figure(
+          usec("join (`join.lua`), µs per newcomer", "join", RoundResult::joinUsec),
+          usec(
               "enqueue (`enqueue.lua`, ids that may have been here before), µs per enqueue",
               "enqueue",
               RoundResult::enqueueUsec),
-          new Figure(
+          usec(
               "raw `ZADD NX` + `ZRANK`, µs per visitor",
               "raw ZADD+ZRANK",
               RoundResult::rawEnqueueUsec),
-          new Figure(
+          usec(
               "EVALSHA of `ZADD NX` + `ZRANK`, µs per visitor",
               "EVALSHA ref",
               RoundResult::scriptedEnqueueUsec),
-          new Figure(
+          usec(
               "EVALSHA of a script that only returns (enqueue's 5 keys, 5 args), µs per call",
               "return-only script",
               RoundResult::returnOnlyUsec),
-          new Figure(
+          usec(
               "EVALSHA of the four commands a join needs, nothing else (`join_floor.lua`), µs",
               "join floor",
               RoundResult::joinFloorUsec),
-          new Figure(
+          usec(
               "admit (`admit.lua`), µs per admitted visitor, trimming seen included",
               "admit/visitor",
               RoundResult::admitUsec),
-          new Figure(
+          usec(
               "of which trimming seen once stale (trimming calls less idle calls), µs per visitor",
               "trim/visitor",
               RoundResult::trimUsec),
-          new Figure(
+          usec(
               "raw `ZPOPMIN` + `ZADD`, µs per visitor",
               "raw ZPOPMIN+ZADD",
               RoundResult::rawAdmitUsec),
-          new Figure(
+          usec(
               "EVALSHA of `ZPOPMIN` + `ZADD`, µs per visitor",
               "EVALSHA admit ref",
               RoundResult::scriptedAdmitUsec),
-          new Figure(
+          usec(
               "EVALSHA of what admission with abandonment needs (`admit_floor.lua`), µs per"
                   + " visitor",
               "admit floor",
@@ -156,58 +108,80 @@ final class QueueRedisReport {
               RoundResult::memberBytes,
               "%.1f"));
 
+  private static final Figure JOIN_RATIO =
+      ratio("join ÷ EVALSHA(ZADD NX+ZRANK)", r -> r.joinUsec() / r.scriptedEnqueueUsec());
+  private static final Figure ADMIT_RATIO =
+      ratio("admit per visitor ÷ raw ZPOPMIN+ZADD", r -> r.admitUsec() / r.rawAdmitUsec());
+  private static final Figure MEMORY_RATIO =
+      ratio("memory per waiting visitor ÷ plain member", RoundResult::memoryRatio);
+
   private static final List<Figure> RATIOS =
       List.of(
-          new Figure(
-              "join ÷ EVALSHA(ZADD NX+ZRANK)", "", r -> r.joinUsec() / r.scriptedEnqueueUsec()),
-          new Figure(
-              "enqueue ÷ EVALSHA(ZADD NX+ZRANK)",
-              "",
-              r -> r.enqueueUsec() / r.scriptedEnqueueUsec()),
-          new Figure(
+          JOIN_RATIO,
+          ratio("enqueue ÷ EVALSHA(ZADD NX+ZRANK)", r -> r.enqueueUsec() / r.scriptedEnqueueUsec()),
+          ratio(
               "join floor ÷ EVALSHA(ZADD NX+ZRANK)",
-              "",
               r -> r.joinFloorUsec() / r.scriptedEnqueueUsec()),
-          new Figure("join ÷ join floor", "", r -> r.joinUsec() / r.joinFloorUsec()),
-          new Figure("join ÷ raw ZADD+ZRANK", "", r -> r.joinUsec() / r.rawEnqueueUsec()),
-          new Figure(
-              "admit per visitor ÷ raw ZPOPMIN+ZADD", "", r -> r.admitUsec() / r.rawAdmitUsec()),
-          new Figure(
+          ratio("join ÷ join floor", r -> r.joinUsec() / r.joinFloorUsec()),
+          ratio("join ÷ raw ZADD+ZRANK", r -> r.joinUsec() / r.rawEnqueueUsec()),
+          ADMIT_RATIO,
+          ratio(
               "admit per visitor, admitting calls only, ÷ raw ZPOPMIN+ZADD",
-              "",
               r -> (r.admitUsec() - r.trimUsec()) / r.rawAdmitUsec()),
-          new Figure(
+          ratio(
               "admit per visitor ÷ EVALSHA(ZPOPMIN+ZADD)",
-              "",
               r -> r.admitUsec() / r.scriptedAdmitUsec()),
-          new Figure(
+          ratio(
               "EVALSHA(ZPOPMIN+ZADD) ÷ raw ZPOPMIN+ZADD",
-              "",
               r -> r.scriptedAdmitUsec() / r.rawAdmitUsec()),
-          new Figure(
-              "admit floor ÷ raw ZPOPMIN+ZADD", "", r -> r.admitFloorUsec() / r.rawAdmitUsec()),
-          new Figure("admit ÷ admit floor", "", r -> r.admitUsec() / r.admitFloorUsec()),
-          new Figure("memory per waiting visitor ÷ plain member", "", RoundResult::memoryRatio));
+          ratio("admit floor ÷ raw ZPOPMIN+ZADD", r -> r.admitFloorUsec() / r.rawAdmitUsec()),
+          ratio("admit ÷ admit floor", r -> r.admitUsec() / r.admitFloorUsec()),
+          MEMORY_RATIO);
 
-  private final BenchOptions options;
-  private final MachineInfo machine;
+  private static final List<Goal> GOALS =
+      List.of(
+          new Goal(
+              "6",
+              new Figure(
+                  "join (`join.lua`) ÷ EVALSHA(ZADD NX+ZRANK), µs per enqueue",
+                  "",
+                  JOIN_RATIO.value(),
+                  "%.2f×"),
+              JOIN_GOAL,
+              false),
+          new Goal(
+              "7",
+              new Figure(
+                  "memory per waiting visitor ÷ one plain sorted-set member",
+                  "",
+                  MEMORY_RATIO.value(),
+                  "%.2f×"),
+              MEMORY_GOAL,
+              false),
+          new Goal("8", ADMIT_RATIO, ADMIT_GOAL, false),
+          new Goal(
+              "8",
+              new Figure("longest admit call", "", RoundResult::longestAdmitUsec, "%.0f µs"),
+              LONGEST_CALL_GOAL,
+              true));
+
+  private final QueueRedisOptions options;
+  private final String loadAverage;
   private final String redisVersion;
-  private final OptionalDouble stealPercent;
-  private final Instant date;
+  private final double stealPercent;
   private final List<RoundResult> rounds;
+  private final Markdown md = new Markdown();
 
   QueueRedisReport(
-      BenchOptions options,
-      MachineInfo machine,
+      QueueRedisOptions options,
+      String loadAverage,
       String redisVersion,
-      OptionalDouble stealPercent,
-      Instant date,
+      double stealPercent,
       List<RoundResult> rounds) {
     this.options = options;
-    this.machine = machine;
+    this.loadAverage = loadAverage;
     this.redisVersion = redisVersion;
     this.stealPercent = stealPercent;
-    this.date = date;
     this.rounds = List.copyOf(rounds);
   }
 
@@ -216,131 +190,86 @@ final class QueueRedisReport {
     StringBuilder line =
         new StringBuilder(round.round() == 0 ? "warm-up" : "round " + round.round());
     line.append(" (").append(round.order()).append("):");
-    VALUES.forEach(f -> line.append(' ').append(f.column()).append('=').append(usec(f, round)));
+    VALUES.forEach(f -> line.append(' ').append(f.column()).append('=').append(f.print(round)));
     return line.toString();
   }
 
   String markdown() {
-    StringBuilder out = new StringBuilder();
-    out.append("# Queue model vs raw commands: Redis server time per visitor\n\n");
-    out.append(setup()).append('\n');
-    out.append(QueueRedisText.METHOD).append('\n');
-    out.append("## Results (median of ").append(rounds.size()).append(" rounds)\n\n");
-    out.append(summary()).append('\n');
-    out.append("## Against the goals\n\n");
-    out.append(goals()).append('\n');
-    out.append(QueueRedisText.verdict(rounds, options.batch())).append('\n');
-    out.append(QueueRedisText.breakdown(rounds, options.batch())).append('\n');
-    out.append("## Per round\n\n").append(perRound());
-    return out.toString();
-  }
-
-  private String setup() {
-    String steal =
-        stealPercent.isPresent()
-            ? String.format(Locale.ROOT, "%.1f%%", stealPercent.getAsDouble())
-            : "unknown";
-    return "| | |\n|---|---|\n"
-        + row("date (UTC)", date.truncatedTo(ChronoUnit.SECONDS).toString())
-        + row("command", "`" + options.command() + "`")
-        + row(
-            "machine",
-            "nproc " + machine.processors() + ", " + machine.cpuModel() + ", " + machine.memory())
-        + row(
-            "host load",
-            "load average "
-                + machine.loadAverage()
-                + " at start; "
-                + steal
-                + " of CPU time stolen by the host during the run (/proc/stat)")
-        + row("redis-server", redisVersion + ", started by the benchmark on a free loopback port")
-        + row("Java", machine.java())
-        + row(
-            "workload",
-            String.format(
-                Locale.ROOT,
-                "%d rounds after %d discarded warm-up; %d visitors per phase; admit batch %d;"
-                    + " enqueue slices of %d visitors; %d commands in flight",
-                options.rounds(),
-                options.warmup(),
-                options.visitors(),
-                options.batch(),
-                options.slice(),
-                options.inFlight()));
-  }
-
-  private static String row(String name, String value) {
-    return "| " + name + " | " + value + " |\n";
-  }
-
-  private String summary() {
-    StringBuilder out = new StringBuilder("| figure | median | min–max |\n|---|---:|---:|\n");
+    md.line("# Queue model vs raw commands: Redis server time per visitor\n");
+    md.line("| | |\n|---|---|");
+    md.row("date (UTC)", Instant.now().truncatedTo(ChronoUnit.SECONDS));
+    md.row("command", "`" + Args.command() + "`");
+    md.row("machine", Machine.description());
+    md.row(
+        "host load",
+        "load average "
+            + loadAverage
+            + " at start; "
+            + (Double.isNaN(stealPercent) ? "unknown" : Markdown.f("%.1f%%", stealPercent))
+            + " of CPU time stolen by the host during the run (/proc/stat)");
+    md.row("redis-server", redisVersion + ", started by the benchmark on a free loopback port");
+    md.row("Java", Machine.java());
+    md.row(
+        "workload",
+        String.format(
+            Locale.ROOT,
+            "%d rounds after %d discarded warm-up; %d visitors per phase; admit batch %d;"
+                + " enqueue slices of %d visitors; %d commands in flight",
+            options.rounds(),
+            options.warmup(),
+            options.visitors(),
+            options.batch(),
+            options.slice(),
+            options.inFlight()));
+    md.line("\n" + QueueRedisText.METHOD);
+    md.line("## Results (median of %d rounds)\n", rounds.size());
+    md.line("| figure | median | min–max |\n|---|---:|---:|");
     for (Figure f : VALUES) {
       Spread s = Spread.of(rounds, f.value());
-      out.append("| ")
-          .append(f.label())
-          .append(" | ")
-          .append(f.print(s.median()))
-          .append(" | ")
-          .append(f.print(s.min()))
-          .append('–')
-          .append(f.print(s.max()))
-          .append(" |\n");
+      md.row(f.label(), f.print(s.median()), f.print(s.min()) + "–" + f.print(s.max()));
     }
-    out.append("\n| ratio | median | min–max |\n|---|---:|---:|\n");
+    md.line("\n| ratio | median | min–max |\n|---|---:|---:|");
     for (Figure f : RATIOS) {
       Spread s = Spread.of(rounds, f.value());
-      out.append(
-          String.format(
-              Locale.ROOT,
-              "| %s | %.2f× | %.2f–%.2f× |%n",
-              f.label(),
-              s.median(),
-              s.min(),
-              s.max()));
+      md.row(f.label(), f.print(s.median()), Markdown.f("%.2f–", s.min()) + f.print(s.max()));
     }
-    return out.toString();
-  }
-
-  private String goals() {
-    StringBuilder out =
-        new StringBuilder(
-            "| goal | figure | median | min–max | target | |\n|---|---|---:|---:|---|---|\n");
+    md.line("\n## Against the goals\n");
+    md.line("| goal | figure | median | min–max | target | |\n|---|---|---:|---:|---|---|");
     for (Goal g : GOALS) {
-      Spread s = Spread.of(rounds, g.value());
-      out.append(
-          String.format(
-              Locale.ROOT,
-              "| %s | %s | %s | %s–%s | %s | %s |%n",
-              g.number(),
-              g.label(),
-              g.print(s.median()),
-              g.print(s.min()),
-              g.print(s.max()),
-              g.target(),
-              g.met(s.median()) ? "met" : "**not met**"));
+      Spread s = Spread.of(rounds, g.figure().value());
+      md.row(
+          g.number(),
+          g.figure().label(),
+          g.figure().print(s.median()),
+          g.figure().print(s.min()) + "–" + g.figure().print(s.max()),
+          (g.strict() ? "< " : "≤ ") + g.figure().print(g.limit()),
+          g.met(s.median()) ? "met" : "**not met**");
     }
-    return out.toString();
-  }
-
-  private String perRound() {
-    StringBuilder out = new StringBuilder("| round | order |");
-    VALUES.forEach(f -> out.append(' ').append(f.column()).append(" |"));
-    RATIOS.forEach(f -> out.append(' ').append(f.label()).append(" |"));
-    out.append("\n|---:|---|").append("---:|".repeat(VALUES.size() + RATIOS.size())).append('\n');
+    md.line("\n" + QueueRedisText.verdict(rounds, options.batch()));
+    md.line(QueueRedisText.breakdown(rounds, options.batch()));
+    md.line("## Per round\n");
+    md.line(
+        "| round | order |%s\n|---:|---|%s",
+        String.join("", VALUES.stream().map(f -> " " + f.column() + " |").toList())
+            + String.join("", RATIOS.stream().map(f -> " " + f.label() + " |").toList()),
+        "---:|".repeat(VALUES.size() + RATIOS.size()));
     for (RoundResult round : rounds) {
-      out.append("| ").append(round.round()).append(" | ").append(round.order()).append(" |");
-      VALUES.forEach(f -> out.append(' ').append(usec(f, round)).append(" |"));
-      RATIOS.forEach(
-          f -> out.append(String.format(Locale.ROOT, " %.2f× |", f.value().applyAsDouble(round))));
-      out.append('\n');
+      md.row(
+          round.round() + " | " + round.order(),
+          String.join(
+              " | ",
+              Stream.concat(VALUES.stream(), RATIOS.stream()).map(f -> f.print(round)).toList()));
     }
-    return out.append(
-            "\nTimes in µs of server time (INFO commandstats); memory in bytes (INFO memory).\n")
+    return md.line(
+            "\nTimes in µs of server time (INFO commandstats); memory in bytes (INFO memory).")
         .toString();
   }
 
-  private static String usec(Figure figure, RoundResult round) {
-    return figure.print(figure.value().applyAsDouble(round));
+  private static Figure usec(String label, String column, ToDoubleFunction<RoundResult> value) {
+    return new Figure(label, column, value, "%.2f");
+  }
+
+  private static Figure ratio(String label, ToDoubleFunction<RoundResult> value) {
+    return new Figure(label, label, value, "%.2f×");
   }
 }

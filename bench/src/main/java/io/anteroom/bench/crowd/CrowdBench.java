@@ -1,141 +1,101 @@
 package io.anteroom.bench.crowd;
 
-import io.anteroom.bench.MachineInfo;
+import io.anteroom.bench.Machine;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.redis.RedisConnector;
-import io.anteroom.testing.redis.RedisServer;
+import java.time.Duration;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * Goals 9 and 10 of the gateway: its heap stays flat with a million visitors waiting, and a burst
- * of new visitors are all put in line, in order, without an error. Starts its own redis-server,
- * stub origin and real gateway process, and writes {@code bench/results/crowd.md}. See {@code
- * bench/README.md}; {@code bench/crowd.sh} runs it.
+ * of new visitors are all put in line, in order, without an error. Runs against the redis-server
+ * and the real gateway {@code bench/crowd.sh} starts ({@link Services}), and writes {@code
+ * bench/results/crowd.md}. See {@code bench/README.md}.
  */
 public final class CrowdBench {
 
-  // The shipped shop room reads its item ids as integers.
+  // The shipped shop room reads its item ids as integers; bench/crowd.sh turns both queues on.
   static final QueueId WARMUP = QueueId.of("shop", "9001");
   static final QueueId CROWD = QueueId.of("shop", "9002");
 
   private final CrowdOptions options;
-  private final Path root;
-  private final Resources resources;
+  private final HeapProbe heap;
+  private final List<HeapReading> readings = new ArrayList<>();
   private final long start = System.nanoTime();
 
-  private CrowdBench(CrowdOptions options, Path root, Resources resources) {
+  private CrowdBench(CrowdOptions options, Services services) {
     this.options = options;
-    this.root = root;
-    this.resources = resources;
+    this.heap = new HeapProbe(services.gatewayPid());
   }
 
   public static void main(String[] args) throws IOException {
-    if (List.of(args).contains("--help") || List.of(args).contains("-h")) {
-      System.out.println(CrowdOptions.USAGE);
-      return;
-    }
-    CrowdOptions options;
-    try {
-      options = CrowdOptions.parse(args);
-    } catch (IllegalArgumentException e) {
-      System.err.println(e.getMessage());
-      System.exit(2);
-      return;
-    }
-    Path root = Path.of(System.getProperty("bench.root", ".")).toAbsolutePath().normalize();
-    Resources resources = new Resources();
-    Runtime.getRuntime().addShutdownHook(new Thread(resources::close, "crowd-cleanup"));
+    CrowdOptions options = CrowdOptions.parse(args);
+    Services services = Services.fromLauncher();
     CrowdResults results;
-    try {
-      results = new CrowdBench(options, root, resources).run();
-    } finally {
-      resources.close();
+    try (RedisConnector connector =
+        RedisConnector.connect(new RedisProperties(
+                services.redisUri(), Duration.ofSeconds(60), Duration.ofSeconds(5), 1_000_000))) {
+      results =
+          new CrowdBench(options, services).run(services, new RedisLine(connector.commands()));
     }
     String markdown = new CrowdReport(results).markdown();
-    Path out = root.resolve(options.out());
-    Files.createDirectories(out.getParent());
-    Files.writeString(out, markdown);
-    System.out.println(markdown);
-    System.out.println("written to " + out);
-    boolean passed = results.passed();
-    if (passed) {
-      deleteLogs(results.logs());
-    } else {
-      System.out.println("not every goal was met; the gateway's log is kept in " + results.logs());
+    Files.createDirectories(options.out().toAbsolutePath().getParent());
+    Files.writeString(options.out(), markdown);
+    System.out.println(markdown + "\nwritten to " + options.out().toAbsolutePath());
+    if (!results.passed()) {
+      System.out.println("not every goal was met");
+      System.exit(1);
     }
-    System.exit(passed ? 0 : 1);
   }
 
-  private CrowdResults run() throws IOException {
-    MachineInfo machine = MachineInfo.probe();
+  private CrowdResults run(Services services, RedisLine line) {
+    String loadAtStart = Machine.loadAverage();
     Instant started = Instant.now();
-    Path jar = GatewayJar.find(root);
-    Path work = Files.createTempDirectory("crowd-");
-    LoopbackPorts ports = new LoopbackPorts();
-    RedisServer redis = resources.add(RedisServer.start());
-    String redisVersion = field(redis.command("INFO", "server"), "redis_version");
-    log("redis-server " + redisVersion + " at " + redis.uri());
-    StubOrigin origin = resources.add(new StubOrigin(ports.pick()));
-    GatewayProcess gateway =
-        resources.add(
-            GatewayProcess.start(
-                jar,
-                root.resolve("config/anteroom.yml"),
-                redis.uri(),
-                origin.port(),
-                ports,
-                options.gatewayHeap(),
-                List.of(WARMUP.toString(), CROWD.toString()),
-                work.resolve("gateway.log")));
-    log("gateway ready (pid " + gateway.pid() + ", log " + gateway.log() + ")");
-    RedisConnector connector =
-        resources.add(
-            RedisConnector.connect(
-                new RedisProperties(
-                    redis.uri(), Duration.ofSeconds(60), Duration.ofSeconds(5), 1_000_000)));
-    RedisLine line = new RedisLine(connector.commands());
-    long emptyMemory = line.memory("used_memory");
+    long emptyMemory = line.usedMemory();
     Joiner joiner = new Joiner(options.inFlight());
-    Lines lines = new Lines(joiner, gateway, line);
-    HeapProbe heap = new HeapProbe(gateway.pid());
-    List<HeapReading> readings = new ArrayList<>();
-    readings.add(reading(heap, "started, nobody waiting", 0, 0));
+    Lines lines = new Lines(joiner, services, line);
+    reading("started, nobody waiting", 0, 0);
 
     WarmUp warmup = lines.warmUp(WARMUP, options.warmup(), options.maxWarmup());
     log(
-        String.format(
-            "warm-up: %d joins, %.0f/s in the first slice, %.0f/s in the last, other answers: %s",
-            warmup.joins(), warmup.firstRate(), warmup.lastRate(), warmup.otherStatuses()));
-    readings.add(reading(heap, "after the warm-up (other line)", 0, 0));
+        "warm-up: %d joins, %.0f/s in the first slice, %.0f/s in the last, other answers: %s",
+        warmup.joins(), warmup.firstRate(), warmup.lastRate(), warmup.otherStatuses());
+    reading("after the warm-up (other line)", 0, 0);
 
     int openers = lines.open(CROWD);
     int ticketEvery = Math.max(1, options.burst() / options.samples());
     List<String> tickets = new ArrayList<>();
     long deadline = System.nanoTime() + options.gatewayBudget().toNanos();
-    BurstResult burst = lines.burst(CROWD, options.burst(), ticketEvery, tickets, redis.pid());
+    BurstResult burst = lines.burst(CROWD, options.burst(), ticketEvery, tickets);
     log(
-        String.format(
-            "burst: %d joins, %.0f/s, %d failures, order %s",
-            burst.size(),
-            burst.perSecond(),
-            burst.failures(),
-            burst.order().passed() ? "kept" : "BROKEN"));
-    long waiting = burst.lineAfter();
-    readings.add(reading(heap, "after the burst", waiting, waiting));
+        "burst: %d joins, %.0f/s, %d failures, order %s",
+        burst.size(),
+        burst.joins().perSecond(),
+        burst.failures(),
+        burst.order().passed() ? "kept" : "BROKEN");
+    long waiting = burst.joins().lineAfter();
+    reading("after the burst", waiting, waiting);
 
-    List<ChunkResult> chunks =
-        joinUntil(deadline, waiting, lines, ticketEvery, tickets, heap, readings);
-    waiting = chunks.isEmpty() ? waiting : chunks.get(chunks.size() - 1).lineAfter();
+    // More of the crowd through the gateway, a checkpoint's worth at a time with a heap reading
+    // after each, until the line holds the whole crowd or the gateway's time is up.
+    List<ChunkResult> chunks = new ArrayList<>();
+    while (waiting < options.visitors() && System.nanoTime() < deadline) {
+      long next = (waiting / options.checkpoint() + 1) * options.checkpoint();
+      int count = (int) (Math.min(options.visitors(), next) - waiting);
+      ChunkResult chunk = lines.chunk(CROWD, count, ticketEvery, tickets);
+      chunks.add(chunk);
+      waiting = chunk.lineAfter();
+      log(
+          "crowd: %d waiting, %.0f joins/s, other answers: %s",
+          waiting, chunk.perSecond(), chunk.otherStatuses());
+      reading("through the gateway", waiting, waiting);
+    }
     long viaGateway = waiting;
     long direct = options.visitors() - waiting;
     double directSeconds = 0;
@@ -145,27 +105,24 @@ public final class CrowdBench {
       directSeconds = (System.nanoTime() - fillStart) / 1e9;
       waiting = line.waiting(CROWD);
       log(
-          String.format(
-              "wrote %d more straight into Redis in %.1f s; %d waiting",
-              direct, directSeconds, waiting));
-      readings.add(reading(heap, "after the rest were written into Redis", waiting, viaGateway));
+          "wrote %d more straight into Redis in %.1f s; %d waiting",
+          direct, directSeconds, waiting);
+      reading("after the rest were written into Redis", waiting, viaGateway);
     }
     StatusSample status =
         StatusSample.poll(joiner, lines.status(), spread(tickets, options.samples()), line, CROWD);
     log(
-        String.format(
-            "status polls: %d, %d positions match ZRANK + 1",
-            status.polled(), status.positionMatches()));
-    readings.add(reading(heap, "after the status polls", waiting, viaGateway));
+        "status polls: %d, %d positions match ZRANK + 1",
+        status.polled(), status.positionMatches());
+    reading("after the status polls", waiting, viaGateway);
     return new CrowdResults(
         options,
-        machine,
-        MachineInfo.currentLoadAverage(),
+        services,
+        loadAtStart,
+        Machine.loadAverage(),
         started,
         (System.nanoTime() - start) / 60e9,
-        redisVersion,
-        GatewayJar.describe(root, jar),
-        gateway.commandLine(),
+        line.version(),
         heap.collector(),
         warmup,
         openers,
@@ -177,55 +134,17 @@ public final class CrowdBench {
         readings,
         status,
         line.waiting(CROWD),
-        line.memory("used_memory"),
+        line.usedMemory(),
         emptyMemory,
-        gateway.warnings(),
-        work);
+        services.warnings());
   }
 
-  /**
-   * More of the crowd joins through the gateway, a checkpoint's worth at a time with a heap reading
-   * after each, until the line holds the whole crowd or the gateway's time is up.
-   */
-  private List<ChunkResult> joinUntil(
-      long deadline,
-      long waiting,
-      Lines lines,
-      int ticketEvery,
-      List<String> tickets,
-      HeapProbe heap,
-      List<HeapReading> readings) {
-    List<ChunkResult> chunks = new ArrayList<>();
-    while (waiting < options.visitors() && System.nanoTime() < deadline) {
-      long next =
-          Math.min(options.visitors(), (waiting / options.checkpoint() + 1) * options.checkpoint());
-      ChunkResult chunk = lines.chunk(CROWD, (int) (next - waiting), ticketEvery, tickets);
-      chunks.add(chunk);
-      waiting = chunk.lineAfter();
-      log(
-          String.format(
-              "crowd: %d waiting, %.0f joins/s, other answers: %s",
-              waiting, chunk.perSecond(), chunk.otherStatuses()));
-      readings.add(reading(heap, "through the gateway", waiting, waiting));
-    }
-    return chunks;
-  }
-
-  private static void deleteLogs(Path dir) throws IOException {
-    try (Stream<Path> files = Files.walk(dir)) {
-      for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(file);
-      }
-    }
-  }
-
-  private HeapReading reading(HeapProbe heap, String label, long waiting, long viaGateway) {
+  private void reading(String label, long waiting, long viaGateway) {
     HeapReading reading = heap.read(label, waiting, viaGateway);
+    readings.add(reading);
     log(
-        String.format(
-            "heap %s: %.1f MB live, %.1f MB used after GC",
-            label, reading.liveBytes() / 1e6, reading.usedBytes() / 1e6));
-    return reading;
+        "heap %s: %.1f MB live, %.1f MB used after GC",
+        label, reading.liveBytes() / 1e6, reading.usedBytes() / 1e6);
   }
 
   /** At most {@code count} of {@code all}, evenly spread, so the polls reach deep into the line. */
@@ -240,15 +159,8 @@ public final class CrowdBench {
     return chosen;
   }
 
-  private void log(String message) {
-    System.out.printf("[%4ds] %s%n", (System.nanoTime() - start) / 1_000_000_000L, message);
-  }
-
-  private static String field(String info, String name) {
-    return info.lines()
-        .filter(l -> l.startsWith(name + ":"))
-        .map(l -> l.substring(name.length() + 1).strip())
-        .findFirst()
-        .orElse("unknown");
+  private void log(String format, Object... args) {
+    System.out.printf(
+        "[%4ds] %s%n", (System.nanoTime() - start) / 1_000_000_000L, String.format(format, args));
   }
 }

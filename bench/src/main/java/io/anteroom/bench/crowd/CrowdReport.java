@@ -1,129 +1,117 @@
 package io.anteroom.bench.crowd;
 
-import static io.anteroom.bench.crowd.Markdown.f;
-import static io.anteroom.bench.crowd.Markdown.mb;
-import static io.anteroom.bench.crowd.Markdown.n;
-import static io.anteroom.bench.crowd.Markdown.signedMb;
+import static io.anteroom.bench.Markdown.f;
+import static io.anteroom.bench.Markdown.n;
 
+import io.anteroom.bench.Args;
+import io.anteroom.bench.Machine;
+import io.anteroom.bench.Markdown;
 import java.time.temporal.ChronoUnit;
+import java.util.Locale;
+import java.util.Map;
 
 /** The results file: what ran where, the two verdicts, then the figures behind them. */
 final class CrowdReport {
 
   private final CrowdResults r;
+  private final BurstResult b;
   private final HeapTrend trend;
   private final Markdown md = new Markdown();
 
   CrowdReport(CrowdResults results) {
     this.r = results;
+    this.b = results.burst();
     this.trend = HeapTrend.of(results.readings());
   }
 
   String markdown() {
     header();
     verdicts();
-    new BurstSection(r, trend, md).write();
-    HeapSection heap = new HeapSection(r, trend, md);
-    heap.heap();
-    heap.status();
+    burst();
+    heap();
+    status();
     method();
     return md.toString();
   }
 
   private void header() {
-    CrowdOptions o = r.options();
-    md.line("# The gateway with a crowd waiting: heap and burst");
-    md.line("");
-    md.line("| | |");
-    md.line("|---|---|");
-    md.line(
-        "| date (UTC) | "
-            + r.started().truncatedTo(ChronoUnit.SECONDS)
-            + ", "
-            + f("%.1f", r.minutes())
-            + " minutes |");
-    md.line("| command | `" + o.command() + "` |");
-    md.line("| machine | " + r.machine().description() + " |");
-    md.line(
-        "| host load | load average "
-            + r.machine().loadAverage()
+    md.line("# The gateway with a crowd waiting: heap and burst\n\n| | |\n|---|---|");
+    md.row(
+        "date (UTC)",
+        r.started().truncatedTo(ChronoUnit.SECONDS) + f(", %.1f minutes", r.minutes()));
+    md.row("command", "`" + Args.command() + "`");
+    md.row("machine", Machine.description());
+    md.row(
+        "host load",
+        "load average "
+            + r.loadAtStart()
             + " at start, "
             + r.loadAtEnd()
-            + " at the end; the gateway, Redis and this load tool share these CPUs |");
-    md.line("| Java | " + r.machine().java() + " |");
-    md.line(
-        "| gateway | "
-            + r.gatewayJar()
-            + "; `"
-            + r.gatewayCommand()
-            + "`; collector: "
-            + r.collector()
-            + " |");
-    md.line(
-        "| redis-server | "
-            + r.redisVersion()
-            + ", started by the tool on a free loopback port, not persistent |");
-    md.line(
-        "| load | the tool's own NIO HTTP/1.1 client on one thread: "
-            + o.inFlight()
-            + " keep-alive connections, one request in flight on each, each `GET /products/<item>` with `Accept: application/json` and no cookies: a new visitor; "
+            + " at the end; the gateway, Redis and this load tool share these CPUs");
+    md.row("Java", Machine.java());
+    md.row("gateway", r.services().gatewayNote() + "; collector: " + r.collector());
+    md.row(
+        "redis-server",
+        r.redisVersion() + ", started by the benchmark on a free loopback port, not persistent");
+    md.row(
+        "load",
+        "the tool's own NIO HTTP/1.1 client on one thread: "
+            + r.options().inFlight()
+            + " keep-alive connections, one request in flight on each, each `GET"
+            + " /products/<item>` with `Accept: application/json` and no cookies: a new visitor; "
             + Joiner.TIMEOUT.toSeconds()
-            + " s timeout |");
+            + " s timeout");
     md.line("");
   }
 
   private void verdicts() {
-    BurstResult b = r.burst();
     OrderCheck order = b.order();
-    md.line("## Verdicts");
-    md.line("");
-    md.line("| goal | target | measured | verdict |");
-    md.line("|---|---|---|---|");
+    md.line("## Verdicts\n\n| goal | target | measured | verdict |\n|---|---|---|---|");
     md.line(
-        "| 9 | gateway heap flat with "
-            + n(r.options().visitors())
-            + " waiting: no per-visitor state | live heap after a full GC "
-            + mb(trend.first().liveBytes())
-            + " MB at "
-            + n(trend.first().waiting())
-            + " waiting, "
-            + mb(trend.last().liveBytes())
-            + " MB at "
-            + n(trend.last().waiting())
-            + " ("
-            + signedMb(trend.growthBytes())
-            + " MB; slope "
-            + f("%.2f", trend.bytesPerVisitor())
-            + " bytes per visitor); tolerance < "
-            + mb(HeapTrend.TOLERANCE_BYTES)
-            + " MB | "
-            + verdict9()
-            + " |");
+        "| 9 | gateway heap flat with %s waiting: no per-visitor state | live heap after a full GC"
+            + " %s MB at %s waiting, %s MB at %s (%s MB; slope %.2f bytes per visitor); tolerance"
+            + " < %s MB | %s |",
+        n(r.options().visitors()),
+        mb(trend.first().liveBytes()),
+        n(trend.first().waiting()),
+        mb(trend.last().liveBytes()),
+        n(trend.last().waiting()),
+        f("%+.1f", trend.growthBytes() / 1e6),
+        trend.bytesPerVisitor(),
+        mb(HeapTrend.TOLERANCE_BYTES),
+        verdict9());
     md.line(
-        "| 10 | a burst of "
-            + n(b.size())
-            + " new visitors: all enqueued, zero errors, order kept | "
-            + n(b.kinds().get(Answer.Kind.WAITING))
-            + " waiting answers, "
-            + b.failures()
-            + " errors; line grew by "
-            + n(b.lineAfter() - b.lineBefore())
-            + "; "
-            + n(order.distinctVisitors())
-            + " distinct visitor ids; "
-            + order.outOfOrder()
-            + " out of order among "
-            + n(order.constrained())
-            + " joins sent after another's answer; "
-            + n(order.positionExact())
-            + " positions exact; "
-            + f("%.0f", b.perSecond())
-            + " joins/s | "
-            + (b.passed() ? "**met**" : "**not met**")
-            + " |");
+        "| 10 | a burst of %s new visitors: all enqueued, zero errors, order kept | %s waiting"
+            + " answers, %d errors; line grew by %s; %s distinct visitor ids; %d out of order"
+            + " among %s joins sent after another's answer; %s positions exact; %.0f joins/s |"
+            + " %s |",
+        n(b.size()),
+        n(b.kinds().get(Answer.Kind.WAITING)),
+        b.failures(),
+        n(b.joins().lineAfter() - b.joins().lineBefore()),
+        n(order.distinctVisitors()),
+        order.outOfOrder(),
+        n(order.constrained()),
+        n(order.positionExact()),
+        b.joins().perSecond(),
+        b.passed() ? "**met**" : "**not met**");
     md.line("");
-    md.line(gatewayShare());
-    md.line("");
+    if (r.direct() == 0) {
+      md.line("All %s people in the crowd's line joined through the gateway.\n", n(r.viaGateway()));
+    } else {
+      md.line(
+          "%s people of the crowd joined through the gateway within its %d s budget; the other %s"
+              + " were written straight into Redis with queue-core's own store and enqueue script"
+              + " (%.1f s), so the gateway holds a line of %s but created state, if any, only for"
+              + " the first %s. Its slope over those is %.2f bytes per visitor.\n",
+          n(r.viaGateway()),
+          r.options().gatewayBudget().toSeconds(),
+          n(r.direct()),
+          r.directSeconds(),
+          n(r.lineLength()),
+          n(r.viaGateway()),
+          trend.bytesPerGatewayVisitor());
+    }
   }
 
   private String verdict9() {
@@ -136,46 +124,190 @@ final class CrowdReport {
             + " joined through the gateway between the readings)";
   }
 
-  private String gatewayShare() {
-    if (r.direct() == 0) {
-      return "All " + n(r.viaGateway()) + " people in the crowd's line joined through the gateway.";
+  private void burst() {
+    WarmUp w = r.warmup();
+    md.line("## Burst (goal 10)\n");
+    md.line(
+        "First %s joins on another line (`%s`) warmed the gateway up, in slices of up to %s until"
+            + " one was no longer %.0f %% faster than all before (at least %s, at most %s joins):"
+            + " %.0f joins/s in the first slice, %.0f in the last; answers other than waiting"
+            + " there: %s. Then one visitor opened the crowd's line (`%s`; %d join(s): while a line"
+            + " is empty the token bucket may let a newcomer in at once), and the burst followed.\n",
+        n(w.joins()),
+        CrowdBench.WARMUP,
+        n(Lines.WARM_SLICE),
+        (WarmUp.STILL_WARMING - 1) * 100,
+        n(r.options().warmup()),
+        n(r.options().maxWarmup()),
+        w.firstRate(),
+        w.lastRate(),
+        w.otherStatuses(),
+        CrowdBench.CROWD,
+        r.openers());
+    md.line("| figure | value |\n|---|---:|");
+    md.row("joins sent", n(b.size()));
+    for (Map.Entry<Answer.Kind, Integer> kind : b.kinds().entrySet()) {
+      String name = kind.getKey().name().toLowerCase(Locale.ROOT).replace('_', ' ');
+      md.row("answers: " + name, n(kind.getValue()));
     }
-    return n(r.viaGateway())
-        + " people of the crowd joined through the gateway within its "
-        + r.options().gatewayBudget().toSeconds()
-        + " s budget; the other "
-        + n(r.direct())
-        + " were written straight into Redis with queue-core's own store and enqueue script ("
-        + f("%.1f", r.directSeconds())
-        + " s), so the gateway holds a line of "
-        + n(r.lineLength())
-        + " but created state, if any, only for the first "
-        + n(r.viaGateway())
-        + ". Its slope over those is "
-        + f("%.2f", trend.bytesPerGatewayVisitor())
-        + " bytes per visitor.";
+    OrderCheck order = b.order();
+    md.row("statuses other than a waiting answer", b.joins().otherStatuses());
+    md.row(
+        "line before → after (ZCARD)",
+        n(b.joins().lineBefore()) + " → " + n(b.joins().lineAfter()));
+    md.row("waiting answers whose visitor is not in the line", order.missing());
+    md.row(
+        "distinct visitor ids / waiting answers",
+        n(order.distinctVisitors()) + " / " + n(order.waitingAnswers()));
+    md.row("joins sent after some other join's answer arrived", n(order.constrained()));
+    md.row("of them, behind a score answered earlier: out of order", order.outOfOrder());
+    md.row("position answered = final ZRANK + 1", n(order.positionExact()));
+    md.row("position answered > final ZRANK + 1", order.positionAbove());
+    md.row("time, first request to last answer", f("%.1f s", b.joins().seconds()));
+    md.row("throughput", f("%.0f joins/s", b.joins().perSecond()));
+    Latencies l = b.latencies();
+    md.row(
+        "latency p50 / p99 / max",
+        f("%.1f", l.p50()) + f(" / %.1f", l.p99()) + f(" / %.1f ms", l.max()));
+    md.line(
+        "| CPU during the burst, %% of one core: gateway / Redis / load tool | %.0f / %.0f / %.0f |",
+        b.cpu()[0], b.cpu()[1], b.cpu()[2]);
+    if (b.firstError() != null) {
+      md.row("first request failure", "`" + b.firstError() + "`");
+    }
+    md.line("");
+    long ghosts =
+        b.joins().lineAfter() - b.joins().lineBefore() - b.kinds().get(Answer.Kind.WAITING);
+    if (ghosts > 0) {
+      md.line(
+          "%s of the visitors who got no waiting answer still took a place: the gateway gave up on"
+              + " its Redis call (`anteroom.redis.command-timeout`, see the log below) after Redis"
+              + " had run the script. Such a place is never polled, so the worker would count it as"
+              + " abandoned after `abandon-after`.\n",
+          n(ghosts));
+    }
+  }
+
+  private void heap() {
+    md.line("## Heap with the line growing (goal 9)\n");
+    md.line(
+        "At each checkpoint the load stops, `jcmd <pid> GC.class_histogram` runs a full collection"
+            + " and counts the live objects; `GC.heap_info` then gives the heap in use.\n");
+    md.line(
+        "| checkpoint | waiting | joined via gateway | live heap MB | used after GC MB | RSS MB |"
+            + " joins/s before it |\n|---|---:|---:|---:|---:|---:|---:|");
+    int chunk = 0;
+    for (HeapReading reading : r.readings()) {
+      String rate = "";
+      if (reading.label().equals("through the gateway")) {
+        rate = f("%.0f", r.chunks().get(chunk++).perSecond());
+      } else if (reading.label().equals("after the burst")) {
+        rate = f("%.0f", b.joins().perSecond());
+      }
+      md.row(
+          reading.label(),
+          n(reading.waiting()),
+          n(reading.viaGateway()),
+          mb(reading.liveBytes()),
+          mb(reading.usedBytes()),
+          mb(reading.rssBytes()),
+          rate);
+    }
+    long badChunks = r.chunks().stream().filter(c -> !c.passed()).count();
+    md.line(
+        "\nFrom %s to %s waiting the live heap changed by %s MB; the least-squares slope over the"
+            + " readings with people waiting is %.2f bytes per waiting visitor. A gateway that kept"
+            + " even one 22-character id per visitor would grow by roughly 64 bytes each, %s MB"
+            + " here.\n",
+        n(trend.first().waiting()),
+        n(trend.last().waiting()),
+        f("%+.1f", trend.growthBytes() / 1e6),
+        trend.bytesPerVisitor(),
+        n(64L * (trend.last().waiting() - trend.first().waiting()) / 1_000_000));
+    md.line(
+        "Every stretch of joins after the burst was checked too: "
+            + (badChunks == 0
+                ? "all answers were waiting answers, their positions were exactly the next places"
+                    + " in line, each once, and the line grew by the number of joins.\n"
+                : badChunks
+                    + " stretch(es) had answers other than waiting, or positions or growth that did"
+                    + " not match: see the log.\n"));
+    md.line(
+        "Classes whose live bytes grew most between those two readings (noise below a few hundred"
+            + " KB is expected: caches filled once, JIT-related objects):\n");
+    md.line("| class | growth KB |\n|---|---:|");
+    trend
+        .growingClasses()
+        .forEach(c -> md.row("`" + c.getKey() + "`", f("%.1f", c.getValue() / 1e3)));
+    md.line(
+        "\nRedis `used_memory`: %s MB before anyone joined, %s MB with %s in the crowd's line (and"
+            + " the warm-up line), about %.0f bytes per waiting visitor.\n",
+        mb(r.redisEmptyMemory()),
+        mb(r.redisUsedMemory()),
+        n(r.lineLength()),
+        (r.redisUsedMemory() - r.redisEmptyMemory())
+            / (double) Math.max(1, r.lineLength() + r.warmup().lineAfter()));
+  }
+
+  private void status() {
+    StatusSample s = r.status();
+    Latencies l = Latencies.of(s.latencies());
+    md.line("## Status polls with the whole crowd waiting\n");
+    md.line(
+        "%s visitors, spread over those who joined through the gateway (deepest position %s),"
+            + " polled `GET /_anteroom/status?room=shop` with their tickets, one after another: %s"
+            + " waiting answers, %s positions equal to ZRANK + 1, %s line lengths equal to ZCARD"
+            + " (%s). Poll latency p50 %.1f ms, p99 %.1f ms. %s\n",
+        n(s.polled()),
+        n(s.deepest()),
+        n(s.waitingAnswers()),
+        n(s.positionMatches()),
+        n(s.lengthMatches()),
+        n(r.lineLength()),
+        l.p50(),
+        l.p99(),
+        s.passed() ? "**Positions correct.**" : "**Some positions were wrong.**");
+    Map<String, Integer> warnings = WarningSummary.of(r.gatewayWarnings());
+    md.line(
+        "The gateway logged %d WARN or ERROR lines during the run%s\n",
+        r.gatewayWarnings().size(), warnings.isEmpty() ? "." : ":");
+    warnings.forEach((warning, count) -> md.line("- " + count + " × `" + warning + "`"));
+    if (!warnings.isEmpty()) {
+      md.line("");
+    }
   }
 
   private void method() {
-    md.line("## How it is measured");
-    md.line("");
+    md.line("## How it is measured\n");
     md.line(
-        "`bench/crowd.sh` builds the gateway and this tool, then the tool starts a redis-server, a stub origin and the real gateway (`java -jar`, `config/anteroom.yml`, a fixed test signing key, the queues `"
-            + CrowdBench.WARMUP
-            + "` and `"
-            + CrowdBench.CROWD
-            + "` turned on at start). No admission worker runs, so nobody leaves a line and ranks never move.");
+        "`bench/crowd.sh` builds the gateway and this tool, starts a redis-server, nginx as the"
+            + " origin and the real gateway (`java -jar`, `config/anteroom.yml`, a fixed test"
+            + " signing key, the queues `%s` and `%s` turned on at start), then runs the tool"
+            + " against them. No admission worker runs, so nobody leaves a line and ranks never"
+            + " move.",
+        CrowdBench.WARMUP, CrowdBench.CROWD);
     md.line(
-        "Each join records when it was sent and answered (`System.nanoTime`), the status, the position of the JSON body and the visitor id from the ticket cookie's payload (`sub`, read without checking the signature).");
+        "Each join records when it was sent and answered (`System.nanoTime`), the status, the"
+            + " position of the JSON body and the visitor id from the ticket cookie's payload"
+            + " (`sub`, read without checking the signature).");
     md.line(
-        "Order: for every pair where A's answer arrived before B's request was sent, A's score in Redis must be lower than B's; a sweep over the joins by send time, keeping the highest score answered so far, checks all such pairs.");
+        "Order: for every pair where A's answer arrived before B's request was sent, A's score in"
+            + " Redis must be lower than B's; a sweep over the joins by send time, keeping the"
+            + " highest score answered so far, checks all such pairs.");
     md.line(
-        "Heap: live bytes after a full collection at each checkpoint. The verdict \"flat\" needs less than "
-            + mb(HeapTrend.TOLERANCE_BYTES)
-            + " MB of growth from the first reading with people waiting to the last, and a slope that would not add that much over "
-            + n(r.options().visitors())
-            + " visitors either ("
-            + f("%.1f", HeapTrend.TOLERANCE_BYTES / (double) r.options().visitors())
-            + " bytes per visitor). Joins and status polls on the warm-up line first load the code those requests use, so one-time class loading is not counted as growth. Throughput and latency depend on this machine, which the gateway shares with Redis and the load tool: compare them across runs on the same machine only.");
+        "Heap: live bytes after a full collection at each checkpoint. The verdict \"flat\" needs"
+            + " less than %s MB of growth from the first reading with people waiting to the last,"
+            + " and a slope that would not add that much over %s visitors either (%.1f bytes per"
+            + " visitor). Joins and status polls on the warm-up line first load the code those"
+            + " requests use, so one-time class loading is not counted as growth. Throughput and"
+            + " latency depend on this machine, which the gateway shares with Redis and the load"
+            + " tool: compare them across runs on the same machine only.",
+        mb(HeapTrend.TOLERANCE_BYTES),
+        n(r.options().visitors()),
+        HeapTrend.TOLERANCE_BYTES / (double) r.options().visitors());
+  }
+
+  private static String mb(long bytes) {
+    return f("%.1f", bytes / 1e6);
   }
 }

@@ -1,25 +1,17 @@
 package io.anteroom.bench.crowd;
 
-import io.anteroom.bench.MachineInfo;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 
 /**
  * Everything one run measured, for {@link CrowdReport}.
  *
- * @param options the settings
- * @param machine what it ran on
+ * @param loadAtStart load averages when it started
  * @param loadAtEnd load averages when it finished
- * @param started when it started
  * @param minutes how long it took, start-up included
- * @param redisVersion the redis-server version
- * @param gatewayJar the jar run, with its build time
- * @param gatewayCommand the gateway's command line
  * @param collector the gateway's garbage collector as it names its heap
- * @param warmup the warm-up joins
- * @param openers joins sent to each line before a waiting answer came (the first may be let in)
- * @param burst the burst
+ * @param openers joins sent to the crowd's line before a waiting answer came (the first may be let
+ *     in at once)
  * @param chunks the crowd's later joins through the gateway, between heap readings
  * @param viaGateway people in the crowd's line who joined through the gateway
  * @param direct people written straight into Redis after the gateway's time ran out
@@ -30,17 +22,15 @@ import java.util.List;
  * @param redisUsedMemory Redis {@code used_memory} at the end, bytes
  * @param redisEmptyMemory Redis {@code used_memory} before anyone joined, bytes
  * @param gatewayWarnings the gateway's WARN and ERROR log lines
- * @param logs the directory holding the gateway's log
  */
 record CrowdResults(
     CrowdOptions options,
-    MachineInfo machine,
+    Services services,
+    String loadAtStart,
     String loadAtEnd,
     Instant started,
     double minutes,
     String redisVersion,
-    String gatewayJar,
-    String gatewayCommand,
     String collector,
     WarmUp warmup,
     int openers,
@@ -54,8 +44,7 @@ record CrowdResults(
     long lineLength,
     long redisUsedMemory,
     long redisEmptyMemory,
-    List<String> gatewayWarnings,
-    Path logs) {
+    List<String> gatewayWarnings) {
 
   /** Whether both goals were met and the status polls answered every position right. */
   boolean passed() {

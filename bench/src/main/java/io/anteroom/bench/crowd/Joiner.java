@@ -1,11 +1,11 @@
 package io.anteroom.bench.crowd;
 
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 
 /**
@@ -18,15 +18,11 @@ final class Joiner {
 
   static final Duration TIMEOUT = Duration.ofSeconds(10);
 
-  private final HttpClient client;
+  private final HttpClient client =
+      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(TIMEOUT).build();
   private final int inFlight;
 
   Joiner(int inFlight) {
-    this.client =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(TIMEOUT)
-            .build();
     this.inFlight = inFlight;
   }
 
@@ -38,22 +34,20 @@ final class Joiner {
     return log;
   }
 
-  /** One request, blocking; a failure is an {@link Answer} too. */
-  Answer once(HttpRequest request) {
+  /** One GET asking for JSON, with this cookie unless null; blocking; null when it failed. */
+  HttpResponse<String> get(URI uri, String cookie) {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(uri).header("Accept", "application/json").timeout(TIMEOUT);
+    if (cookie != null) {
+      request.header("Cookie", cookie);
+    }
     try {
-      return Answer.of(client.send(request, HttpResponse.BodyHandlers.ofString()));
+      return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted", e);
-    } catch (HttpTimeoutException e) {
-      return Answer.failed(Answer.Kind.TIMEOUT);
-    } catch (Exception e) {
-      return Answer.failed(Answer.Kind.SOCKET_ERROR);
+    } catch (IOException e) {
+      return null;
     }
-  }
-
-  /** One GET, blocking. */
-  HttpResponse<String> get(HttpRequest request) throws Exception {
-    return client.send(request, HttpResponse.BodyHandlers.ofString());
   }
 }

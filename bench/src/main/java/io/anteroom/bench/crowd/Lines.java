@@ -2,9 +2,11 @@ package io.anteroom.bench.crowd;
 
 import io.anteroom.queue.QueueId;
 import java.net.URI;
-import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /** The phases of joining lines through the gateway, each checked against Redis afterwards. */
 final class Lines {
@@ -14,12 +16,12 @@ final class Lines {
   static final int WARM_SLICE = 20_000;
 
   private final Joiner joiner;
-  private final GatewayProcess gateway;
+  private final Services services;
   private final RedisLine redis;
 
-  Lines(Joiner joiner, GatewayProcess gateway, RedisLine redis) {
+  Lines(Joiner joiner, Services services, RedisLine redis) {
     this.joiner = joiner;
-    this.gateway = gateway;
+    this.services = services;
     this.redis = redis;
   }
 
@@ -30,19 +32,15 @@ final class Lines {
    * the gateway's mirror of active queues, which may lag the start-up activation by a moment.
    */
   int open(QueueId queue) {
-    HttpRequest request =
-        HttpRequest.newBuilder(join(queue))
-            .header("Accept", "application/json")
-            .timeout(Joiner.TIMEOUT)
-            .build();
     for (int attempt = 1; attempt <= OPEN_ATTEMPTS; attempt++) {
-      if (joiner.once(request).kind() == Answer.Kind.WAITING) {
+      HttpResponse<String> answer = joiner.get(join(queue), null);
+      if (answer != null && Answer.of(answer).kind() == Answer.Kind.WAITING) {
         return attempt;
       }
-      Pause.millis(200);
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
     }
     throw new IllegalStateException(
-        "no waiting answer in " + OPEN_ATTEMPTS + " joins of " + queue + "; see " + gateway.log());
+        "no waiting answer in " + OPEN_ATTEMPTS + " joins of " + queue + "; see the gateway's log");
   }
 
   /**
@@ -56,10 +54,7 @@ final class Lines {
     List<ChunkResult> slices = new ArrayList<>();
     List<String> tickets = new ArrayList<>();
     while (WarmUp.goOn(slices, minimum, maximum)) {
-      long before = redis.waiting(queue);
-      JoinLog log = joiner.join(join(queue), slice, Math.max(1, slice / WARM_POLLS));
-      slices.add(ChunkResult.of(log, before, redis.waiting(queue)));
-      tickets.addAll(log.keptTickets());
+      slices.add(chunk(queue, slice, Math.max(1, slice / WARM_POLLS), tickets));
     }
     StatusSample.poll(
         joiner, status(), tickets.subList(0, Math.min(tickets.size(), WARM_POLLS)), redis, queue);
@@ -67,27 +62,21 @@ final class Lines {
   }
 
   URI status() {
-    return gateway.uri("/_anteroom/status?room=" + CrowdBench.CROWD.room());
+    return services.uri("/_anteroom/status?room=" + CrowdBench.CROWD.room());
   }
 
   /** The burst, checked whole: every join a waiting answer, in Redis, in order. */
-  BurstResult burst(
-      QueueId queue, int count, int ticketEvery, List<String> tickets, long redisPid) {
+  BurstResult burst(QueueId queue, int count, int ticketEvery, List<String> tickets) {
     long before = redis.waiting(queue);
-    CpuClock cpu = CpuClock.read(gateway.pid(), redisPid);
+    CpuClock cpu = CpuClock.read(services);
     JoinLog log = joiner.join(join(queue), count, ticketEvery);
-    double[] used = CpuClock.read(gateway.pid(), redisPid).percentSince(cpu);
+    double[] used = CpuClock.read(services).percentSince(cpu);
     tickets.addAll(log.keptTickets());
-    OrderCheck order = OrderCheck.of(log, redis.line(queue));
     return new BurstResult(
-        count,
+        ChunkResult.of(log, before, redis.waiting(queue)),
         log.counts(),
-        log.otherStatuses(),
-        log.seconds(),
         Latencies.of(log.latencies()),
-        before,
-        redis.waiting(queue),
-        order,
+        OrderCheck.of(log, redis.line(queue)),
         used,
         log.firstError());
   }
@@ -101,6 +90,6 @@ final class Lines {
   }
 
   private URI join(QueueId queue) {
-    return gateway.uri("/products/" + queue.item());
+    return services.uri("/products/" + queue.item());
   }
 }

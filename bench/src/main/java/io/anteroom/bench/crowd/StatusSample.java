@@ -2,7 +2,6 @@ package io.anteroom.bench.crowd;
 
 import io.anteroom.queue.QueueId;
 import java.net.URI;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,32 +36,17 @@ record StatusSample(
   static StatusSample poll(
       Joiner client, URI status, List<String> tickets, RedisLine redis, QueueId queue) {
     List<String> visitors = new ArrayList<>();
-    List<Long> positions = new ArrayList<>();
-    List<Long> lengths = new ArrayList<>();
+    List<String> bodies = new ArrayList<>();
     long[] latencies = new long[tickets.size()];
-    int waiting = 0;
     for (int i = 0; i < tickets.size(); i++) {
-      HttpRequest request =
-          HttpRequest.newBuilder(status)
-              .header("Accept", "application/json")
-              .header("Cookie", Answer.TICKET_COOKIE + "=" + tickets.get(i))
-              .timeout(Joiner.TIMEOUT)
-              .build();
       long start = System.nanoTime();
-      HttpResponse<String> response;
-      try {
-        response = client.get(request);
-      } catch (Exception e) {
-        latencies[i] = System.nanoTime() - start;
-        continue;
-      }
+      HttpResponse<String> answer = client.get(status, Answer.TICKET_COOKIE + "=" + tickets.get(i));
       latencies[i] = System.nanoTime() - start;
-      String body = response.body();
-      if (response.statusCode() == 200 && "waiting".equals(Answer.state(body))) {
-        waiting++;
+      if (answer != null
+          && answer.statusCode() == 200
+          && "waiting".equals(Answer.state(answer.body()))) {
         visitors.add(Answer.visitor(tickets.get(i)));
-        positions.add(Answer.position(body));
-        lengths.add(Answer.waitingCount(body));
+        bodies.add(answer.body());
       }
     }
     long[] ranks = redis.ranks(queue, visitors);
@@ -71,11 +55,12 @@ record StatusSample(
     int lengthMatches = 0;
     long deepest = 0;
     for (int i = 0; i < ranks.length; i++) {
-      positionMatches += ranks[i] >= 0 && positions.get(i) == ranks[i] + 1 ? 1 : 0;
-      lengthMatches += lengths.get(i) == length ? 1 : 0;
-      deepest = Math.max(deepest, positions.get(i));
+      long position = Answer.position(bodies.get(i));
+      positionMatches += ranks[i] >= 0 && position == ranks[i] + 1 ? 1 : 0;
+      lengthMatches += Answer.waitingCount(bodies.get(i)) == length ? 1 : 0;
+      deepest = Math.max(deepest, position);
     }
     return new StatusSample(
-        tickets.size(), waiting, positionMatches, lengthMatches, deepest, latencies);
+        tickets.size(), ranks.length, positionMatches, lengthMatches, deepest, latencies);
   }
 }

@@ -6,19 +6,10 @@ import io.anteroom.gateway.token.VisitorIds;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
 import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
@@ -43,15 +34,7 @@ import reactor.core.publisher.Mono;
  * waited on Redis. Each operation builds a fresh exchange (the filter registers a callback on the
  * response), the same in every benchmark, so the differences are the filters' own cost.
  */
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 5, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(
-    value = 2,
-    jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-Dslf4j.provider=org.slf4j.simple.SimpleServiceProvider"})
-@State(Scope.Benchmark)
-public class FilterBenchmarks {
+public class FilterBenchmarks extends MicroDefaults {
 
   private static final String PATH = "/products/42";
   private static final Map<String, String> PATH_VARIABLES = Map.of("id", "42");
@@ -73,21 +56,17 @@ public class FilterBenchmarks {
     gateway = new OfflineGateway();
     WaitingRoomGatewayFilterFactory factory = gateway.bean(WaitingRoomGatewayFilterFactory.class);
     WaitingRoomGatewayFilterFactory.Config config = new WaitingRoomGatewayFilterFactory.Config();
-    config.setRoom(TokenBenchmarks.ROOM);
+    config.setRoom(ROOM);
     waitingRoom = factory.apply(config);
     pathGuard = gateway.bean("pathGuard", WebFilter.class);
     // An hour-long pass: well before half its life, so no renewal (which would call Redis).
     String pass =
         gateway
             .bean(TokenCodec.class)
-            .issuePass(
-                VisitorIds.newVisitorId(),
-                TokenBenchmarks.ROOM,
-                List.of("42"),
-                Duration.ofHours(1));
-    passCookie = new HttpCookie("anteroom_pass_" + TokenBenchmarks.ROOM, pass);
-    TokenBenchmarks.require(forwards(waitingRoom), "a pass holder must be forwarded");
-    TokenBenchmarks.require(forwardsPath(), "the path guard must let the path through");
+            .issuePass(VisitorIds.newVisitorId(), ROOM, List.of("42"), Duration.ofHours(1));
+    passCookie = new HttpCookie("anteroom_pass_" + ROOM, pass);
+    require(forwards(waitingRoom), "a pass holder must be forwarded");
+    require(forwardsPath(), "the path guard must let the path through");
   }
 
   @TearDown(Level.Trial)

@@ -1,18 +1,12 @@
 package io.anteroom.bench.micro;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import org.openjdk.jmh.profile.GCProfiler;
-import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
-import org.openjdk.jmh.runner.RunnerException;
-import org.openjdk.jmh.runner.options.CommandLineOptionException;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
-import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 
 /**
@@ -24,30 +18,23 @@ public final class MicroBench {
 
   private MicroBench() {}
 
-  public static void main(String[] args)
-      throws RunnerException, IOException, CommandLineOptionException {
+  public static void main(String[] args) throws Exception {
     Path out = Path.of("bench/results/micro.md");
-    List<String> jmhArgs = new ArrayList<>();
-    for (int i = 0; i < args.length; i++) {
-      if (args[i].equals("--out") && i + 1 < args.length) {
-        out = Path.of(args[++i]);
-      } else {
-        jmhArgs.add(args[i]);
-      }
+    List<String> jmhArgs = new ArrayList<>(List.of(args));
+    int at = jmhArgs.indexOf("--out");
+    if (at >= 0 && at + 1 < jmhArgs.size()) {
+      out = Path.of(jmhArgs.remove(at + 1));
+      jmhArgs.remove(at);
     }
     CommandLineOptions command = new CommandLineOptions(jmhArgs.toArray(String[]::new));
-    OptionsBuilder builder = new OptionsBuilder();
+    OptionsBuilder options = new OptionsBuilder();
     if (command.getIncludes().isEmpty()) {
-      builder.include(MicroBench.class.getPackageName() + "\\.");
+      options.include(MicroBench.class.getPackageName() + "\\.");
     }
-    Options options = builder.addProfiler(GCProfiler.class).parent(command).build();
-    Collection<RunResult> results = new Runner(options).run();
-    String report =
-        MicroReport.markdown(results, System.getProperty("bench.command", "bench/micro.sh"));
-    Path parent = out.toAbsolutePath().getParent();
-    Files.createDirectories(parent);
+    options.addProfiler(GCProfiler.class).parent(command);
+    String report = MicroReport.markdown(new Runner(options.build()).run());
+    Files.createDirectories(out.toAbsolutePath().getParent());
     Files.writeString(out, report);
-    System.out.println(report);
-    System.out.println("Written to " + out);
+    System.out.println(report + "\nWritten to " + out);
   }
 }

@@ -5,8 +5,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.util.Base64;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -19,9 +18,6 @@ import org.springframework.context.ConfigurableApplicationContext;
  */
 final class OfflineGateway implements AutoCloseable {
 
-  /** The shipped configuration, found from the working directory (the repository or bench/). */
-  static final String CONFIG_PROPERTY = "bench.micro.config";
-
   private final ConfigurableApplicationContext context;
 
   OfflineGateway() {
@@ -30,9 +26,10 @@ final class OfflineGateway implements AutoCloseable {
     this.context =
         new SpringApplicationBuilder(GatewayApplication.class)
             .run(
-                "--ANTEROOM_CONFIG=" + config(),
+                // bench/micro.sh names the shipped config/anteroom.yml.
+                "--ANTEROOM_CONFIG=" + System.getProperty("bench.micro.config"),
                 "--anteroom.tokens.keys.main="
-                    + java.util.Base64.getEncoder().encodeToString(TokenBenchmarks.KEY),
+                    + Base64.getEncoder().encodeToString(MicroDefaults.KEY),
                 "--anteroom.redis.uri=redis://127.0.0.1:" + freePort(),
                 "--anteroom.gateway.cookie-secure=false",
                 "--server.port=0",
@@ -45,21 +42,6 @@ final class OfflineGateway implements AutoCloseable {
 
   <T> T bean(String name, Class<T> type) {
     return context.getBean(name, type);
-  }
-
-  private static String config() {
-    String configured = System.getProperty(CONFIG_PROPERTY);
-    if (configured != null) {
-      return configured;
-    }
-    for (Path candidate :
-        new Path[] {Path.of("config/anteroom.yml"), Path.of("../config/anteroom.yml")}) {
-      if (Files.isRegularFile(candidate)) {
-        return candidate.toAbsolutePath().toString();
-      }
-    }
-    throw new IllegalStateException(
-        "config/anteroom.yml not found; run from the repository or set -D" + CONFIG_PROPERTY);
   }
 
   private static int freePort() {

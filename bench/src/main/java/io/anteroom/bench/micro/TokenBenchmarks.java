@@ -7,22 +7,12 @@ import io.anteroom.gateway.token.TokenKeys;
 import io.anteroom.gateway.token.Verified;
 import io.anteroom.gateway.token.VisitorIds;
 import io.anteroom.queue.QueueId;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Reading the tokens a visitor's browser sends: a valid pass (every request of an admitted
@@ -33,19 +23,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * answer is checked once at setup, so a benchmark that measured a rejection where it meant an
  * acceptance fails before it measures anything.
  */
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 5, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(
-    value = 2,
-    jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-Dslf4j.provider=org.slf4j.simple.SimpleServiceProvider"})
-@State(Scope.Benchmark)
-public class TokenBenchmarks {
-
-  static final String ROOM = "shop";
-  static final byte[] KEY =
-      "micro-benchmark-key-of-at-least-32-bytes".getBytes(StandardCharsets.UTF_8);
+public class TokenBenchmarks extends MicroDefaults {
 
   private TokenCodec codec;
   private String pass;
@@ -58,19 +36,16 @@ public class TokenBenchmarks {
   /** Twice as many as the gateway keeps verified (4096): every read is a first read. */
   private static final int FRESH_PASSES = 8192;
 
-  /** A codec as the gateway builds it: one HS256 key, the shipped issuer and leeway. */
-  static TokenCodec codec() {
-    return new TokenCodec(
-        new TokenKeys("main", Map.of("main", KEY)),
-        "anteroom",
-        Clock.systemUTC(),
-        Duration.ofSeconds(30),
-        Duration.ofHours(1));
-  }
-
   @Setup
   public void setUp() {
-    codec = codec();
+    // A codec as the gateway builds it: one HS256 key, the shipped issuer and leeway.
+    codec =
+        new TokenCodec(
+            new TokenKeys("main", Map.of("main", KEY)),
+            "anteroom",
+            Clock.systemUTC(),
+            Duration.ofSeconds(30),
+            Duration.ofHours(1));
     String visitor = VisitorIds.newVisitorId();
     pass = codec.issuePass(visitor, ROOM, List.of("42"), Duration.ofHours(1));
     ticket = codec.issueTicket(visitor, QueueId.of(ROOM, "42"));
@@ -116,11 +91,5 @@ public class TokenBenchmarks {
   @Benchmark
   public Verified<Pass> rejectGarbage() {
     return codec.readPass(garbage, ROOM);
-  }
-
-  static void require(boolean condition, String what) {
-    if (!condition) {
-      throw new IllegalStateException("benchmark set-up is wrong: " + what);
-    }
   }
 }
