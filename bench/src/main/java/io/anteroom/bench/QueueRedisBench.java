@@ -4,9 +4,9 @@ import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.redis.RedisConnector;
 import io.anteroom.testing.redis.RedisServer;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-import java.time.Duration;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -40,7 +40,9 @@ public final class QueueRedisBench {
     String redisVersion;
     try (RedisServer server = RedisServer.start();
         RedisConnector redis =
-            RedisConnector.connect(new RedisProperties(server.uri(), Duration.ofSeconds(5), Duration.ofSeconds(2), 100_000))) {
+            RedisConnector.connect(
+                new RedisProperties(
+                    server.uri(), Duration.ofSeconds(5), Duration.ofSeconds(2), 100_000))) {
       redisVersion =
           server.command("INFO", "server").replaceAll("(?s).*redis_version:(\\S+).*", "$1");
       System.out.println("redis-server " + redisVersion + " at " + server.uri());

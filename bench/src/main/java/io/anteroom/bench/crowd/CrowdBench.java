@@ -5,9 +5,9 @@ import io.anteroom.queue.QueueId;
 import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.redis.RedisConnector;
-import java.time.Duration;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,7 +39,8 @@ public final class CrowdBench {
     Services services = Services.fromLauncher();
     CrowdResults results;
     try (RedisConnector connector =
-        RedisConnector.connect(new RedisProperties(
+        RedisConnector.connect(
+            new RedisProperties(
                 services.redisUri(), Duration.ofSeconds(60), Duration.ofSeconds(5), 1_000_000))) {
       results =
           new CrowdBench(options, services).run(services, new RedisLine(connector.commands()));
