@@ -2,6 +2,7 @@ package io.anteroom.worker;
 
 import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueStore;
+import io.anteroom.queue.RoomStore;
 import io.anteroom.queue.TrafficStore;
 import io.anteroom.queue.config.QueueCoreConfiguration;
 import io.anteroom.queue.history.RoomHistory;
@@ -23,11 +24,13 @@ class WorkerConfiguration {
       ActiveQueues active,
       RoomPolicies policies,
       QueueStore store,
+      RoomStore rooms,
       TrafficStore traffic,
       RoomHistory history,
       WorkerProperties worker,
       Clock clock,
       MeterRegistry meters) {
-    return AdmissionLoop.create(active, policies, store, traffic, history, worker, clock, meters);
+    return AdmissionLoop.create(
+        active, policies, store, rooms, traffic, history, worker, clock, meters);
   }
 }

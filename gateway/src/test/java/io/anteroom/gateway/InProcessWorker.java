@@ -4,6 +4,7 @@ import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.RedisActiveQueues;
 import io.anteroom.queue.RedisIdleLines;
 import io.anteroom.queue.RedisQueueStore;
+import io.anteroom.queue.RedisRoomStore;
 import io.anteroom.queue.RedisTrafficStore;
 import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.history.RedisRoomHistory;
@@ -45,6 +46,7 @@ public final class InProcessWorker implements AutoCloseable {
             new RedisActiveQueues(connector.commands(), keys),
             policies,
             store,
+            new RedisRoomStore(connector.commands(), keys, Clock.systemUTC()),
             new RedisTrafficStore(
                 connector.commands(),
                 keys,

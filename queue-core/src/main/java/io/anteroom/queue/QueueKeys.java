@@ -70,10 +70,19 @@ public final class QueueKeys {
     return text != null && PREFIX.matcher(text).matches();
   }
 
-  /** The keys every queue script takes, in the order the scripts' KEYS headers name them. */
+  /**
+   * The keys every queue script takes, in the order the scripts' KEYS headers name them: the
+   * queue's five, then its room's sessions and budget.
+   */
   public String[] scriptKeys(QueueId queue) {
     return new String[] {
-      waiting(queue), running(queue), finished(queue), seen(queue), state(queue)
+      waiting(queue),
+      running(queue),
+      finished(queue),
+      seen(queue),
+      state(queue),
+      sessions(queue.room()),
+      budget(queue.room())
     };
   }
 
@@ -145,7 +154,27 @@ public final class QueueKeys {
     return prefix + ":newplaces:" + QueueId.requireRoom(room) + ":" + address + ":" + epochMinute;
   }
 
+  /**
+   * Hash of the room's admission budget: its token bucket for new users per minute and the share
+   * each of its queues has had ({@code room_admit.lua}).
+   */
+  public String budget(String room) {
+    return roomTag(room) + ":budget";
+  }
+
+  /**
+   * Sorted set of every running session on the room's queues, on or off: member {@code
+   * item|visitor}, score the last activity; what total active users counts.
+   */
+  public String sessions(String room) {
+    return roomTag(room) + ":sessions";
+  }
+
   private String queueKey(QueueId queue, String part) {
-    return prefix + ":{" + queue + "}:" + part;
+    return roomTag(queue.room()) + ":" + queue.item() + ":" + part;
+  }
+
+  private String roomTag(String room) {
+    return prefix + ":{" + QueueId.requireRoom(room) + "}";
   }
 }

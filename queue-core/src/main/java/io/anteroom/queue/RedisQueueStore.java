@@ -105,7 +105,11 @@ public final class RedisQueueStore implements QueueStore {
     }
   }
 
-  /** ARGV 1-7 of enqueue.lua and join.lua. */
+  /**
+   * ARGV 1-7 of enqueue.lua and join.lua. In a room with room-wide limits nobody is admitted at
+   * once: the room's admission shares its places among the queues with people waiting, and a
+   * newcomer to an empty line waits for the next share (one worker tick).
+   */
   private String[] placeArgs(String visitor, Instant instant, RoomPolicy policy) {
     return new String[] {
       visitor,
@@ -113,7 +117,9 @@ public final class RedisQueueStore implements QueueStore {
       Double.toString(policy.admitPerSecond()),
       Double.toString(policy.burstTokens()),
       Integer.toString(policy.maxActive()),
-      policy.mode().admits() && !policy.fairness().preQueue(instant) ? "1" : "0",
+      policy.mode().admits() && !policy.fairness().preQueue(instant) && !policy.budget().limited()
+          ? "1"
+          : "0",
       policy.fairness().randomPlace(instant) ? draw() : ""
     };
   }
@@ -187,10 +193,12 @@ public final class RedisQueueStore implements QueueStore {
     if (visitors.isEmpty()) {
       return Mono.just(0L);
     }
-    String[] args = new String[visitors.size() + 2];
+    String[] args = new String[visitors.size() + 4];
     args[0] = now();
     args[1] = Long.toString(policy.sessionDuration().toMillis() * 2);
-    int i = 2;
+    args[2] = Double.toString(policy.budget().newUsersPerSecond());
+    args[3] = Double.toString(policy.budget().burstTokens());
+    int i = 4;
     for (String visitor : visitors) {
       args[i++] = visitor;
     }

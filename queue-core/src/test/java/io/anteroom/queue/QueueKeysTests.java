@@ -17,11 +17,15 @@ class QueueKeysTests {
 
     assertThat(keys.scriptKeys(queue))
         .containsExactly(
-            "wr:{shop:42}:waiting",
-            "wr:{shop:42}:running",
-            "wr:{shop:42}:finished",
-            "wr:{shop:42}:seen",
-            "wr:{shop:42}:state");
+            "wr:{shop}:42:waiting",
+            "wr:{shop}:42:running",
+            "wr:{shop}:42:finished",
+            "wr:{shop}:42:seen",
+            "wr:{shop}:42:state",
+            "wr:{shop}:sessions",
+            "wr:{shop}:budget");
+    assertThat(keys.hits(queue)).isEqualTo("wr:{shop}:42:hits");
+    assertThat(keys.budget("shop")).isEqualTo("wr:{shop}:budget");
     assertThat(keys.active()).isEqualTo("wr:active");
     assertThat(keys.settings("shop")).isEqualTo("wr:settings:shop");
     assertThat(keys.idle("shop")).isEqualTo("wr:idle:shop");
@@ -32,7 +36,7 @@ class QueueKeysTests {
   }
 
   @Test
-  void allKeysOfOneQueueShareOneClusterSlot() {
+  void allKeysOfARoomShareOneClusterSlot() {
     for (QueueId queue :
         new QueueId[] {
           QueueId.of("shop", "42"),
@@ -46,15 +50,18 @@ class QueueKeysTests {
       assertThat(SlotHash.getSlot(keys.hits(queue)))
           .as("settle.lua takes the hits key with the others")
           .isEqualTo(slots[0]);
-      assertThat(slots[0]).isEqualTo(SlotHash.getSlot(queue.toString()));
+      assertThat(SlotHash.getSlot(keys.budget(queue.room())))
+          .as("room_admit.lua takes the room's budget with its queues' keys")
+          .isEqualTo(slots[0]);
+      assertThat(slots[0]).isEqualTo(SlotHash.getSlot(queue.room()));
     }
   }
 
   @Test
-  void differentQueuesSpreadOverSlots() {
+  void differentRoomsSpreadOverSlots() {
     long distinct =
         java.util.stream.IntStream.range(0, 100)
-            .map(i -> SlotHash.getSlot(keys.waiting(QueueId.of("shop", "item-" + i))))
+            .map(i -> SlotHash.getSlot(keys.waiting(QueueId.of("room-" + i, "42"))))
             .distinct()
             .count();
 

@@ -4,22 +4,28 @@ import io.anteroom.queue.Activation;
 import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueStore;
+import io.anteroom.queue.RoomStore;
 import io.anteroom.queue.TrafficStore;
 import io.anteroom.queue.history.RoomHistory;
 import io.anteroom.queue.log.ThrottledWarnings;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.RoomPolicy;
+import io.anteroom.queue.policy.RoomSettings;
 import io.anteroom.queue.tick.PeriodicTask;
 import io.anteroom.worker.WorkerProperties;
 import io.anteroom.worker.activation.AutoDeactivation;
 import io.anteroom.worker.metrics.HistoryWriter;
 import io.anteroom.worker.metrics.LineMeters;
+import io.anteroom.worker.metrics.RoomMeters;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,11 +34,12 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Every tick, admits and expires for each active queue, and turns off queues that traffic turned on
- * once they are quiet. A tick that comes while the previous one is still running is skipped (and
- * counted, {@link PeriodicTask}), so a slow Redis never piles up work. Any number of loops, in any
- * number of processes, may run against one Redis: the scripts are atomic and the admission rate is
- * kept by the token bucket in Redis.
+ * Every tick, admits and expires for each active queue (across a room's queues together when the
+ * room has room-wide limits), reads each room's running sessions, and turns off queues that traffic
+ * turned on once they are quiet. A tick that comes while the previous one is still running is
+ * skipped (and counted, {@link PeriodicTask}), so a slow Redis never piles up work. Any number of
+ * loops, in any number of processes, may run against one Redis: the scripts are atomic and the
+ * admission rate is kept by the token bucket in Redis.
  */
 public final class AdmissionLoop implements SmartLifecycle {
 
@@ -42,6 +49,7 @@ public final class AdmissionLoop implements SmartLifecycle {
   private final ActiveQueues active;
   private final RoomPolicies policies;
   private final QueueWork work;
+  private final RoomWork rooms;
   private final AutoDeactivation deactivation;
   private final LineMeters lines;
   private final HistoryWriter history;
@@ -56,6 +64,7 @@ public final class AdmissionLoop implements SmartLifecycle {
       ActiveQueues active,
       RoomPolicies policies,
       QueueWork work,
+      RoomWork rooms,
       AutoDeactivation deactivation,
       LineMeters lines,
       HistoryWriter history,
@@ -65,6 +74,7 @@ public final class AdmissionLoop implements SmartLifecycle {
     this.active = active;
     this.policies = policies;
     this.work = work;
+    this.rooms = rooms;
     this.deactivation = deactivation;
     this.lines = lines;
     this.history = history;
@@ -78,23 +88,26 @@ public final class AdmissionLoop implements SmartLifecycle {
   }
 
   /**
-   * A loop over the given stores, with its queue work, automatic deactivation, the lines' gauges
-   * and the rooms' history.
+   * A loop over the given stores, with its queue and room work, automatic deactivation, the lines'
+   * gauges and the rooms' history.
    */
   public static AdmissionLoop create(
       ActiveQueues active,
       RoomPolicies policies,
       QueueStore store,
+      RoomStore rooms,
       TrafficStore traffic,
       RoomHistory history,
       WorkerProperties properties,
       Clock clock,
       MeterRegistry meters) {
     LineMeters lines = new LineMeters(policies.rooms(), properties.metricQueuesPerRoom(), meters);
+    QueueWork work = new QueueWork(store, lines, policies.rooms(), meters, clock);
     return new AdmissionLoop(
         active,
         policies,
-        new QueueWork(store, lines, policies.rooms(), meters, clock),
+        work,
+        new RoomWork(rooms, work, new RoomMeters(policies.rooms(), meters)),
         new AutoDeactivation(traffic, active, policies.rooms(), meters, clock),
         lines,
         new HistoryWriter(history, clock),
@@ -141,13 +154,36 @@ public final class AdmissionLoop implements SmartLifecycle {
             });
   }
 
+  /** Every configured room, and any other room with active queues (to warn of it). */
   private Mono<Void> work(Map<QueueId, Activation> queues) {
-    return Flux.fromIterable(byRoom(queues).entrySet())
-        .flatMap(room -> withPolicy(room.getKey(), room.getValue()))
+    Map<String, Map<QueueId, Activation>> byRoom = byRoom(queues);
+    Set<String> rooms = new TreeSet<>(policies.rooms());
+    rooms.addAll(byRoom.keySet());
+    return Flux.fromIterable(rooms)
+        .flatMap(room -> withPolicy(room, byRoom.getOrDefault(room, Map.of())))
+        .flatMap(this::work)
+        .then();
+  }
+
+  /**
+   * The room's own work, then each active queue's: in a room with room-wide limits the room's work
+   * made the queues' admissions, otherwise each queue admits on its own.
+   */
+  private Mono<Void> work(RoomJob room) {
+    RoomPolicy roomPolicy = outage.apply(room.settings().policy());
+    boolean together = roomPolicy.budget().limited();
+    Map<QueueId, RoomPolicy> queues = new LinkedHashMap<>();
+    room.jobs().forEach(job -> queues.put(job.queue(), outage.apply(job.policy())));
+    return rooms
+        .run(room.name(), roomPolicy, queues)
+        .thenMany(Flux.fromIterable(room.jobs()))
         .flatMap(
-            job ->
-                work.run(job.queue(), outage.apply(job.policy()))
-                    .then(deactivation.check(job.queue(), job.cause(), job.policy())),
+            job -> {
+              RoomPolicy policy = queues.get(job.queue());
+              Mono<Void> queueWork =
+                  together ? work.runAdmitted(job.queue(), policy) : work.run(job.queue(), policy);
+              return queueWork.then(deactivation.check(job.queue(), job.cause(), job.policy()));
+            },
             concurrency)
         .then();
   }
@@ -159,8 +195,11 @@ public final class AdmissionLoop implements SmartLifecycle {
   /** One active queue, why it is on, and its policy for this tick. */
   private record Job(QueueId queue, Activation cause, RoomPolicy policy) {}
 
+  /** A room, its settings for this tick and its active queues. */
+  private record RoomJob(String name, RoomSettings settings, List<Job> jobs) {}
+
   /** The room's settings, read once per tick, paired with each of its active queues. */
-  private Flux<Job> withPolicy(String room, Map<QueueId, Activation> queues) {
+  private Mono<RoomJob> withPolicy(String room, Map<QueueId, Activation> queues) {
     return policies
         .current(room)
         .switchIfEmpty(
@@ -168,17 +207,22 @@ public final class AdmissionLoop implements SmartLifecycle {
                 () ->
                     warnings.warn(
                         room, "room={} has active queues but is not configured; skipped", room)))
-        .flatMapMany(
+        .map(
             settings ->
-                Flux.fromIterable(queues.entrySet())
-                    .map(
-                        q ->
-                            new Job(q.getKey(), q.getValue(), settings.forItem(q.getKey().item()))))
+                new RoomJob(
+                    room,
+                    settings,
+                    queues.entrySet().stream()
+                        .map(
+                            q ->
+                                new Job(
+                                    q.getKey(), q.getValue(), settings.forItem(q.getKey().item())))
+                        .toList()))
         .onErrorResume(
             error -> {
               failedTicks.increment();
               warnings.warn(room, "room={} policy could not be read: {}", room, error.toString());
-              return Flux.empty();
+              return Mono.empty();
             });
   }
 

@@ -70,8 +70,36 @@ public final class QueueWork {
    * fails.
    */
   public Mono<Void> run(QueueId queue, RoomPolicy policy) {
-    boolean admits = policy.mode().admits() && !policy.fairness().preQueue(clock.instant());
-    Mono<Void> entry = admits ? admit(queue, policy) : sweep(queue, policy);
+    return run(queue, policy, admit(queue, policy));
+  }
+
+  /**
+   * {@link #run} for a queue of a room with room-wide limits: its admissions were made with the
+   * room's ({@link RoomWork}), so only the rest is done here.
+   */
+  Mono<Void> runAdmitted(QueueId queue, RoomPolicy policy) {
+    return run(queue, policy, Mono.empty());
+  }
+
+  /** Whether the queue admits now: its mode admits and no scheduled event's pre-queue is open. */
+  boolean admits(RoomPolicy policy) {
+    return policy.mode().admits() && !policy.fairness().preQueue(clock.instant());
+  }
+
+  /** Counts what a room's admission call did in {@code queue}. */
+  void record(QueueId queue, AdmitResult result) {
+    count("anteroom.worker.admitted", queue, result.admitted());
+    count("anteroom.worker.abandoned", queue, result.abandoned());
+  }
+
+  /** Counts a failure that concerns the queue's room as a whole. */
+  void failed(String room, Throwable error) {
+    meters.counter("anteroom.worker.errors", "room", room).increment();
+    warnings.warn(room, "room={} admission failed: {}", room, error.toString());
+  }
+
+  private Mono<Void> run(QueueId queue, RoomPolicy policy, Mono<Void> admission) {
+    Mono<Void> entry = admits(policy) ? admission : sweep(queue, policy);
     if (policy.mode() == Mode.CLOSED && policy.closedLine() == ClosedLine.CLEAR) {
       entry = clear(queue);
     }
@@ -122,11 +150,6 @@ public final class QueueWork {
               }
             })
         .then();
-  }
-
-  private void record(QueueId queue, AdmitResult result) {
-    count("anteroom.worker.admitted", queue, result.admitted());
-    count("anteroom.worker.abandoned", queue, result.abandoned());
   }
 
   private void record(QueueId queue, RoomPolicy policy, ExpireResult result, double measuredRate) {

@@ -3,6 +3,7 @@ package io.anteroom.worker.admission;
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.RedisActiveQueues;
 import io.anteroom.queue.RedisQueueStore;
+import io.anteroom.queue.RedisRoomStore;
 import io.anteroom.queue.RedisTrafficStore;
 import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.history.RedisRoomHistory;
@@ -54,6 +55,7 @@ final class WorkerFixture implements AutoCloseable {
             new RedisActiveQueues(redis.commands(), keys),
             policies,
             store,
+            new RedisRoomStore(redis.commands(), keys, clock),
             new RedisTrafficStore(redis.commands(), keys, clock),
             new RedisRoomHistory(redis.commands(), keys, clock),
             new WorkerProperties(Durations.parse(tick), 32, 20),

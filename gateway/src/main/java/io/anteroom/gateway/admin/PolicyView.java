@@ -57,6 +57,15 @@ final class PolicyView {
       case MAX_QUEUES_PER_IDENTITY -> Integer.toString(policy.fairness().maxQueuesPerIdentity());
       case NEW_PLACES_PER_IP_PER_MINUTE ->
           Integer.toString(policy.fairness().newPlacesPerIpPerMinute());
+      case TOTAL_ACTIVE_USERS ->
+          policy.budget().totalActiveUsers() > 0
+              ? Integer.toString(policy.budget().totalActiveUsers())
+              : "none";
+      case NEW_USERS_PER_MINUTE ->
+          policy.budget().newUsersPerMinute() > 0
+              ? number(policy.budget().newUsersPerMinute())
+              : "none";
+      case WEIGHT -> number(policy.budget().weight());
     };
   }
 

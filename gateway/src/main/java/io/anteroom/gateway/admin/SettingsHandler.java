@@ -98,7 +98,7 @@ final class SettingsHandler {
     RoomPolicy before = current.settings().forItem(queue.item());
     Map<String, String> overrides =
         current.overrides().queues().getOrDefault(queue.item(), Map.of());
-    RoomPolicy after = parse(current.settings().policy(), patch.applyTo(overrides), problems);
+    RoomPolicy after = parseQueue(current.settings().policy(), patch.applyTo(overrides), problems);
     if (!problems.isEmpty()) {
       return AdminResponses.invalid("invalid settings", problems);
     }
@@ -121,6 +121,17 @@ final class SettingsHandler {
     }
   }
 
+  /** The overrides on {@code base} for one queue, or null with the problems added. */
+  private static RoomPolicy parseQueue(
+      RoomPolicy base, Map<String, String> values, List<Problem> problems) {
+    try {
+      return PolicyParser.applyToQueue(PATCH, base, values);
+    } catch (InvalidPolicyException e) {
+      problems.addAll(SettingsPatch.problems(PATCH, "", e));
+      return null;
+    }
+  }
+
   /** Adds a problem when a queue's overrides that held on the old room policy fail on the new. */
   private static void checkQueueStillValid(
       String item,
@@ -129,12 +140,12 @@ final class SettingsHandler {
       RoomPolicy after,
       List<Problem> problems) {
     try {
-      PolicyParser.apply(PATCH, before, values);
+      PolicyParser.applyToQueue(PATCH, before, values);
     } catch (InvalidPolicyException e) {
       return;
     }
     try {
-      PolicyParser.apply(PATCH, after, values);
+      PolicyParser.applyToQueue(PATCH, after, values);
     } catch (InvalidPolicyException e) {
       problems.addAll(
           SettingsPatch.problems(PATCH, "would break the overrides of queue " + item + ": ", e));

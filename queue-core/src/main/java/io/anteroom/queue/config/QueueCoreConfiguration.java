@@ -9,7 +9,9 @@ import io.anteroom.queue.RedisActiveQueues;
 import io.anteroom.queue.RedisIdleLines;
 import io.anteroom.queue.RedisPlaceLimits;
 import io.anteroom.queue.RedisQueueStore;
+import io.anteroom.queue.RedisRoomStore;
 import io.anteroom.queue.RedisTrafficStore;
+import io.anteroom.queue.RoomStore;
 import io.anteroom.queue.TrafficStore;
 import io.anteroom.queue.history.RedisRoomHistory;
 import io.anteroom.queue.history.RoomHistory;
@@ -65,6 +67,11 @@ public class QueueCoreConfiguration {
   QueueStore queueStore(
       DeferredRedisConnector redis, QueueKeys keys, Clock clock, IdleLines idleLines) {
     return new RedisQueueStore(redis.commands(), keys, clock, idleLines);
+  }
+
+  @Bean
+  RoomStore roomStore(DeferredRedisConnector redis, QueueKeys keys, Clock clock) {
+    return new RedisRoomStore(redis.commands(), keys, clock);
   }
 
   @Bean

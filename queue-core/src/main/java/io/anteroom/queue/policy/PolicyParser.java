@@ -55,6 +55,7 @@ public final class PolicyParser {
     int proofOfWork = v.whole(PolicyProperty.PROOF_OF_WORK).orElse(base.proofOfWork());
     Duration recheck = v.duration(PolicyProperty.PASS_RECHECK).orElse(base.passRecheck());
     Fairness fairness = fairness(v, base.fairness());
+    Budget budget = budget(v, base.budget());
     // Values that did not parse fall back to the base, so range checks still run on the rest.
     try {
       RoomPolicy policy =
@@ -75,7 +76,9 @@ public final class PolicyParser {
               failure,
               proofOfWork,
               recheck,
-              fairness);
+              fairness,
+              budget);
+      checkSubLimits(source, values, policy, problems);
       if (problems.isEmpty()) {
         return policy;
       }
@@ -83,6 +86,85 @@ public final class PolicyParser {
       e.problems().forEach(problem -> problems.add(source + "." + problem));
     }
     throw new InvalidPolicyException(source, problems);
+  }
+
+  /**
+   * The same values for one queue of a room: the room-wide limits cannot be set per queue.
+   *
+   * @throws InvalidPolicyException naming every bad property
+   */
+  public static RoomPolicy applyToQueue(
+      String source, RoomPolicy base, Map<String, String> values) {
+    List<String> problems = new ArrayList<>();
+    for (PolicyProperty roomWide :
+        List.of(PolicyProperty.TOTAL_ACTIVE_USERS, PolicyProperty.NEW_USERS_PER_MINUTE)) {
+      if (values.containsKey(roomWide.key())) {
+        problems.add(source + "." + roomWide.key() + ": is room-wide; set it on the room");
+      }
+    }
+    try {
+      RoomPolicy policy = apply(source, base, values);
+      if (problems.isEmpty()) {
+        return policy;
+      }
+    } catch (InvalidPolicyException e) {
+      problems.addAll(e.problems());
+    }
+    throw new InvalidPolicyException(source, problems);
+  }
+
+  private static Budget budget(Values v, Budget base) {
+    int total =
+        v.cleared(PolicyProperty.TOTAL_ACTIVE_USERS)
+            ? 0
+            : v.whole(PolicyProperty.TOTAL_ACTIVE_USERS)
+                .map(value -> value < 1 ? -1 : value)
+                .orElse(base.totalActiveUsers());
+    double perMinute =
+        v.cleared(PolicyProperty.NEW_USERS_PER_MINUTE)
+            ? 0
+            : v.decimal(PolicyProperty.NEW_USERS_PER_MINUTE)
+                .map(value -> value > 0 ? value : Double.NaN)
+                .orElse(base.newUsersPerMinute());
+    double weight = v.decimal(PolicyProperty.WEIGHT).orElse(base.weight());
+    return new Budget(total, perMinute, weight);
+  }
+
+  /**
+   * A queue cap written here must fit inside the room's: {@code max-active} within {@code
+   * total-active-users}, {@code admit-per-second} within {@code new-users-per-minute}. A cap only
+   * inherited (the built-in default, or YAML under a live room limit) is simply bounded by the
+   * room's, as every queue is.
+   */
+  private static void checkSubLimits(
+      String source, Map<String, String> values, RoomPolicy policy, List<String> problems) {
+    Budget budget = policy.budget();
+    if (budget.totalActiveUsers() > 0
+        && policy.maxActive() > budget.totalActiveUsers()
+        && values.containsKey(PolicyProperty.MAX_ACTIVE.key())) {
+      problems.add(
+          source
+              + "."
+              + PolicyProperty.MAX_ACTIVE.key()
+              + ": must be at most "
+              + PolicyProperty.TOTAL_ACTIVE_USERS.key()
+              + " ("
+              + budget.totalActiveUsers()
+              + ")");
+    }
+    if (budget.newUsersPerMinute() > 0
+        && policy.admitPerSecond() * 60 > budget.newUsersPerMinute()
+        && values.containsKey(PolicyProperty.ADMIT_PER_SECOND.key())) {
+      problems.add(
+          source
+              + "."
+              + PolicyProperty.ADMIT_PER_SECOND.key()
+              + ": must be at most "
+              + PolicyProperty.NEW_USERS_PER_MINUTE.key()
+              + " / 60 ("
+              + budget.newUsersPerSecond()
+              + ")");
+    }
   }
 
   private static Fairness fairness(Values v, Fairness base) {

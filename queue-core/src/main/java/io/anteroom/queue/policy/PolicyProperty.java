@@ -25,7 +25,10 @@ public enum PolicyProperty {
   EVENT_START("event-start"),
   PRE_QUEUE_OPENS("pre-queue-opens"),
   MAX_QUEUES_PER_IDENTITY("max-queues-per-identity"),
-  NEW_PLACES_PER_IP_PER_MINUTE("new-places-per-ip-per-minute");
+  NEW_PLACES_PER_IP_PER_MINUTE("new-places-per-ip-per-minute"),
+  TOTAL_ACTIVE_USERS("total-active-users"),
+  NEW_USERS_PER_MINUTE("new-users-per-minute"),
+  WEIGHT("weight");
 
   private final String key;
 

@@ -61,35 +61,45 @@ public final class RoomPolicies {
 
   /** {@code overrides} applied to the room's YAML policy, skipping parts that do not parse. */
   public RoomSettings apply(String room, RoomPolicy base, Overrides overrides) {
-    RoomPolicy policy = withOverrides("room " + room, base, overrides.room());
+    RoomPolicy policy = withOverrides("room " + room, base, overrides.room(), false);
     Map<String, RoomPolicy> queues = new HashMap<>();
     overrides
         .queues()
         .forEach(
             (item, values) ->
-                queues.put(item, withOverrides("queue " + room + ":" + item, policy, values)));
+                queues.put(
+                    item, withOverrides("queue " + room + ":" + item, policy, values, true)));
     return new RoomSettings(policy, queues);
   }
 
-  private RoomPolicy withOverrides(String source, RoomPolicy base, Map<String, String> values) {
+  private RoomPolicy withOverrides(
+      String source, RoomPolicy base, Map<String, String> values, boolean queue) {
     if (values.isEmpty()) {
       return base;
     }
     try {
-      return PolicyParser.apply("overrides of " + source, base, values);
+      return parse("overrides of " + source, base, values, queue);
     } catch (InvalidPolicyException e) {
-      return oneByOne(source, base, values);
+      return oneByOne(source, base, values, queue);
     }
   }
 
+  private static RoomPolicy parse(
+      String source, RoomPolicy base, Map<String, String> values, boolean queue) {
+    return queue
+        ? PolicyParser.applyToQueue(source, base, values)
+        : PolicyParser.apply(source, base, values);
+  }
+
   /** Applies the overrides that can be used, one at a time in name order, skipping the others. */
-  private RoomPolicy oneByOne(String source, RoomPolicy base, Map<String, String> values) {
+  private RoomPolicy oneByOne(
+      String source, RoomPolicy base, Map<String, String> values, boolean queue) {
     RoomPolicy policy = base;
     for (Map.Entry<String, String> value : new TreeMap<>(values).entrySet()) {
       try {
         policy =
-            PolicyParser.apply(
-                "overrides of " + source, policy, Map.of(value.getKey(), value.getValue()));
+            parse(
+                "overrides of " + source, policy, Map.of(value.getKey(), value.getValue()), queue);
       } catch (InvalidPolicyException e) {
         warnings.warn(source + value.getKey(), "Ignoring live override: {}", e.getMessage());
       }

@@ -45,6 +45,8 @@ import java.util.List;
  *     (never longer in effect than a tenth of the session duration, {@link #sessionCheck()})
  * @param fairness queueing method, scheduled event and caps on places ({@link Fairness}); default
  *     first come, first served without caps
+ * @param budget the room's limits across its queues and the queue's weight in them ({@link
+ *     Budget}); default no room-wide limits
  */
 public record RoomPolicy(
     double admitPerSecond,
@@ -63,7 +65,8 @@ public record RoomPolicy(
     FailurePolicy failurePolicy,
     int proofOfWork,
     Duration passRecheck,
-    Fairness fairness) {
+    Fairness fairness,
+    Budget budget) {
 
   /** The {@code deactivate-below} value meaning "half of activate-above". */
   static final double HALF_OF_ACTIVATE_ABOVE = -1;
@@ -89,7 +92,8 @@ public record RoomPolicy(
           FailurePolicy.CLOSED,
           0,
           Duration.ofSeconds(60),
-          Fairness.DEFAULTS);
+          Fairness.DEFAULTS,
+          Budget.DEFAULTS);
 
   /** The hardest puzzle a room may set: about 16 million hashes on average. */
   public static final int MAX_PROOF_OF_WORK = 24;
@@ -148,6 +152,11 @@ public record RoomPolicy(
     } else {
       fairness.check(problems);
     }
+    if (budget == null) {
+      problems.add("budget: must be set");
+    } else {
+      budget.check(problems);
+    }
     if (!problems.isEmpty()) {
       throw new InvalidPolicyException("room policy", problems);
     }
@@ -182,7 +191,8 @@ public record RoomPolicy(
         DEFAULTS.failurePolicy,
         DEFAULTS.proofOfWork,
         DEFAULTS.passRecheck,
-        DEFAULTS.fairness);
+        DEFAULTS.fairness,
+        DEFAULTS.budget);
   }
 
   /** This policy with another {@code abandon-after}. */
@@ -204,7 +214,8 @@ public record RoomPolicy(
         failurePolicy,
         proofOfWork,
         passRecheck,
-        fairness);
+        fairness,
+        budget);
   }
 
   /**

@@ -2,13 +2,15 @@
 -- active queues only, so it also removes the times to live that the writes while the queue was off
 -- (idle_keys.lua, register.lua), or turning it off (settle.lua), put on its keys: a queue's keys
 -- without one belong to a queue that is on.
--- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state
+-- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions (the room's), 7 budget (the room's; unused here)
 -- ARGV: 1 now (ms), 2 idle limit (ms): the session duration and one session check, 3 finished
 --       retention (ms), 4 limit per call
 -- Reply: {expired, trimmed, waiting, running, finished, admitted}: the set sizes after the call and
 --   the lifetime count of admissions, for the worker's gauges (one call per queue per tick already)
 -- Safe to repeat at any later moment: a second call finds nothing more to expire; one with an
 -- older now ends only sessions idle since before it, and trims only entries older still.
+
+--@include sessions.lua
 
 local now, session, retention = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 
@@ -20,6 +22,7 @@ if #idle > 0 then
     ended[#ended + 1] = visitor
   end
   redis.call('ZREM', KEYS[2], unpack(idle))
+  sessions_remove(KEYS[6], session_item(KEYS[2]), idle)
   redis.call('ZADD', KEYS[3], unpack(ended))
   redis.call('HINCRBY', KEYS[5], 'expired', #idle)
 end

@@ -2,7 +2,7 @@
 -- (idle.lua). The worker removes the time to live of an on queue's keys every tick (expire.lua),
 -- while every write to an off queue's keys gives them one, so a key without one belongs to a queue
 -- that is on: such a queue keeps its keys.
--- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state
+-- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions, 7 budget (the room's; unused here)
 -- ARGV: none
 -- Reply: 1 when the keys were deleted (or there were none), 0 when the queue is on
 -- Safe to repeat: a second call finds nothing to delete.

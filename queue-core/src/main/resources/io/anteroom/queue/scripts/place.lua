@@ -6,7 +6,7 @@
 -- takes seq + draw, a random place in the block [seq, seq + 1) that follows everyone who came
 -- first-come before, and that the next first-come newcomer (seq + 1) follows. So those who drew
 -- together leave in a uniformly shuffled order, with no reordering step.
--- Needs bucket.lua and rate.lua. The reply is enqueue.lua's; its rate is -1 when not asked for.
+-- Needs bucket.lua, rate.lua and sessions.lua. The reply is enqueue.lua's; its rate is -1 when not asked for.
 -- The add to the line is NX, so a repeated join.lua call finds the place the first one made and
 -- changes nothing but seen, which only moves forward.
 
@@ -30,6 +30,7 @@ local function place(visitor, now, requeued, want_rate)
     local tokens, refill = bucket_tokens(KEYS[5], now, tonumber(ARGV[3]), tonumber(ARGV[4]))
     if tokens >= 1 and redis.call('ZCARD', KEYS[2]) < tonumber(ARGV[5]) then
       redis.call('ZADD', KEYS[2], now, visitor)
+      sessions_add(KEYS[6], session_item(KEYS[2]), {now, visitor}, '')
       bucket_store(KEYS[5], tokens - 1, refill)
       redis.call('HINCRBY', KEYS[5], 'admitted', 1)
       return {2, 0, 0, requeued, 1, 0}

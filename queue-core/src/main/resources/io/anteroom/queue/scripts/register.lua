@@ -3,18 +3,29 @@
 -- time to live that each registration extends; the worker's expiry removes it once the queue is on.
 -- A visitor in line is left there: they are counted once, and the line admits them in turn. One
 -- who finished before now got the pass since and moves back to running.
--- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state
--- ARGV: 1 now (ms), 2 time to live of the running set (ms), 3.. visitors
+-- Each session new to running is a session of the room (sessions.lua) and, when the room limits new
+-- users per minute, takes a token from the room's bucket (bucket.lua), which may go below zero: the
+-- room's queues then admit nobody until it has refilled, so passes given while a queue is off count
+-- toward the room's new users too.
+-- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions (the room's), 7 budget (the
+--       room's)
+-- ARGV: 1 now (ms), 2 time to live of the running set (ms), 3 the room's new users per second (0
+--       when not limited), 4 the room's burst (tokens), 5.. visitors
 -- Reply: number of visitors new to running
 -- Safe to repeat at any later moment: activity times only move forward, and a visitor who finished
 -- at or after now (the session ended after this call was sent) stays finished, as one who joined
 -- the line since stays there. A repeat after the queue turned on gives the running set a time to
 -- live of twice the session again, which the next expiry call removes.
 
+--@include bucket.lua
+--@include sessions.lua
+
 local now = tonumber(ARGV[1])
+local room_rate, room_burst = tonumber(ARGV[3]), tonumber(ARGV[4])
+local item = session_item(KEYS[2])
 local added = 0
 -- In pieces under Lua's limit on unpacked values (8000): a flush may carry many passes.
-for first = 3, #ARGV, 2000 do
+for first = 5, #ARGV, 2000 do
   local last = math.min(first + 1999, #ARGV)
   local line = redis.call('ZMSCORE', KEYS[1], unpack(ARGV, first, last))
   local left = redis.call('ZMSCORE', KEYS[3], unpack(ARGV, first, last))
@@ -34,7 +45,12 @@ for first = 3, #ARGV, 2000 do
   end
   if #entries > 0 then
     added = added + redis.call('ZADD', KEYS[2], 'GT', unpack(entries))
+    sessions_add(KEYS[6], item, entries, 'GT')
   end
 end
 redis.call('PEXPIRE', KEYS[2], tonumber(ARGV[2]))
+if room_rate > 0 and added > 0 then
+  local tokens, refill = bucket_tokens(KEYS[7], now, room_rate, room_burst)
+  bucket_store(KEYS[7], tokens - added, refill)
+end
 return added

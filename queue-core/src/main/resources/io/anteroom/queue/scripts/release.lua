@@ -1,7 +1,7 @@
 -- Ends a visitor's session early, or takes a waiting visitor out of line; either way the visitor
 -- is finished. In the line of a queue that is off, whose keys live for a while only, the keys this
 -- creates live as long as the longest-lived of running and state.
--- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state
+-- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions (the room's), 7 budget (the room's; unused here)
 -- ARGV: 1 visitor, 2 now (ms)
 -- Reply: 1 when the visitor was running or waiting, 0 otherwise
 -- Safe to repeat until the visitor comes back: a second call finds them finished and changes
@@ -12,6 +12,8 @@
 -- a place twice. Telling the two places apart needs when the new one began, from another
 -- gateway's clock, and clocks a moment apart would then refuse a real release.
 
+--@include sessions.lua
+
 local visitor = ARGV[1]
 -- PTTL is -1 for a key without a time to live (the queue is on), -2 for a missing one.
 local running_ttl, state_ttl = redis.call('PTTL', KEYS[2]), redis.call('PTTL', KEYS[5])
@@ -20,6 +22,7 @@ if running_ttl == -1 or state_ttl == -1 then
   ttl = -1
 end
 local removed = redis.call('ZREM', KEYS[2], visitor) + redis.call('ZREM', KEYS[1], visitor)
+sessions_remove(KEYS[6], session_item(KEYS[2]), {visitor})
 if removed == 0 then
   return 0
 end

@@ -1,5 +1,5 @@
 -- Where a visitor stands, refreshing the last-seen time of one who is waiting.
--- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state
+-- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions, 7 budget (the room's; unused here)
 -- ARGV: 1 visitor, 2 now (ms)
 -- Reply: {state, position, waiting, admitted at, rate}
 --   state 1 = waiting at 1-based position, 2 = admitted, 3 = finished (session ended, released or

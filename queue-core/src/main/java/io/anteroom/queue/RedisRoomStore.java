@@ -1,0 +1,85 @@
+package io.anteroom.queue;
+
+import io.anteroom.queue.policy.RoomPolicy;
+import io.anteroom.queue.script.QueueScripts;
+import io.anteroom.queue.script.ScriptRunner;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import reactor.core.publisher.Mono;
+
+/**
+ * {@link RoomStore} on Redis: room_admit.lua over the room's budget, its sessions and the keys of
+ * each queue, all in the room's Cluster slot ({@link QueueKeys}).
+ */
+public final class RedisRoomStore implements RoomStore {
+
+  private final ScriptRunner scripts;
+  private final QueueKeys keys;
+  private final Clock clock;
+
+  public RedisRoomStore(
+      RedisClusterAsyncCommands<String, String> commands, QueueKeys keys, Clock clock) {
+    this.scripts = new ScriptRunner(commands);
+    this.keys = keys;
+    this.clock = clock;
+  }
+
+  @Override
+  public Mono<RoomAdmitResult> admit(
+      String roomName, RoomPolicy room, Map<QueueId, RoomPolicy> queues) {
+    List<QueueId> order = new ArrayList<>(queues.keySet());
+    List<String> keyList = new ArrayList<>(List.of(keys.budget(roomName), keys.sessions(roomName)));
+    List<String> args = new ArrayList<>(roomArgs(room));
+    for (QueueId queue : order) {
+      if (!queue.room().equals(roomName)) {
+        throw new IllegalArgumentException(queue + " is not a queue of room " + roomName);
+      }
+      RoomPolicy policy = queues.get(queue);
+      keyList.addAll(List.of(keys.scriptKeys(queue)).subList(0, 5));
+      args.add(Double.toString(policy.admitPerSecond()));
+      args.add(Double.toString(policy.burstTokens()));
+      args.add(Integer.toString(policy.maxActive()));
+      args.add(Double.toString(policy.budget().weight()));
+      args.add(Long.toString(policy.abandonAfter().toMillis()));
+    }
+    return scripts
+        .<List<Long>>run(
+            QueueScripts.ROOM_ADMIT,
+            ScriptOutputType.MULTI,
+            keyList.toArray(String[]::new),
+            args.toArray(String[]::new))
+        .map(reply -> result(order, reply));
+  }
+
+  @Override
+  public Mono<Long> activeSessions(String roomName, RoomPolicy room) {
+    return admit(roomName, room, Map.of()).map(RoomAdmitResult::activeSessions);
+  }
+
+  /** ARGV 1-6 of room_admit.lua. */
+  private List<String> roomArgs(RoomPolicy room) {
+    return List.of(
+        Long.toString(clock.millis()),
+        Double.toString(room.budget().newUsersPerSecond()),
+        Double.toString(room.budget().burstTokens()),
+        Integer.toString(room.budget().totalActiveUsers()),
+        Long.toString(room.sessionIdleLimit().toMillis()),
+        Integer.toString(room.admitBatch()));
+  }
+
+  private static RoomAdmitResult result(List<QueueId> order, List<Long> reply) {
+    Map<QueueId, AdmitResult> queues = new LinkedHashMap<>();
+    for (int i = 0; i < order.size(); i++) {
+      int at = 2 + i * 4;
+      queues.put(
+          order.get(i),
+          new AdmitResult(reply.get(at), reply.get(at + 1), reply.get(at + 2), reply.get(at + 3)));
+    }
+    return new RoomAdmitResult(reply.get(0), reply.get(1), queues);
+  }
+}

@@ -1,0 +1,18 @@
+package io.anteroom.queue;
+
+import java.util.Map;
+
+/**
+ * What one admission call across a room's queues did.
+ *
+ * @param activeSessions the room's running sessions after the call, on all of its items
+ * @param admitted visitors admitted by the call, all queues together
+ * @param queues what it did in each queue
+ */
+public record RoomAdmitResult(
+    long activeSessions, long admitted, Map<QueueId, AdmitResult> queues) {
+
+  public RoomAdmitResult {
+    queues = Map.copyOf(queues);
+  }
+}

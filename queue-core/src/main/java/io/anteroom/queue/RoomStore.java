@@ -1,0 +1,28 @@
+package io.anteroom.queue;
+
+import io.anteroom.queue.policy.RoomPolicy;
+import java.util.Map;
+import reactor.core.publisher.Mono;
+
+/**
+ * The operations on a room as a whole: its admissions across queues within the room-wide limits,
+ * and its count of running sessions. Each is one Redis round trip, atomic and safe to repeat.
+ */
+public interface RoomStore {
+
+  /**
+   * Admits across {@code queues}, all of one room, within the room's limits (those of {@code room})
+   * and each queue's own, sharing the room's places among the queues with people waiting by their
+   * weights.
+   *
+   * @param room the room's policy, whose {@link io.anteroom.queue.policy.Budget} is limited
+   * @param queues the queues to admit from, with each one's policy
+   */
+  Mono<RoomAdmitResult> admit(String roomName, RoomPolicy room, Map<QueueId, RoomPolicy> queues);
+
+  /**
+   * The room's running sessions on all of its items, after dropping those idle past the room's
+   * {@link RoomPolicy#sessionIdleLimit()}.
+   */
+  Mono<Long> activeSessions(String roomName, RoomPolicy room);
+}

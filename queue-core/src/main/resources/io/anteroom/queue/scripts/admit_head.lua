@@ -1,0 +1,68 @@
+-- Shared by admit.lua and room_admit.lua: moves up to n visitors from the head of a line to
+-- running, as of now. Visitors not seen since oldest are finished as abandoned on the way and take
+-- no place; at most four times the batch are looked at, so one call stays short. Those admitted
+-- become sessions of the room (sessions.lua, which the caller includes).
+-- Seen entries are not removed one by one on admission: admit_trim_seen removes up to one batch of
+-- entries older than the abandon timeout instead, one range removal for the lot. Everyone in line
+-- was written to seen when joining, so one missing from it was trimmed and is gone.
+
+-- ZADD with every pair at once, in pieces under Lua's limit on unpacked values (8000).
+local function zadd_all(key, entries)
+  for i = 1, #entries, 4000 do
+    redis.call('ZADD', key, unpack(entries, i, math.min(i + 3999, #entries)))
+  end
+end
+
+-- k: the name of the line's waiting, running, finished and seen keys; now_text: now as the string
+-- the caller was given (a Lua number would be formatted anew for every visitor). Returns admitted,
+-- abandoned.
+local function admit_head(k, sessions, n, now_text, oldest, batch)
+  local item = session_item(k.running)
+  local admitted, abandoned, scanned = 0, 0, 0
+  while admitted < n and scanned < 4 * batch do
+    -- The head by rank, then removed by rank: members only, so no scores come back to Lua.
+    local members = redis.call('ZRANGE', k.waiting, 0, n - admitted - 1)
+    local count = #members
+    if count == 0 then
+      break
+    end
+    redis.call('ZREMRANGEBYRANK', k.waiting, 0, count - 1)
+    local seen = redis.call('ZMSCORE', k.seen, unpack(members))
+    local enter, leave = {}, {}
+    for i = 1, count do
+      local last = tonumber(seen[i])
+      local target = leave
+      if last and last >= oldest then
+        target = enter
+      end
+      target[#target + 1] = now_text
+      target[#target + 1] = members[i]
+    end
+    if #enter > 0 then
+      zadd_all(k.running, enter)
+      sessions_add(sessions, item, enter, '')
+      admitted = admitted + #enter / 2
+    end
+    if #leave > 0 then
+      zadd_all(k.finished, leave)
+      abandoned = abandoned + #leave / 2
+    end
+    scanned = scanned + count
+  end
+  return admitted, abandoned
+end
+
+-- Trims up to one batch of seen entries older than oldest, and counts the call's outcome in the
+-- line's state hash.
+local function admit_settle(k, state, oldest, batch, admitted, abandoned)
+  local stale = redis.call('ZCOUNT', k.seen, '-inf', '(' .. oldest)
+  if stale > 0 then
+    redis.call('ZREMRANGEBYRANK', k.seen, 0, math.min(stale, batch) - 1)
+  end
+  if admitted > 0 then
+    redis.call('HINCRBY', state, 'admitted', admitted)
+  end
+  if abandoned > 0 then
+    redis.call('HINCRBY', state, 'abandoned', abandoned)
+  end
+end

@@ -1,0 +1,114 @@
+-- Admits across the active queues of a room that has room-wide limits: new users per minute (a
+-- token bucket in the room's budget, bucket.lua) and total active users (the room's sessions,
+-- sessions.lua), each queue also within its own admit-per-second and max-active.
+-- The room's admissions are shared among the queues with people waiting in proportion to their
+-- weights by stride scheduling: each queue keeps a pass that grows by 1 / weight per admission,
+-- and each place goes to the queue with the lowest pass. So no queue with people waiting starves,
+-- and a share a queue cannot use (its own limits, or nobody left in line) goes to the others in
+-- the same call. A queue starts from the room's pass (the lowest pass of the queues left waiting),
+-- so one that had nobody waiting cannot have saved up a share meanwhile.
+-- First, sessions idle for the room's idle limit leave the room's sessions: those of queues that
+-- are off, whose running sets nobody expires (expire.lua removes those of queues that are on).
+-- KEYS: 1 budget, 2 sessions, then five per queue: waiting, running, finished, seen, state
+-- ARGV: 1 now (ms), 2 new users per second (0: not limited), 3 burst (tokens), 4 total active
+--       users (0: not limited), 5 idle limit of a session (ms), 6 batch limit (admissions in this
+--       call, all queues together), then five per queue in the order of KEYS: admit per second,
+--       burst (tokens), max active, weight (above 0), abandon after (ms)
+-- Reply: {active sessions after the call, admitted, then four per queue: admitted, abandoned,
+--   waiting, running}
+-- Safe to repeat at any later moment, as admit.lua: a repeated call spends only the tokens left in
+-- the room's bucket and the queues' (refill times never move back) and finds the room's sessions
+-- as they are, so the rate and both caps hold; it takes only from the heads of the lines, so
+-- nobody is admitted twice.
+
+--@include bucket.lua
+--@include rate.lua
+--@include sessions.lua
+--@include admit_head.lua
+
+local now = tonumber(ARGV[1])
+local room_rate, room_burst = tonumber(ARGV[2]), tonumber(ARGV[3])
+local total, idle_limit, batch = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+local count = (#KEYS - 2) / 5
+
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - idle_limit)
+local active = redis.call('ZCARD', KEYS[2])
+
+local available = batch
+local room_tokens, room_refill
+if room_rate > 0 then
+  room_tokens, room_refill = bucket_tokens(KEYS[1], now, room_rate, room_burst)
+  available = math.min(available, math.floor(room_tokens))
+end
+if total > 0 then
+  available = math.min(available, total - active)
+end
+
+local room_pass = tonumber(redis.call('HGET', KEYS[1], 'pass') or 0)
+local queues = {}
+for q = 1, count do
+  local k, a = 2 + (q - 1) * 5, 6 + (q - 1) * 5
+  local s = {
+    line = {waiting = KEYS[k + 1], running = KEYS[k + 2], finished = KEYS[k + 3], seen = KEYS[k + 4]},
+    state = KEYS[k + 5], weight = tonumber(ARGV[a + 4]), oldest = now - tonumber(ARGV[a + 5]),
+    share = 0
+  }
+  s.tokens, s.refill = bucket_tokens(s.state, now, tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]))
+  s.running = redis.call('ZCARD', s.line.running)
+  local own = math.min(math.floor(s.tokens), tonumber(ARGV[a + 3]) - s.running)
+  s.demand = math.max(0, math.min(own, redis.call('ZCARD', s.line.waiting)))
+  s.pass = math.max(tonumber(redis.call('HGET', s.state, 'pass') or 0), room_pass)
+  s.start = s.pass
+  queues[q] = s
+end
+
+-- Each place to the lowest pass among the queues that can still take one.
+for _ = 1, math.max(available, 0) do
+  local best
+  for q = 1, count do
+    local s = queues[q]
+    if s.share < s.demand and (not best or s.pass < best.pass) then
+      best = s
+    end
+  end
+  if not best then
+    break
+  end
+  best.share = best.share + 1
+  best.pass = best.pass + 1 / best.weight
+end
+
+local reply = {0, 0}
+local admitted_total, next_pass = 0, nil
+for q = 1, count do
+  local s = queues[q]
+  local admitted, abandoned = 0, 0
+  if s.share > 0 then
+    admitted, abandoned = admit_head(s.line, KEYS[2], s.share, ARGV[1], s.oldest, batch)
+  end
+  admit_settle(s.line, s.state, s.oldest, batch, admitted, abandoned)
+  bucket_store(s.state, s.tokens - admitted, s.refill)
+  -- The pass counts those admitted: a place found abandoned on the way is not a share used.
+  local pass = s.start + admitted / s.weight
+  redis.call('HSET', s.state, 'pass', string.format('%.6f', pass))
+  local waiting = redis.call('ZCARD', s.line.waiting)
+  rate_sample(s.state, now, admitted, waiting)
+  if waiting > 0 and s.demand > 0 and (not next_pass or pass < next_pass) then
+    next_pass = pass
+  end
+  admitted_total = admitted_total + admitted
+  reply[#reply + 1] = admitted
+  reply[#reply + 1] = abandoned
+  reply[#reply + 1] = waiting
+  reply[#reply + 1] = s.running + admitted
+end
+
+if room_rate > 0 then
+  bucket_store(KEYS[1], room_tokens - admitted_total, room_refill)
+end
+if next_pass and next_pass > room_pass then
+  redis.call('HSET', KEYS[1], 'pass', string.format('%.6f', next_pass))
+end
+reply[1] = active + admitted_total
+reply[2] = admitted_total
+return reply
