@@ -3,24 +3,27 @@ package io.anteroom.queue;
 import java.util.regex.Pattern;
 
 /**
- * The one owner of Anteroom's Redis key layout. Every key of one queue carries the hash tag {@code
- * {room:item}}, so a queue lives in one Cluster slot and each script touches one slot. The keys
- * outside a queue ({@code active}, {@code settings}, {@code history}, {@code idle}, ...) are each
- * used alone by every script and command, so no call crosses slots in a Redis Cluster.
+ * The one owner of Anteroom's Redis key layout. Every key of a room's queues, and the room's budget
+ * and sessions, carry the hash tag {@code {room}}, so a room lives in one Cluster slot and one
+ * script can admit across its queues within the room's limits (room_admit.lua). The keys outside
+ * ({@code active}, {@code settings}, {@code history}, {@code idle}, ...) are each used alone by
+ * every script and command, so no call crosses slots in a Redis Cluster.
  *
  * <pre>
- * ZADD wr:{shop:42}:waiting  &lt;sequence&gt; &lt;visitor&gt;     line, in order
- * ZADD wr:{shop:42}:waiting  &lt;sequence + draw&gt; &lt;visitor&gt;   random place: draw in [0, 1)
- * ZADD wr:{shop:42}:running  &lt;last-activity-ms&gt; &lt;visitor&gt;   admitted sessions
- * ZADD wr:{shop:42}:finished &lt;end-ms&gt; &lt;visitor&gt;          ended, released or abandoned
- * ZADD wr:{shop:42}:seen     &lt;last-poll-ms&gt; &lt;visitor&gt;    last join or poll of those in line;
+ * ZADD wr:{shop}:42:waiting  &lt;sequence&gt; &lt;visitor&gt;     line, in order
+ * ZADD wr:{shop}:42:waiting  &lt;sequence + draw&gt; &lt;visitor&gt;   random place: draw in [0, 1)
+ * ZADD wr:{shop}:42:running  &lt;last-activity-ms&gt; &lt;visitor&gt;   admitted sessions
+ * ZADD wr:{shop}:42:finished &lt;end-ms&gt; &lt;visitor&gt;          ended, released or abandoned
+ * ZADD wr:{shop}:42:seen     &lt;last-poll-ms&gt; &lt;visitor&gt;    last join or poll of those in line;
  *                            kept after admission, trimmed once older than abandon-after
- * HSET wr:{shop:42}:state    seq &lt;n&gt; drawn &lt;n&gt; tokens &lt;f&gt; refill &lt;ms&gt; admitted &lt;n&gt; abandoned &lt;n&gt;
+ * HSET wr:{shop}:42:state    seq &lt;n&gt; drawn &lt;n&gt; tokens &lt;f&gt; refill &lt;ms&gt; admitted &lt;n&gt; abandoned &lt;n&gt;
  *                            expired &lt;n&gt; released &lt;n&gt; cleared &lt;n&gt; quiet-since &lt;ms&gt;
  *                            rate-sum &lt;f&gt; rate-weight &lt;ms&gt; rate-at &lt;ms&gt; rate-open 0|1
- *                            (measured admission rate, see rate.lua)
- * HINCRBY wr:{shop:42}:hits  &lt;epoch-second&gt; &lt;requests&gt;      traffic per second, expires
+ *                            (measured admission rate, see rate.lua) pass &lt;f&gt; (room share)
+ * HINCRBY wr:{shop}:42:hits  &lt;epoch-second&gt; &lt;requests&gt;      traffic per second, expires
  *                            tidied &lt;epoch-second&gt;             (old seconds dropped, see hits.lua)
+ * ZADD wr:{shop}:sessions    &lt;last-activity-ms&gt; &lt;item&gt;|&lt;visitor&gt;  running sessions of every item
+ * HSET wr:{shop}:budget      tokens &lt;f&gt; refill &lt;ms&gt; pass &lt;f&gt;   new users per minute, shares
  * HSET wr:active             shop:42 manual|auto                active queues and why
  * PUBLISH wr:active:changed  shop:42                            after each change of wr:active
  * HSET wr:settings:shop      admit-per-second 250 42/mode paused  live overrides: room, queue
@@ -47,7 +50,10 @@ import java.util.regex.Pattern;
  *       visitor ids that came back with a ticket, a pass or an identity (a newcomer's id is minted
  *       for the request: nothing to record);
  *   <li>{@code newplaces}: two minutes, one per client address and minute;
- *   <li>{@code idle}: as long as its longest-lived line, one per room.
+ *   <li>{@code idle}: as long as its longest-lived line, one per room;
+ *   <li>{@code sessions}: one entry per running session, dropped once idle past the room's idle
+ *       limit by the worker's tick (room_admit.lua) or when the session ends; {@code budget}: one
+ *       small hash per room.
  * </ul>
  */
 public final class QueueKeys {

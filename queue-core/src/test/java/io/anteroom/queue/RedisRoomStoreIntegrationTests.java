@@ -1,0 +1,344 @@
+package io.anteroom.queue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.anteroom.queue.policy.PolicyParser;
+import io.anteroom.queue.policy.RoomPolicy;
+import io.anteroom.testing.MutableClock;
+import io.anteroom.testing.redis.RedisServerExtension;
+import io.lettuce.core.api.sync.RedisCommands;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Every branch of room_admit.lua, and the room's sessions kept by the queue scripts, against a real
+ * Redis with a clock moved by hand.
+ */
+class RedisRoomStoreIntegrationTests {
+
+  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
+
+  static RedisFixture fixture;
+  static RedisCommands<String, String> sync;
+
+  final QueueKeys keys = new QueueKeys("wr");
+  final QueueId hot = QueueId.of("shop", "1");
+  final QueueId warm = QueueId.of("shop", "2");
+  MutableClock clock;
+  QueueStore queues;
+  RoomStore rooms;
+
+  /**
+   * Each queue: 100 per second, room for 1000, sessions of 1 minute (idle limit 66 s), abandon
+   * after 30 s, batch of 500; the room's values on top.
+   */
+  static RoomPolicy room(String... values) {
+    RoomPolicy base =
+        new RoomPolicy(
+            100,
+            Duration.ofSeconds(1),
+            1000,
+            Duration.ofMinutes(1),
+            Duration.ofSeconds(30),
+            500,
+            Duration.ofMinutes(10));
+    Map<String, String> map = new LinkedHashMap<>();
+    for (int i = 0; i < values.length; i += 2) {
+      map.put(values[i], values[i + 1]);
+    }
+    return PolicyParser.apply("test", base, map);
+  }
+
+  static RoomPolicy queue(RoomPolicy room, String... values) {
+    Map<String, String> map = new LinkedHashMap<>();
+    for (int i = 0; i < values.length; i += 2) {
+      map.put(values[i], values[i + 1]);
+    }
+    return PolicyParser.applyToQueue("test", room, map);
+  }
+
+  @BeforeAll
+  static void connect() {
+    fixture = RedisFixture.connect(redis.uri());
+    sync = fixture.sync();
+  }
+
+  @AfterAll
+  static void disconnect() {
+    fixture.close();
+  }
+
+  @BeforeEach
+  void setUp() {
+    sync.flushall();
+    clock = MutableClock.startingAt2026();
+    queues = new RedisQueueStore(fixture.connector().commands(), keys, clock);
+    rooms = new RedisRoomStore(fixture.connector().commands(), keys, clock);
+  }
+
+  /** Puts {@code count} visitors named {@code prefix + i} in the queue's line. */
+  void line(QueueId queue, String prefix, int count, RoomPolicy policy) {
+    for (int i = 0; i < count; i++) {
+      queues.enqueue(queue, prefix + i, policy).block();
+    }
+  }
+
+  RoomAdmitResult admit(RoomPolicy room, Map<QueueId, RoomPolicy> policies) {
+    return rooms.admit("shop", room, policies).block();
+  }
+
+  long sessions() {
+    return sync.zcard(keys.sessions("shop"));
+  }
+
+  @Nested
+  class RoomLimits {
+
+    @Test
+    void admitWhenTheRoomRateBindsThenAdmitsItsBurstAcrossQueues() {
+      // 600 a minute: 10 a second, a bucket of 10.
+      RoomPolicy room = room("new-users-per-minute", "600");
+      line(hot, "h", 20, room);
+      line(warm, "w", 20, room);
+
+      RoomAdmitResult result = admit(room, Map.of(hot, room, warm, room));
+
+      assertThat(result.admitted()).isEqualTo(10);
+      assertThat(result.queues().get(hot).admitted() + result.queues().get(warm).admitted())
+          .isEqualTo(10);
+      assertThat(result.activeSessions()).isEqualTo(10);
+      clock.advance(Duration.ofMillis(500));
+      assertThat(admit(room, Map.of(hot, room, warm, room)).admitted()).isEqualTo(5);
+    }
+
+    @Test
+    void admitAgainAtTheSameInstantAdmitsNobody() {
+      RoomPolicy room = room("new-users-per-minute", "600");
+      line(hot, "h", 20, room);
+      admit(room, Map.of(hot, room));
+
+      assertThat(admit(room, Map.of(hot, room)).admitted()).isZero();
+    }
+
+    @Test
+    void admitWhenTheRoomIsAtTotalActiveUsersThenKeepsEveryoneWaiting() {
+      RoomPolicy room = room("total-active-users", "5");
+      line(hot, "h", 10, room);
+      line(warm, "w", 10, room);
+
+      assertThat(admit(room, Map.of(hot, room, warm, room)).activeSessions()).isEqualTo(5);
+      clock.advance(Duration.ofSeconds(1));
+      RoomAdmitResult full = admit(room, Map.of(hot, room, warm, room));
+
+      assertThat(full.admitted()).isZero();
+      assertThat(full.queues().get(hot).waiting() + full.queues().get(warm).waiting())
+          .isEqualTo(15);
+    }
+
+    @Test
+    void admitCountsSessionsGivenWhileAQueueWasOff() {
+      RoomPolicy room = room("total-active-users", "5");
+      QueueId quiet = QueueId.of("shop", "3");
+      queues.register(quiet, List.of("p1", "p2", "p3"), room).block();
+      line(hot, "h", 10, room);
+
+      RoomAdmitResult result = admit(room, Map.of(hot, room));
+
+      assertThat(result.admitted()).isEqualTo(2);
+      assertThat(result.activeSessions()).isEqualTo(5);
+    }
+
+    @Test
+    void admitDropsSessionsIdlePastTheRoomsIdleLimitFirst() {
+      RoomPolicy room = room("total-active-users", "3");
+      QueueId quiet = QueueId.of("shop", "3");
+      queues.register(quiet, List.of("p1", "p2", "p3"), room).block();
+      line(hot, "h", 5, room);
+      // The idle limit is the session duration (1 min) and one session check (6 s).
+      clock.advance(Duration.ofSeconds(66));
+      for (int i = 0; i < 5; i++) {
+        queues.status(hot, "h" + i).block();
+      }
+
+      RoomAdmitResult result = admit(room, Map.of(hot, room));
+
+      assertThat(result.admitted()).isEqualTo(3);
+      assertThat(sync.zrange(keys.sessions("shop"), 0, -1))
+          .containsExactlyInAnyOrder("1|h0", "1|h1", "1|h2");
+    }
+
+    @Test
+    void admitKeepsEachQueueWithinItsOwnCap() {
+      RoomPolicy room = room("total-active-users", "100");
+      RoomPolicy capOfTwo = queue(room, "max-active", "2");
+      line(hot, "h", 10, room);
+      line(warm, "w", 10, room);
+
+      RoomAdmitResult result = admit(room, Map.of(hot, capOfTwo, warm, room));
+
+      assertThat(result.queues().get(hot).admitted()).isEqualTo(2);
+      assertThat(result.queues().get(warm).admitted()).isEqualTo(10);
+    }
+
+    @Test
+    void admitFinishesAbandonedVisitorsWithoutSpendingTheRoomsPlaces() {
+      RoomPolicy room = room("new-users-per-minute", "180");
+      line(hot, "gone", 3, room);
+      clock.advance(Duration.ofSeconds(31));
+      line(hot, "h", 3, room);
+
+      RoomAdmitResult result = admit(room, Map.of(hot, room));
+
+      assertThat(result.queues().get(hot)).isEqualTo(new AdmitResult(3, 3, 0, 3));
+    }
+  }
+
+  @Nested
+  class Shares {
+
+    @Test
+    void admitSharesTheRoomsPlacesByWeight() {
+      RoomPolicy room = room("new-users-per-minute", "240");
+      RoomPolicy heavy = queue(room, "weight", "3");
+      line(hot, "h", 100, room);
+      line(warm, "w", 100, room);
+      long hotAdmitted = 0;
+      long warmAdmitted = 0;
+      for (int i = 0; i < 10; i++) {
+        RoomAdmitResult result = admit(room, Map.of(hot, heavy, warm, room));
+        hotAdmitted += result.queues().get(hot).admitted();
+        warmAdmitted += result.queues().get(warm).admitted();
+        clock.advance(Duration.ofSeconds(1));
+      }
+
+      // 4 a second for 10 calls: 40 places, three to one.
+      assertThat(hotAdmitted + warmAdmitted).isEqualTo(40);
+      assertThat(hotAdmitted).isEqualTo(30);
+    }
+
+    @Test
+    void admitGivesAShareAQueueCannotUseToTheOthers() {
+      RoomPolicy room = room("new-users-per-minute", "600");
+      line(hot, "h", 20, room);
+      line(warm, "w", 2, room);
+
+      RoomAdmitResult result = admit(room, Map.of(hot, room, warm, room));
+
+      assertThat(result.queues().get(warm).admitted()).isEqualTo(2);
+      assertThat(result.queues().get(hot).admitted()).isEqualTo(8);
+    }
+
+    @Test
+    void admitStartsAQueueThatHadNobodyWaitingAtTheRoomsPass() {
+      RoomPolicy room = room("new-users-per-minute", "120");
+      line(hot, "h", 100, room);
+      for (int i = 0; i < 10; i++) {
+        admit(room, Map.of(hot, room, warm, room));
+        clock.advance(Duration.ofSeconds(1));
+      }
+      line(warm, "w", 100, room);
+      long warmAdmitted = 0;
+      long hotAdmitted = 0;
+      for (int i = 0; i < 5; i++) {
+        RoomAdmitResult result = admit(room, Map.of(hot, room, warm, room));
+        hotAdmitted += result.queues().get(hot).admitted();
+        warmAdmitted += result.queues().get(warm).admitted();
+        clock.advance(Duration.ofSeconds(1));
+      }
+
+      // Equal weights from here on: warm did not save up the 20 places hot took alone.
+      assertThat(warmAdmitted).isEqualTo(5);
+      assertThat(hotAdmitted).isEqualTo(5);
+    }
+
+    @Test
+    void admitNeverStarvesALightQueue() {
+      RoomPolicy room = room("new-users-per-minute", "60", "abandon-after", "10m");
+      RoomPolicy heavy = queue(room, "weight", "50");
+      line(hot, "h", 200, room);
+      line(warm, "w", 5, room);
+      long warmAdmitted = 0;
+      for (int i = 0; i < 60; i++) {
+        warmAdmitted += admit(room, Map.of(hot, heavy, warm, room)).queues().get(warm).admitted();
+        clock.advance(Duration.ofSeconds(1));
+      }
+
+      // 60 places, one in 51 for the light queue: its first within the first two, its second
+      // once the heavy one had 50 more.
+      assertThat(warmAdmitted).isBetween(1L, 2L);
+    }
+  }
+
+  @Nested
+  class Sessions {
+
+    @Test
+    void admitAndEnqueueAtOnceAddTheRoomsSessions() {
+      RoomPolicy plain = room();
+      queues.enqueue(hot, "a", plain).block();
+      sync.hset(keys.state(warm), "tokens", "0");
+      sync.hset(keys.state(warm), "refill", Long.toString(clock.millis()));
+      line(warm, "w", 2, plain);
+      clock.advance(Duration.ofSeconds(1));
+      queues.admit(warm, plain).block();
+
+      assertThat(sync.zrange(keys.sessions("shop"), 0, -1))
+          .containsExactlyInAnyOrder("1|a", "2|w0", "2|w1");
+    }
+
+    @Test
+    void touchMovesTheRoomsSessionForwardAndReleaseRemovesIt() {
+      RoomPolicy plain = room();
+      queues.enqueue(hot, "a", plain).block();
+      queues.enqueue(hot, "b", plain).block();
+      clock.advance(Duration.ofSeconds(10));
+
+      queues.touch(hot, "a").block();
+      queues.release(hot, "b").block();
+
+      assertThat(sync.zscore(keys.sessions("shop"), "1|a")).isEqualTo(clock.millis());
+      assertThat(sync.zscore(keys.sessions("shop"), "1|b")).isNull();
+    }
+
+    @Test
+    void expireRemovesTheRoomsSessionsItEnds() {
+      RoomPolicy plain = room();
+      queues.enqueue(hot, "a", plain).block();
+      clock.advance(Duration.ofSeconds(66));
+
+      queues.expire(hot, plain).block();
+
+      assertThat(sessions()).isZero();
+    }
+
+    @Test
+    void registerTakesTokensFromTheRoomsBucket() {
+      RoomPolicy room = room("new-users-per-minute", "600");
+      QueueId quiet = QueueId.of("shop", "3");
+      queues.register(quiet, List.of("p1", "p2", "p3", "p4"), room).block();
+      line(hot, "h", 20, room);
+
+      RoomAdmitResult result = admit(room, Map.of(hot, room));
+
+      assertThat(result.admitted()).isEqualTo(6);
+      assertThat(sessions()).isEqualTo(10);
+    }
+
+    @Test
+    void activeSessionsCountsEveryItemsSessions() {
+      RoomPolicy plain = room();
+      queues.enqueue(hot, "a", plain).block();
+      queues.register(warm, List.of("p1", "p2"), plain).block();
+
+      assertThat(rooms.activeSessions("shop", plain).block()).isEqualTo(3);
+    }
+  }
+}
