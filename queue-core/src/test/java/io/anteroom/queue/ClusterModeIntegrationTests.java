@@ -149,7 +149,10 @@ class ClusterModeIntegrationTests {
     assertThat(deleted).isEqualTo(3);
     for (QueueId queue : queues) {
       String[] line = {
-        keys.waiting(queue), keys.running(queue), keys.finished(queue), keys.seen(queue),
+        keys.waiting(queue),
+        keys.running(queue),
+        keys.finished(queue),
+        keys.seen(queue),
         keys.state(queue)
       };
       assertThat(connector.commands().exists(line).toCompletableFuture().join()).isZero();

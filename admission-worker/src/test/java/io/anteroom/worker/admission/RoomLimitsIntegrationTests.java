@@ -68,16 +68,21 @@ class RoomLimitsIntegrationTests {
     client.shutdown();
   }
 
-  /** Queues that admit 1,000 a second each and hold everyone an hour; the room's values on top. */
+  /**
+   * Queues that admit 1,000 a second each and hold everyone an hour; the room's values on top, so
+   * the queues' caps are inherited ones the room's limits bound.
+   */
   static RoomPolicy room(String... values) {
+    RoomPolicy queues =
+        PolicyParser.apply(
+            "test",
+            RoomPolicy.DEFAULTS,
+            Map.of("admit-per-second", "1000", "abandon-after", "1h", "max-active", "100000"));
     Map<String, String> map = new java.util.LinkedHashMap<>();
-    map.put("admit-per-second", "1000");
-    map.put("abandon-after", "1h");
-    map.put("max-active", "100000");
     for (int i = 0; i < values.length; i += 2) {
       map.put(values[i], values[i + 1]);
     }
-    return PolicyParser.apply("test", RoomPolicy.DEFAULTS, map);
+    return PolicyParser.apply("test", queues, map);
   }
 
   /** Fills each hot line, registers passes on the quiet item, and turns the hot queues on. */
