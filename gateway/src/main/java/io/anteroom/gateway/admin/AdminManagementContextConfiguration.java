@@ -4,14 +4,18 @@ import io.anteroom.gateway.RedisGuard;
 import io.anteroom.gateway.activation.ActiveQueueMirror;
 import io.anteroom.gateway.filter.LineEvents;
 import io.anteroom.gateway.room.FailurePolicySwitch;
+import io.anteroom.gateway.room.ItemIds;
 import io.anteroom.gateway.room.RoomMessages;
 import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueStore;
+import io.anteroom.queue.config.AnteroomProperties;
 import io.anteroom.queue.history.RoomHistory;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointProperties;
@@ -65,8 +69,11 @@ class AdminManagementContextConfiguration {
       RoomHistory history,
       LineEvents events,
       FailurePolicySwitch flips,
-      RoomMessages messages) {
-    Rooms rooms = new Rooms(policies, settings);
+      RoomMessages messages,
+      AnteroomProperties anteroom) {
+    Map<String, ItemIds> ids = new LinkedHashMap<>();
+    anteroom.roomOptions().forEach((room, options) -> ids.put(room, ItemIds.parse(room, options)));
+    Rooms rooms = new Rooms(policies, settings, ids);
     Audit audit = new Audit();
     RoomListing listing = new RoomListing(policies, rooms, active, queues);
     return AdminRoutes.routes(

@@ -1,11 +1,13 @@
 package io.anteroom.gateway.admin;
 
+import io.anteroom.gateway.room.ItemIds;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.policy.Overrides;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.policy.RoomSettings;
 import io.anteroom.queue.policy.SettingsStore;
+import java.util.Map;
 import org.springframework.web.reactive.function.server.ServerRequest;
 import reactor.core.publisher.Mono;
 
@@ -20,10 +22,28 @@ final class Rooms {
 
   private final RoomPolicies policies;
   private final SettingsStore store;
+  private final Map<String, ItemIds> ids;
 
-  Rooms(RoomPolicies policies, SettingsStore store) {
+  /**
+   * @param ids each room's item ids, to tell the items a room can queue from those it never would
+   */
+  Rooms(RoomPolicies policies, SettingsStore store, Map<String, ItemIds> ids) {
     this.policies = policies;
     this.store = store;
+    this.ids = Map.copyOf(ids);
+  }
+
+  /**
+   * Whether the queue is one the room can have: its item is an id the room accepts in its one
+   * spelling, or a hashed id as listed.
+   */
+  boolean known(QueueId queue) {
+    ItemIds rules = ids.get(queue.room());
+    String item = queue.item();
+    return rules == null
+        || item.equals(QueueId.ROOM_WIDE)
+        || item.startsWith("~")
+        || item.equals(rules.canonical(item));
   }
 
   /** A configured room's overrides and the settings they make. */

@@ -95,6 +95,21 @@ final class SettingsHandler {
       ServerRequest request, Rooms.Current current, QueueId queue, ObjectNode body) {
     List<Problem> problems = new ArrayList<>();
     SettingsPatch patch = SettingsPatch.read(body, problems);
+    if (!rooms.known(queue)) {
+      patch
+          .set()
+          .keySet()
+          .forEach(
+              property ->
+                  problems.add(
+                      new Problem(
+                          property,
+                          "item '"
+                              + queue.item()
+                              + "' is not an item of room "
+                              + queue.room()
+                              + ": its ids are refused")));
+    }
     RoomPolicy before = current.settings().forItem(queue.item());
     Map<String, String> overrides =
         current.overrides().queues().getOrDefault(queue.item(), Map.of());

@@ -181,6 +181,91 @@ class AdminApiIntegrationTests {
   }
 
   @Test
+  void patchRoomSetsRoomWideLimitsAndNoneRemovesThem() {
+    HttpResponse<String> set =
+        admin()
+            .patch(
+                "/admin/api/rooms/shop/settings",
+                "{\"total-active-users\": 2000, \"new-users-per-minute\": 500}");
+
+    assertThat(set.statusCode()).isEqualTo(200);
+    JsonNode effective = body(set).get("effective");
+    assertThat(effective.get("total-active-users").stringValue()).isEqualTo("2000");
+    assertThat(effective.get("new-users-per-minute").stringValue()).isEqualTo("500");
+    assertThat(effective.get("weight").stringValue()).isEqualTo("1");
+    HttpResponse<String> removed =
+        admin().patch("/admin/api/rooms/shop/settings", "{\"total-active-users\": \"none\"}");
+    assertThat(body(removed).get("effective").get("total-active-users").stringValue())
+        .isEqualTo("none");
+  }
+
+  @Test
+  void patchRoomWhenARoomWideLimitIsZeroOrNegativeThenNamesEachFieldAndChangesNothing() {
+    Map<String, String> before = settingsHash();
+
+    HttpResponse<String> response =
+        admin()
+            .patch(
+                "/admin/api/rooms/shop/settings",
+                "{\"total-active-users\": 0, \"new-users-per-minute\": -5, \"weight\": 0}");
+
+    assertThat(response.statusCode()).isEqualTo(400);
+    assertThat(fields(body(response)))
+        .containsExactlyInAnyOrder("total-active-users", "new-users-per-minute", "weight");
+    assertThat(settingsHash()).isEqualTo(before);
+  }
+
+  @Test
+  void patchQueueWhenItSetsARoomWideLimitOrACapAboveTheRoomsThenRefusesIt() {
+    settings.put("shop", null, Map.of("total-active-users", "50")).block();
+    Map<String, String> before = settingsHash();
+
+    HttpResponse<String> response =
+        admin()
+            .patch(
+                "/admin/api/rooms/shop/queues/7/settings",
+                "{\"total-active-users\": 10, \"max-active\": 100, \"weight\": 2}");
+
+    assertThat(response.statusCode()).isEqualTo(400);
+    assertThat(fields(body(response)))
+        .containsExactlyInAnyOrder("total-active-users", "max-active");
+    assertThat(response.body()).contains("room-wide", "at most total-active-users (50)");
+    assertThat(settingsHash()).isEqualTo(before);
+  }
+
+  @Test
+  void patchRoomWhenItsLimitWouldFallBelowAQueuesCapThenRefusesIt() {
+    settings.put("shop", "7", Map.of("max-active", "100")).block();
+    Map<String, String> before = settingsHash();
+
+    HttpResponse<String> response =
+        admin().patch("/admin/api/rooms/shop/settings", "{\"total-active-users\": 50}");
+
+    assertThat(response.statusCode()).isEqualTo(400);
+    assertThat(fields(body(response))).containsExactly("max-active");
+    assertThat(response.body()).contains("queue 7");
+    assertThat(settingsHash()).isEqualTo(before);
+  }
+
+  @Test
+  void patchQueueWeightOnAnItemTheRoomNeverQueuesIsRefused() {
+    Map<String, String> before = settingsHash();
+
+    HttpResponse<String> response =
+        admin().patch("/admin/api/rooms/shop/queues/abc/settings", "{\"weight\": 2}");
+
+    assertThat(response.statusCode()).isEqualTo(400);
+    assertThat(fields(body(response))).containsExactly("weight");
+    assertThat(response.body()).contains("not an item of room shop");
+    assertThat(settingsHash()).isEqualTo(before);
+    assertThat(
+            admin()
+                .patch("/admin/api/rooms/shop/queues/1001/settings", "{\"weight\": 2}")
+                .statusCode())
+        .isEqualTo(200);
+  }
+
+  @Test
   void patchRoomWhenItWouldBreakAQueuesOverridesThenRefusesIt() {
     settings.put("shop", null, Map.of("activate-above", "10")).block();
     settings.put("shop", "7", Map.of("deactivate-below", "8")).block();

@@ -7,6 +7,7 @@ import com.github.tomakehurst.wiremock.WireMockServer;
 import io.anteroom.gateway.GatewayTestSetup;
 import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.queue.QueueId;
+import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.policy.Mode;
 import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.testing.redis.RedisServerExtension;
@@ -172,8 +173,8 @@ class MetricSeriesBoundIntegrationTests {
               long running = 0;
               for (String field : worker.redis().hkeys("wr:active")) {
                 QueueId queue = QueueId.parse(field);
-                waiting += worker.redis().zcard("wr:{" + queue + "}:waiting");
-                running += worker.redis().zcard("wr:{" + queue + "}:running");
+                waiting += worker.redis().zcard(new QueueKeys("wr").waiting(queue));
+                running += worker.redis().zcard(new QueueKeys("wr").running(queue));
               }
               assertThat(waiting + running).isEqualTo(worker.redis().hlen("wr:active"));
               Scrape scrape = Scrape.of(worker.port());

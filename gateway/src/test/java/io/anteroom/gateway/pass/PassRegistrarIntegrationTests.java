@@ -89,7 +89,7 @@ class PassRegistrarIntegrationTests {
     registrar.flush().block();
 
     assertThat(direct.zcard(keys.running(busy))).isEqualTo(3);
-    assertThat(direct.keys("wr:{shop:*}:running")).hasSize(PassRegistrar.MAX_QUEUES_PER_FLUSH);
+    assertThat(direct.keys("wr:{shop}:*:running")).hasSize(PassRegistrar.MAX_QUEUES_PER_FLUSH);
     assertThat(dropped()).isEqualTo(51);
   }
 
@@ -107,7 +107,7 @@ class PassRegistrarIntegrationTests {
         .untilAsserted(
             () -> {
               assertThat(direct.zcard(keys.idle("shop"))).isEqualTo(IDLE_LINES);
-              assertThat(direct.keys("wr:{shop:*}:running")).hasSize(IDLE_LINES);
+              assertThat(direct.keys("wr:{shop}:*:running")).hasSize(IDLE_LINES);
             });
     assertThat(direct.pttl(keys.running(QueueId.of("shop", "f2-0")))).isPositive();
   }

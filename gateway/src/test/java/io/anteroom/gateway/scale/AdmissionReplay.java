@@ -49,7 +49,7 @@ final class AdmissionReplay {
   record Admission(long bucketMs, String visitor, boolean fromLine) {}
 
   /**
-   * @param keyPrefix the queue's keys without the part name, e.g. {@code wr:{shop:1}:}
+   * @param keyPrefix the queue's keys without the part name, e.g. {@code wr:{shop}:1:}
    */
   AdmissionReplay(String keyPrefix) {
     this.waiting = keyPrefix + "waiting";

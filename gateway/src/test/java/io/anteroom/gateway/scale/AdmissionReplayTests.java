@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 
 class AdmissionReplayTests {
 
-  static final String Q = "wr:{shop:1}:";
+  static final String Q = "wr:{shop}:1:";
 
   static AdmissionReplay replay(String... lines) {
     return AdmissionReplay.of(Q, List.of(lines).stream().map(RedisMonitor::parse).toList());
@@ -66,7 +66,7 @@ class AdmissionReplayTests {
   void otherQueuesAndClientCommandsAreNotReplayed() {
     AdmissionReplay replay =
         replay(
-            lua("\"ZADD\" \"wr:{shop:2}:running\" \"1000\" \"x\""),
+            lua("\"ZADD\" \"wr:{shop}:2:running\" \"1000\" \"x\""),
             "+1796279600.6 [0 127.0.0.1:4000] \"ZADD\" \"" + Q + "running\" \"1000\" \"y\"");
 
     assertThat(replay.admissions()).isEmpty();

@@ -173,8 +173,8 @@ class ManyInstancesIntegrationTests {
     sampler.close();
     workers.remove(0).kill();
     List<RedisMonitor.Command> executed = monitor.stop();
-    AdmissionReplay byRate = AdmissionReplay.of("wr:{" + BY_RATE + "}:", executed);
-    AdmissionReplay byCap = AdmissionReplay.of("wr:{" + BY_CAP + "}:", executed);
+    AdmissionReplay byRate = AdmissionReplay.of(keyPrefix(BY_RATE), executed);
+    AdmissionReplay byCap = AdmissionReplay.of(keyPrefix(BY_CAP), executed);
 
     SoftAssertions softly = new SoftAssertions();
     report("executed commands " + executed.size() + ", visitor requests " + crowd.requests());
@@ -406,5 +406,11 @@ class ManyInstancesIntegrationTests {
     System.out.printf(
         "[many-instances %5.1fs] %s%n",
         (System.nanoTime() - START) / 1e9, String.format(format, args));
+  }
+
+  /** The queue's keys without the part name, as the replay takes them. */
+  static String keyPrefix(QueueId queue) {
+    String waiting = new QueueKeys("wr").waiting(queue);
+    return waiting.substring(0, waiting.length() - "waiting".length());
   }
 }

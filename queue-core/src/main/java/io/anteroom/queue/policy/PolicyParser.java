@@ -3,6 +3,7 @@ package io.anteroom.queue.policy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -96,14 +97,15 @@ public final class PolicyParser {
   public static RoomPolicy applyToQueue(
       String source, RoomPolicy base, Map<String, String> values) {
     List<String> problems = new ArrayList<>();
+    Map<String, String> queueValues = new LinkedHashMap<>(values);
     for (PolicyProperty roomWide :
         List.of(PolicyProperty.TOTAL_ACTIVE_USERS, PolicyProperty.NEW_USERS_PER_MINUTE)) {
-      if (values.containsKey(roomWide.key())) {
+      if (queueValues.remove(roomWide.key()) != null) {
         problems.add(source + "." + roomWide.key() + ": is room-wide; set it on the room");
       }
     }
     try {
-      RoomPolicy policy = apply(source, base, values);
+      RoomPolicy policy = apply(source, base, queueValues);
       if (problems.isEmpty()) {
         return policy;
       }
