@@ -24,5 +24,18 @@ public interface ActiveQueues {
   Mono<Boolean> deactivate(QueueId queue, Activation cause);
 
   /** Every queue that is on, with its cause; entries that are not valid queue ids are skipped. */
-  Mono<Map<QueueId, Activation>> list();
+  default Mono<Map<QueueId, Activation>> list() {
+    return read().map(ActiveSet::queues);
+  }
+
+  /** The queues that are on and the rooms at their room-wide limits, in one read. */
+  Mono<ActiveSet> read();
+
+  /**
+   * Marks {@code room} as at its room-wide limits, so that every newcomer of the room waits, or as
+   * having room again.
+   *
+   * @return true when that changed
+   */
+  Mono<Boolean> markFull(String room, boolean full);
 }

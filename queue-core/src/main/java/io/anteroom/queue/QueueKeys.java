@@ -25,6 +25,7 @@ import java.util.regex.Pattern;
  * ZADD wr:{shop}:sessions    &lt;last-activity-ms&gt; &lt;item&gt;|&lt;visitor&gt;  running sessions of every item
  * HSET wr:{shop}:budget      tokens &lt;f&gt; refill &lt;ms&gt; pass &lt;f&gt;   new users per minute, shares
  * HSET wr:active             shop:42 manual|auto                active queues and why
+ * HSET wr:active             shop full                          a room at its room-wide limits
  * PUBLISH wr:active:changed  shop:42                            after each change of wr:active
  * HSET wr:settings:shop      admit-per-second 250 42/mode paused  live overrides: room, queue
  * SET wr:message:shop        &lt;text&gt;                          operator message on the room's pages
@@ -117,7 +118,10 @@ public final class QueueKeys {
     return queueKey(queue, "hits");
   }
 
-  /** Hash of active queues: field {@code room:item}, value the {@link Activation} cause. */
+  /**
+   * Hash of active queues: field {@code room:item}, value the {@link Activation} cause; and of
+   * rooms at their room-wide limits: field {@code room}, value {@code full}.
+   */
   public String active() {
     return prefix + ":active";
   }

@@ -4,8 +4,10 @@ import io.anteroom.queue.script.QueueScripts;
 import io.anteroom.queue.script.ScriptRunner;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
@@ -18,6 +20,9 @@ public final class RedisActiveQueues implements ActiveQueues {
   private final RedisClusterAsyncCommands<String, String> commands;
   private final ScriptRunner scripts;
   private final QueueKeys keys;
+
+  /** The value of a room's field while the room is at its limits. */
+  private static final String FULL = "full";
 
   public RedisActiveQueues(RedisClusterAsyncCommands<String, String> commands, QueueKeys keys) {
     this.commands = commands;
@@ -66,20 +71,42 @@ public final class RedisActiveQueues implements ActiveQueues {
   }
 
   @Override
-  public Mono<Map<QueueId, Activation>> list() {
+  public Mono<ActiveSet> read() {
     return Mono.fromCompletionStage(() -> commands.hgetall(keys.active())).map(this::parse);
   }
 
-  private Map<QueueId, Activation> parse(Map<String, String> entries) {
+  /** A room at its limits is the field {@code room} (no item), value {@code full}. */
+  @Override
+  public Mono<Boolean> markFull(String room, boolean full) {
+    String field = QueueId.requireRoom(room);
+    Mono<Long> change =
+        full
+            ? Mono.fromCompletionStage(() -> commands.hset(keys.active(), field, FULL))
+                .map(added -> added ? 1L : 0L)
+            : Mono.fromCompletionStage(() -> commands.hdel(keys.active(), field));
+    return change.flatMap(
+        changed ->
+            changed == 1L
+                ? Mono.fromCompletionStage(() -> commands.publish(keys.activeChanged(), room))
+                    .thenReturn(true)
+                : Mono.just(false));
+  }
+
+  private ActiveSet parse(Map<String, String> entries) {
     Map<QueueId, Activation> active = new LinkedHashMap<>();
+    Set<String> full = new HashSet<>();
     entries.forEach(
         (id, cause) -> {
+          if (id.indexOf(':') < 0 && FULL.equals(cause)) {
+            full.add(id);
+            return;
+          }
           try {
             active.put(QueueId.parse(id), Activation.fromValue(cause));
           } catch (IllegalArgumentException e) {
             log.warn("Skipping active queue entry that is not a queue id: {}", id);
           }
         });
-    return active;
+    return new ActiveSet(active, full);
   }
 }

@@ -57,8 +57,8 @@ public final class RedisRoomStore implements RoomStore {
   }
 
   @Override
-  public Mono<Long> activeSessions(String roomName, RoomPolicy room) {
-    return admit(roomName, room, Map.of()).map(RoomAdmitResult::activeSessions);
+  public Mono<RoomAdmitResult> check(String roomName, RoomPolicy room) {
+    return admit(roomName, room, Map.of());
   }
 
   /** ARGV 1-6 of room_admit.lua. */
@@ -75,11 +75,11 @@ public final class RedisRoomStore implements RoomStore {
   private static RoomAdmitResult result(List<QueueId> order, List<Long> reply) {
     Map<QueueId, AdmitResult> queues = new LinkedHashMap<>();
     for (int i = 0; i < order.size(); i++) {
-      int at = 2 + i * 4;
+      int at = 3 + i * 4;
       queues.put(
           order.get(i),
           new AdmitResult(reply.get(at), reply.get(at + 1), reply.get(at + 2), reply.get(at + 3)));
     }
-    return new RoomAdmitResult(reply.get(0), reply.get(1), queues);
+    return new RoomAdmitResult(reply.get(0), reply.get(1), reply.get(2) == 1L, queues);
   }
 }

@@ -7,10 +7,11 @@ import java.util.Map;
  *
  * @param activeSessions the room's running sessions after the call, on all of its items
  * @param admitted visitors admitted by the call, all queues together
+ * @param full whether the room is at its room-wide limits, so that every newcomer waits
  * @param queues what it did in each queue
  */
 public record RoomAdmitResult(
-    long activeSessions, long admitted, Map<QueueId, AdmitResult> queues) {
+    long activeSessions, long admitted, boolean full, Map<QueueId, AdmitResult> queues) {
 
   public RoomAdmitResult {
     queues = Map.copyOf(queues);

@@ -6,7 +6,8 @@ import reactor.core.publisher.Mono;
 
 /**
  * The operations on a room as a whole: its admissions across queues within the room-wide limits,
- * and its count of running sessions. Each is one Redis round trip, atomic and safe to repeat.
+ * its count of running sessions, and whether it is at its limits. Each is one Redis round trip,
+ * atomic and safe to repeat.
  */
 public interface RoomStore {
 
@@ -22,7 +23,8 @@ public interface RoomStore {
 
   /**
    * The room's running sessions on all of its items, after dropping those idle past the room's
-   * {@link RoomPolicy#sessionIdleLimit()}.
+   * {@link RoomPolicy#sessionIdleLimit()}, and whether it is at its limits: an admission call that
+   * admits nobody.
    */
-  Mono<Long> activeSessions(String roomName, RoomPolicy room);
+  Mono<RoomAdmitResult> check(String roomName, RoomPolicy room);
 }

@@ -202,6 +202,51 @@ class RedisRoomStoreIntegrationTests {
   }
 
   @Nested
+  class Full {
+
+    @Test
+    void aRoomAtTotalActiveUsersIsFullUntilItIsUnderNineTenthsOfIt() {
+      RoomPolicy room = room("total-active-users", "10");
+      QueueId quiet = QueueId.of("shop", "3");
+      List<String> passes = new java.util.ArrayList<>();
+      for (int i = 0; i < 10; i++) {
+        passes.add("p" + i);
+      }
+      queues.register(quiet, passes, room).block();
+
+      assertThat(rooms.check("shop", room).block().full()).isTrue();
+      queues.release(quiet, "p0").block();
+      assertThat(rooms.check("shop", room).block().full()).as("9 of 10: not yet").isTrue();
+      queues.release(quiet, "p1").block();
+      assertThat(rooms.check("shop", room).block().full()).isFalse();
+    }
+
+    @Test
+    void aRoomWithAnEmptyBucketIsFullUntilHalfOfItRefilled() {
+      // 600 a minute: a bucket of 10, refilled at 10 a second.
+      RoomPolicy room = room("new-users-per-minute", "600");
+      line(hot, "h", 30, room);
+
+      assertThat(admit(room, Map.of(hot, room)).full()).isTrue();
+      clock.advance(Duration.ofMillis(400));
+      queues.release(hot, "h29").block();
+      // Nobody left to take the 4 tokens, a bucket below half: still full.
+      sync.del(keys.waiting(hot));
+      assertThat(rooms.check("shop", room).block().full()).isTrue();
+      clock.advance(Duration.ofMillis(100));
+      assertThat(rooms.check("shop", room).block().full()).isFalse();
+    }
+
+    @Test
+    void aRoomWithoutLimitsIsNeverFull() {
+      RoomPolicy plain = room();
+      queues.register(hot, List.of("p1", "p2"), plain).block();
+
+      assertThat(rooms.check("shop", plain).block().full()).isFalse();
+    }
+  }
+
+  @Nested
   class Shares {
 
     @Test
@@ -338,7 +383,7 @@ class RedisRoomStoreIntegrationTests {
       queues.enqueue(hot, "a", plain).block();
       queues.register(warm, List.of("p1", "p2"), plain).block();
 
-      assertThat(rooms.activeSessions("shop", plain).block()).isEqualTo(3);
+      assertThat(rooms.check("shop", plain).block().activeSessions()).isEqualTo(3);
     }
   }
 }

@@ -107,7 +107,7 @@ public final class AdmissionLoop implements SmartLifecycle {
         active,
         policies,
         work,
-        new RoomWork(rooms, work, new RoomMeters(policies.rooms(), meters)),
+        new RoomWork(rooms, active, work, new RoomMeters(policies.rooms(), meters)),
         new AutoDeactivation(traffic, active, policies.rooms(), meters, clock),
         lines,
         new HistoryWriter(history, clock),

@@ -1,5 +1,6 @@
 package io.anteroom.worker.admission;
 
+import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.RoomAdmitResult;
 import io.anteroom.queue.RoomStore;
@@ -13,17 +14,20 @@ import reactor.core.publisher.Mono;
  * One tick's room-wide work: for a room with room-wide limits, its admissions across the queues
  * that admit, in one call per batch (room_admit.lua), a call that filled its batch followed by
  * another, up to {@value QueueWork#MAX_CALLS_PER_TICK} per tick; for any room, a reading of its
- * running sessions for the gauge. Each queue's own work follows in {@link QueueWork}. A failure is
- * logged with {@code room=}, counted and swallowed.
+ * running sessions for the gauge, and whether it is at its limits, which gateways learn from the
+ * active-queues hash. Each queue's own work follows in {@link QueueWork}. A failure is logged with
+ * {@code room=}, counted and swallowed.
  */
 final class RoomWork {
 
   private final RoomStore rooms;
+  private final ActiveQueues active;
   private final QueueWork work;
   private final RoomMeters meters;
 
-  RoomWork(RoomStore rooms, QueueWork work, RoomMeters meters) {
+  RoomWork(RoomStore rooms, ActiveQueues active, QueueWork work, RoomMeters meters) {
     this.rooms = rooms;
+    this.active = active;
     this.work = work;
     this.meters = meters;
   }
@@ -40,12 +44,12 @@ final class RoomWork {
             admitting.put(queue, queuePolicy);
           }
         });
-    Mono<Long> sessions =
+    Mono<RoomAdmitResult> last =
         policy.budget().limited() && !admitting.isEmpty()
             ? admit(room, policy, admitting)
-            : rooms.activeSessions(room, policy);
-    return sessions
-        .doOnNext(active -> meters.observe(room, active))
+            : rooms.check(room, policy);
+    return last.doOnNext(result -> meters.observe(room, result.activeSessions()))
+        .flatMap(result -> active.markFull(room, result.full()))
         .then()
         .onErrorResume(
             error -> {
@@ -54,8 +58,9 @@ final class RoomWork {
             });
   }
 
-  /** The room's sessions after the last call. */
-  private Mono<Long> admit(String room, RoomPolicy policy, Map<QueueId, RoomPolicy> queues) {
+  /** The room's admission calls of this tick; the last one's result. */
+  private Mono<RoomAdmitResult> admit(
+      String room, RoomPolicy policy, Map<QueueId, RoomPolicy> queues) {
     return rooms
         .admit(room, policy, queues)
         .expand(
@@ -65,7 +70,6 @@ final class RoomWork {
                     : Mono.empty())
         .take(QueueWork.MAX_CALLS_PER_TICK)
         .doOnNext(result -> result.queues().forEach(work::record))
-        .last()
-        .map(RoomAdmitResult::activeSessions);
+        .last();
   }
 }

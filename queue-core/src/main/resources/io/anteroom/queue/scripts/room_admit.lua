@@ -14,8 +14,11 @@
 --       users (0: not limited), 5 idle limit of a session (ms), 6 batch limit (admissions in this
 --       call, all queues together), then five per queue in the order of KEYS: admit per second,
 --       burst (tokens), max active, weight (above 0), abandon after (ms)
--- Reply: {active sessions after the call, admitted, then four per queue: admitted, abandoned,
---   waiting, running}
+-- Reply: {active sessions after the call, admitted, full, then four per queue: admitted,
+--   abandoned, waiting, running}; full 1 while the room is at its limits: set once its sessions
+--   reach total active users or its bucket has less than one token left, cleared only once both
+--   have room again (sessions under nine tenths of total active users, half the bucket refilled),
+--   kept in the budget's field full meanwhile. Gateways make every newcomer of a full room wait.
 -- Safe to repeat at any later moment, as admit.lua: a repeated call spends only the tokens left in
 -- the room's bucket and the queues' (refill times never move back) and finds the room's sessions
 -- as they are, so the rate and both caps hold; it takes only from the heads of the lines, so
@@ -78,7 +81,7 @@ for _ = 1, math.max(available, 0) do
   best.pass = best.pass + 1 / best.weight
 end
 
-local reply = {0, 0}
+local reply = {0, 0, 0}
 local admitted_total, next_pass = 0, nil
 for q = 1, count do
   local s = queues[q]
@@ -103,12 +106,28 @@ for q = 1, count do
   reply[#reply + 1] = s.running + admitted
 end
 
+local tokens_left
 if room_rate > 0 then
-  bucket_store(KEYS[1], room_tokens - admitted_total, room_refill)
+  tokens_left = room_tokens - admitted_total
+  bucket_store(KEYS[1], tokens_left, room_refill)
 end
+local active_after = active + admitted_total
+local at_limits = (total > 0 and active_after >= total) or (room_rate > 0 and tokens_left < 1)
+local roomy = (total == 0 or active_after < 0.9 * total)
+  and (room_rate == 0 or tokens_left >= room_burst / 2)
+local full = redis.call('HGET', KEYS[1], 'full') == '1'
+if at_limits then
+  full = true
+elseif roomy then
+  full = false
+end
+if full then
+  reply[3] = 1
+end
+redis.call('HSET', KEYS[1], 'full', reply[3])
 if next_pass and next_pass > room_pass then
   redis.call('HSET', KEYS[1], 'pass', string.format('%.6f', next_pass))
 end
-reply[1] = active + admitted_total
+reply[1] = active_after
 reply[2] = admitted_total
 return reply
