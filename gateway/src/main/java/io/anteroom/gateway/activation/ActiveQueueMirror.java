@@ -1,6 +1,7 @@
 package io.anteroom.gateway.activation;
 
 import io.anteroom.queue.ActiveQueues;
+import io.anteroom.queue.ActiveSet;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.log.ThrottledWarnings;
 import io.anteroom.queue.tick.PeriodicTask;
@@ -20,10 +21,10 @@ import reactor.core.Disposables;
 import reactor.core.publisher.Mono;
 
 /**
- * This gateway's copy of the set of active queues, so deciding whether a request must queue costs
- * no Redis call. Re-read periodically, and at once when a change is announced on the pub/sub
- * channel (a read in flight stands for the announcements that come meanwhile). While Redis cannot
- * be read, the last known set stays in force.
+ * This gateway's copy of the set of active queues and of the rooms at their room-wide limits, so
+ * deciding whether a request must queue costs no Redis call. Re-read periodically, and at once when
+ * a change is announced on the pub/sub channel (a read in flight stands for the announcements that
+ * come meanwhile). While Redis cannot be read, the last known set stays in force.
  */
 public final class ActiveQueueMirror implements SmartLifecycle {
 
@@ -35,6 +36,7 @@ public final class ActiveQueueMirror implements SmartLifecycle {
   private final PeriodicTask reads;
   private final ThrottledWarnings warnings;
   private volatile Set<QueueId> queues = Set.of();
+  private volatile Set<String> fullRooms = Set.of();
   private volatile boolean known;
   private volatile Map<String, Long> perRoom = Map.of();
   private final AtomicLong sent = new AtomicLong();
@@ -71,6 +73,11 @@ public final class ActiveQueueMirror implements SmartLifecycle {
     return queues.contains(queue);
   }
 
+  /** Whether {@code room} was at its room-wide limits at the last read: every newcomer waits. */
+  public boolean isFull(String room) {
+    return fullRooms.contains(room);
+  }
+
   /** How many queues of {@code room} were on at the last read. */
   public long activeIn(String room) {
     return perRoom.getOrDefault(room, 0L);
@@ -98,16 +105,18 @@ public final class ActiveQueueMirror implements SmartLifecycle {
     return Mono.defer(
         () -> {
           long read = sent.incrementAndGet();
-          return active.list().doOnNext(map -> apply(read, map)).then();
+          return active.read().doOnNext(set -> apply(read, set)).then();
         });
   }
 
-  private synchronized void apply(long read, Map<QueueId, ?> map) {
+  private synchronized void apply(long read, ActiveSet set) {
     if (read < applied) {
       return;
     }
     applied = read;
+    Map<QueueId, ?> map = set.queues();
     queues = Set.copyOf(map.keySet());
+    fullRooms = set.fullRooms();
     perRoom =
         map.keySet().stream().collect(Collectors.groupingBy(QueueId::room, Collectors.counting()));
     known = true;

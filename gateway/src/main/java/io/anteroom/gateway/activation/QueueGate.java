@@ -12,13 +12,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What a visitor without a pass for a queue meets, by the queue's mode and whether it is on. In
- * modes that hold everyone (queue-all, paused, and queue while a scheduled event's pre-queue is
- * open) everyone waits whether or not the queue is on. Such a queue is turned on (as automatic, so
- * the worker turns it off again once nobody waits) only when someone waits in it who needs the
- * worker ({@link #waiting}): in a line that admits, anyone left waiting; in a paused line or a
- * pre-queue, a visitor who comes back or a second one in line. So an item id requested once, as by
- * a bot naming random items, never takes one of the room's places for queues that are on.
+ * What a visitor without a pass for a queue meets, by the queue's mode and whether it is on; in a
+ * room at its room-wide limits every newcomer waits, whatever item they came for. In modes that
+ * hold everyone (queue-all, paused, and queue while a scheduled event's pre-queue is open) everyone
+ * waits whether or not the queue is on. Such a queue is turned on (as automatic, so the worker
+ * turns it off again once nobody waits) only when someone waits in it who needs the worker ({@link
+ * #waiting}): in a line that admits, anyone left waiting; in a paused line or a pre-queue, a
+ * visitor who comes back or a second one in line. So an item id requested once, as by a bot naming
+ * random items, never takes one of the room's places for queues that are on.
  */
 public final class QueueGate {
 
@@ -65,7 +66,7 @@ public final class QueueGate {
       case CLOSED -> Verdict.CLOSED;
       // queue-all and paused hold everyone (above): this is queue outside a pre-queue.
       case QUEUE, QUEUE_ALL, PAUSED ->
-          mirror.isActive(queue)
+          mirror.isActive(queue) || mirror.isFull(queue.room())
               ? Verdict.WAIT
               : mirror.isKnown() ? Verdict.ENTER : Verdict.UNAVAILABLE;
     };
@@ -75,18 +76,22 @@ public final class QueueGate {
    * A visitor was left waiting in {@code queue}: turns a queue that holds everyone on when the
    * worker is needed, that is when its line admits; or, in a paused line or a pre-queue (which the
    * worker sweeps of those who left, and must be on when admission starts), when the visitor came
-   * back (a poll, or the page loaded again with the ticket) or is not alone in line. Never calls
-   * Redis on the caller's path.
+   * back (a poll, or the page loaded again with the ticket) or is not alone in line. A queue of a
+   * room at its limits is turned on the same way, as automatic: the worker turns it off once it has
+   * been empty for the cool-down. Never calls Redis on the caller's path.
    *
    * @param cameBack true when the visitor held a ticket for this queue
    * @param waiting people in line, the visitor included
    */
   public void waiting(QueueId queue, RoomPolicy policy, boolean cameBack, long waiting) {
     Instant now = clock.instant();
-    if (policy.holdsEveryone(now)
-        && (cameBack
-            || waiting > 1
-            || (policy.mode().admits() && !policy.fairness().preQueue(now)))) {
+    boolean full = mirror.isFull(queue.room()) && policy.mode().admits();
+    boolean held =
+        policy.holdsEveryone(now)
+            && (cameBack
+                || waiting > 1
+                || (policy.mode().admits() && !policy.fairness().preQueue(now)));
+    if (full || held) {
       turnOn(queue);
     }
   }
