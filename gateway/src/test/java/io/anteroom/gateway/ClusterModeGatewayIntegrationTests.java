@@ -3,7 +3,6 @@ package io.anteroom.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
 import io.anteroom.gateway.activation.ActiveQueueMirror;
 import io.anteroom.queue.Activation;
 import io.anteroom.queue.ActiveQueues;
@@ -20,8 +19,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -32,31 +31,21 @@ import org.springframework.test.context.DynamicPropertySource;
  * pub/sub alone (its periodic re-read is an hour away), visitors line up in order, and a worker on
  * the same Cluster lets them in at the rate the operator set live.
  */
-@SpringBootTest(
-    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {
-      GatewayTestSetup.CONFIG,
-      GatewayTestSetup.KEYS,
-      "anteroom.gateway.cookie-secure=false",
-      "anteroom.gateway.mirror-refresh=1h",
-      "management.server.port=0"
-    })
+@GatewayIntegrationTest(properties = {"anteroom.gateway.mirror-refresh=1h"})
 class ClusterModeGatewayIntegrationTests {
 
   static final int VISITORS = 30;
   static RedisCluster cluster;
-  static WireMockServer origin = GatewayTestSetup.origin();
+  @RegisterExtension static WireMockOrigin origin = new WireMockOrigin();
 
   @DynamicPropertySource
   static void properties(DynamicPropertyRegistry registry) {
     cluster = RedisCluster.start();
     registry.add("anteroom.redis.cluster-nodes", cluster::seeds);
-    registry.add("ANTEROOM_ORIGIN", () -> "http://127.0.0.1:" + origin.port());
   }
 
   @AfterAll
   static void stop() {
-    origin.stop();
     cluster.close();
   }
 

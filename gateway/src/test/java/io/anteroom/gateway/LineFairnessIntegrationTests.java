@@ -3,7 +3,6 @@ package io.anteroom.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
 import io.anteroom.gateway.activation.ActiveQueueMirror;
 import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.queue.QueueId;
@@ -37,10 +36,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The fairness settings through the real gateway: identities bound from a header, the caps on
@@ -48,31 +44,21 @@ import org.springframework.test.context.DynamicPropertySource;
  * worker admitting. Every item's queue holds everyone (queue-all), and no worker runs except in the
  * pre-queue test, so people stay where they are put.
  */
-@SpringBootTest(
-    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@GatewayIntegrationTest(
     properties = {
-      GatewayTestSetup.CONFIG,
-      GatewayTestSetup.KEYS,
-      "anteroom.gateway.cookie-secure=false",
       "anteroom.rooms.shop.mode=queue-all",
       "anteroom.rooms.shop.identity=header:X-User-Id",
       "anteroom.visitors.identity-secret=identity-secret-of-the-tests",
-      "anteroom.gateway.trusted-proxies=127.0.0.1",
-      "management.server.port=0"
+      "anteroom.gateway.trusted-proxies=127.0.0.1"
     })
 class LineFairnessIntegrationTests {
 
   static final String USER = "X-User-Id";
 
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
-  static WireMockServer origin = GatewayTestSetup.origin();
+  @RegisterExtension static WireMockOrigin origin = new WireMockOrigin();
   static RedisClient client;
   static RedisCommands<String, String> direct;
-
-  @DynamicPropertySource
-  static void properties(DynamicPropertyRegistry registry) {
-    GatewayTestSetup.properties(registry, redis, origin);
-  }
 
   @BeforeAll
   static void connect() {
@@ -83,7 +69,6 @@ class LineFairnessIntegrationTests {
   @AfterAll
   static void stop() {
     client.shutdown();
-    origin.stop();
   }
 
   @LocalServerPort int port;

@@ -3,7 +3,6 @@ package io.anteroom.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
 import io.anteroom.gateway.activation.ActiveQueueMirror;
 import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.queue.Activation;
@@ -17,42 +16,21 @@ import io.anteroom.testing.redis.RedisServerExtension;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * A visitor whose page was away longer than abandon-after loses the place to the admission worker,
  * and on coming back is told plainly that it was released and that they joined again: on the page
  * and in the JSON status.
  */
-@SpringBootTest(
-    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {
-      GatewayTestSetup.CONFIG,
-      GatewayTestSetup.KEYS,
-      "anteroom.gateway.cookie-secure=false",
-      "management.server.port=0"
-    })
+@GatewayIntegrationTest
 class ReturningVisitorIntegrationTests {
 
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
-  static WireMockServer origin = GatewayTestSetup.origin();
-
-  @DynamicPropertySource
-  static void properties(DynamicPropertyRegistry registry) {
-    GatewayTestSetup.properties(registry, redis, origin);
-  }
-
-  @AfterAll
-  static void stopOrigin() {
-    origin.stop();
-  }
+  @RegisterExtension static WireMockOrigin origin = new WireMockOrigin();
 
   @LocalServerPort int port;
   @Autowired ActiveQueues active;
