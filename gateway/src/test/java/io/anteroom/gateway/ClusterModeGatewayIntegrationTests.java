@@ -12,6 +12,7 @@ import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.testing.redis.RedisCluster;
+import io.anteroom.worker.admission.WorkerFixture;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -89,7 +90,7 @@ class ClusterModeGatewayIntegrationTests {
             10_000);
     // A visitor told "admitted" trades the ticket for a pass, so each is asked until then only.
     List<Visitor> waiting = new ArrayList<>(visitors.subList(straightIn, VISITORS));
-    try (InProcessWorker worker = new InProcessWorker(redis, keys, policies, "100ms")) {
+    try (WorkerFixture worker = WorkerFixture.running(redis, keys, policies, "100ms")) {
       await()
           .atMost(Duration.ofSeconds(60))
           .pollInterval(Duration.ofMillis(100))

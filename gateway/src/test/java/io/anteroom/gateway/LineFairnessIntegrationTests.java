@@ -11,6 +11,7 @@ import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.testing.redis.RedisServerExtension;
+import io.anteroom.worker.admission.WorkerFixture;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -296,7 +297,7 @@ class LineFairnessIntegrationTests {
     for (int i = 0; i < 3; i++) {
       visitors.add(new Visitor(port));
     }
-    try (InProcessWorker worker = new InProcessWorker(redis.uri(), keys, roomPolicies, "100ms")) {
+    try (WorkerFixture worker = WorkerFixture.running(redis.uri(), keys, roomPolicies, "100ms")) {
       for (Visitor visitor : visitors) {
         HttpResponse<String> held = visitor.json("/products/76");
         assertThat(Visitor.text(held.body(), "state")).isEqualTo("pre-queue");

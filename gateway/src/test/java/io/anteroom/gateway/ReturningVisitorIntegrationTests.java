@@ -13,6 +13,7 @@ import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.testing.redis.RedisServerExtension;
+import io.anteroom.worker.admission.WorkerFixture;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
@@ -62,7 +63,7 @@ class ReturningVisitorIntegrationTests {
     HttpResponse<String> fresh = toStatus.page("/products/81");
     assertThat(fresh.body()).contains("id=\"requeued\" hidden");
 
-    try (InProcessWorker worker = new InProcessWorker(redis.uri(), keys, policies, "100ms")) {
+    try (WorkerFixture worker = WorkerFixture.running(redis.uri(), keys, policies, "100ms")) {
       await()
           .atMost(Duration.ofSeconds(15))
           .until(() -> store.counts(queue).block().abandoned() == 2);

@@ -20,6 +20,7 @@ import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.queue.redis.RedisConnector;
 import io.anteroom.testing.redis.RedisServerExtension;
+import io.anteroom.worker.admission.WorkerFixture;
 import io.lettuce.core.ScoredValue;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -97,7 +98,7 @@ class WaitingRoomEndToEndIntegrationTests {
 
     // The operator raises the rate live; the worker admits at 50 per second from its first tick.
     settings.put("shop", null, Map.of("admit-per-second", "50")).block();
-    try (InProcessWorker worker = new InProcessWorker(redis.uri(), keys, policies, "100ms")) {
+    try (WorkerFixture worker = WorkerFixture.running(redis.uri(), keys, policies, "100ms")) {
       boolean[] admitted = new boolean[VISITORS];
       for (int i = 0; i < straightIn; i++) {
         admitted[i] = true;

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.anteroom.gateway.GatewayApplication;
 import io.anteroom.gateway.GatewayIntegrationTest;
 import io.anteroom.gateway.GatewayTestSetup;
-import io.anteroom.gateway.InProcessWorker;
 import io.anteroom.gateway.Visitor;
 import io.anteroom.gateway.WireMockOrigin;
 import io.anteroom.queue.Activation;
@@ -15,6 +14,7 @@ import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.testing.redis.RedisServerExtension;
+import io.anteroom.worker.admission.WorkerFixture;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -72,7 +72,7 @@ class AutoActivationIntegrationTests {
     sampler.scheduleAtFixedRate(
         () -> seen.add(active.list().block()), 0, 100, TimeUnit.MILLISECONDS);
     warmUp();
-    try (InProcessWorker worker = new InProcessWorker(redis.uri(), keys, policies, "250ms");
+    try (WorkerFixture worker = WorkerFixture.running(redis.uri(), keys, policies, "250ms");
         Traffic neighbour = Traffic.start(port, "/products/2", 2)) {
       long burstEnded;
       try (Traffic burst = Traffic.start(port, "/products/1", 120)) {

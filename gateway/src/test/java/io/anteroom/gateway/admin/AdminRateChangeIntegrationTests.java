@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.withinPercentage;
 import static org.awaitility.Awaitility.await;
 
 import io.anteroom.gateway.GatewayIntegrationTest;
-import io.anteroom.gateway.InProcessWorker;
 import io.anteroom.gateway.WireMockOrigin;
 import io.anteroom.gateway.token.VisitorIds;
 import io.anteroom.queue.Activation;
@@ -17,6 +16,7 @@ import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.redis.DeferredRedisConnector;
 import io.anteroom.testing.redis.RedisServerExtension;
+import io.anteroom.worker.admission.WorkerFixture;
 import io.lettuce.core.Range;
 import io.lettuce.core.ScoredValue;
 import java.time.Clock;
@@ -75,8 +75,8 @@ class AdminRateChangeIntegrationTests {
         .blockLast();
     assertThat(store.counts(queue).block().waiting()).isGreaterThan(LINE - 10);
 
-    try (InProcessWorker worker =
-        new InProcessWorker(redis.uri(), keys, policies, TICK.toMillis() + "ms")) {
+    try (WorkerFixture worker =
+        WorkerFixture.running(redis.uri(), keys, policies, TICK.toMillis() + "ms")) {
       long started = clock.millis();
       awaitAdmissionAtOrAfter(started + SETTLE.plus(WINDOW).toMillis());
 

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.anteroom.gateway.GatewayIntegrationTest;
-import io.anteroom.gateway.InProcessWorker;
 import io.anteroom.gateway.Visitor;
 import io.anteroom.gateway.WireMockOrigin;
 import io.anteroom.gateway.activation.ActiveQueueMirror;
@@ -15,6 +14,7 @@ import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.testing.redis.RedisServerExtension;
+import io.anteroom.worker.admission.WorkerFixture;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -121,7 +121,7 @@ class RandomItemFloodIntegrationTests {
   @Test
   void floodInQueueAllThenARealItemQueuesAndIsAdmittedAndRedisStaysBounded() throws Exception {
     set(Map.of("mode", "queue-all"));
-    try (InProcessWorker worker = worker()) {
+    try (WorkerFixture worker = worker()) {
       Flooded flooded = flood("queue-all");
 
       // More than the bucket holds (admit-per-second 5, admit-burst 1s), so some have to wait.
@@ -136,7 +136,7 @@ class RandomItemFloodIntegrationTests {
   void floodWhilePausedThenARealItemQueuesAndIsAdmittedOnResumeAndRedisStaysBounded()
       throws Exception {
     set(Map.of("mode", "paused"));
-    try (InProcessWorker worker = worker()) {
+    try (WorkerFixture worker = worker()) {
       Flooded flooded = flood("paused");
 
       List<Visitor> visitors = arrive("/products/9000002", 3);
@@ -155,7 +155,7 @@ class RandomItemFloodIntegrationTests {
   void floodInAPreQueueThenARealItemQueuesAndIsAdmittedAtTheStartAndRedisStaysBounded()
       throws Exception {
     set(Map.of("event-start", Instant.now().plus(Duration.ofHours(1)).toString()));
-    try (InProcessWorker worker = worker()) {
+    try (WorkerFixture worker = worker()) {
       Flooded flooded = flood("pre-queue");
 
       List<Visitor> visitors = arrive("/products/9000003", 3);
@@ -175,7 +175,7 @@ class RandomItemFloodIntegrationTests {
   void floodOfUnqueuedItemsThenARealItemsTrafficTurnsItsQueueOnAndRedisStaysBounded()
       throws Exception {
     set(Map.of("mode", "queue", "activate-above", "50"));
-    try (InProcessWorker worker = worker()) {
+    try (WorkerFixture worker = worker()) {
       Flooded flooded = flood("queue, activate-above 50");
 
       QueueId real = QueueId.of("shop", "9000004");
@@ -209,8 +209,8 @@ class RandomItemFloodIntegrationTests {
     await().atMost(Duration.ofSeconds(10)).until(() -> mirror.isActive(queue));
   }
 
-  InProcessWorker worker() {
-    return new InProcessWorker(redis.uri(), keys, roomPolicies, "100ms");
+  WorkerFixture worker() {
+    return WorkerFixture.running(redis.uri(), keys, roomPolicies, "100ms");
   }
 
   /** The figures of one flood: its answers, and the most keys Redis held during and after. */

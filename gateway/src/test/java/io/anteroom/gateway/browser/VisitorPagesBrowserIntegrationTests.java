@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.anteroom.gateway.GatewayIntegrationTest;
-import io.anteroom.gateway.InProcessWorker;
 import io.anteroom.gateway.Visitor;
 import io.anteroom.gateway.WireMockOrigin;
 import io.anteroom.gateway.activation.ActiveQueueMirror;
@@ -17,6 +16,7 @@ import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.testing.redis.RedisServerExtension;
+import io.anteroom.worker.admission.WorkerFixture;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
@@ -147,7 +147,7 @@ class VisitorPagesBrowserIntegrationTests {
     settings.put("shop", null, Map.of("mode", "paused", "abandon-after", "8s")).block();
     policyMirror.refresh().block();
     try (HeadlessChromium browser = HeadlessChromium.start();
-        InProcessWorker worker = new InProcessWorker(redis.uri(), keys, policies, "200ms")) {
+        WorkerFixture worker = WorkerFixture.running(redis.uri(), keys, policies, "200ms")) {
       WebDriver driver = browser.driver();
       driver.get(url());
       String ticket = driver.manage().getCookieNamed("anteroom_ticket_shop").getValue();

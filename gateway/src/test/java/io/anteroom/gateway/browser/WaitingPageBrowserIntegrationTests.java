@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.anteroom.gateway.GatewayIntegrationTest;
-import io.anteroom.gateway.InProcessWorker;
 import io.anteroom.gateway.Visitor;
 import io.anteroom.gateway.WireMockOrigin;
 import io.anteroom.gateway.activation.ActiveQueueMirror;
@@ -18,6 +17,7 @@ import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.testing.redis.RedisServerExtension;
+import io.anteroom.worker.admission.WorkerFixture;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -94,7 +94,7 @@ class WaitingPageBrowserIntegrationTests {
       assertThat(originHits()).as("the browser waited, away from the origin").isEqualTo(straightIn);
 
       List<Long> shown = new ArrayList<>();
-      try (InProcessWorker worker = startWorker()) {
+      try (WorkerFixture worker = startWorker()) {
         await()
             .atMost(Duration.ofSeconds(30))
             .pollInterval(Duration.ofMillis(100))
@@ -148,7 +148,7 @@ class WaitingPageBrowserIntegrationTests {
           .hasSize(1);
       browser.screenshot("waiting-page-without-javascript");
 
-      try (InProcessWorker worker = startWorker()) {
+      try (WorkerFixture worker = startWorker()) {
         await()
             .atMost(Duration.ofSeconds(40))
             .pollInterval(Duration.ofMillis(200))
@@ -201,8 +201,8 @@ class WaitingPageBrowserIntegrationTests {
     return origin.findAll(getRequestedFor(urlPathEqualTo(PRODUCT))).size();
   }
 
-  private InProcessWorker startWorker() {
-    return new InProcessWorker(redis.uri(), keys, policies, "100ms");
+  private WorkerFixture startWorker() {
+    return WorkerFixture.running(redis.uri(), keys, policies, "100ms");
   }
 
   /** True once the tab shows the origin; until then notes each new position the page shows. */

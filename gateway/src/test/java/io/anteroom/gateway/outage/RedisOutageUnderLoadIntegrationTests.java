@@ -10,7 +10,6 @@ import static org.awaitility.Awaitility.await;
 
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import io.anteroom.gateway.GatewayIntegrationTest;
-import io.anteroom.gateway.InProcessWorker;
 import io.anteroom.gateway.QueueFixtures;
 import io.anteroom.gateway.Visitor;
 import io.anteroom.gateway.WireMockOrigin;
@@ -30,6 +29,7 @@ import io.anteroom.queue.policy.FailurePolicy;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.testing.redis.RedisServerExtension;
+import io.anteroom.worker.admission.WorkerFixture;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -118,7 +118,7 @@ class RedisOutageUnderLoadIntegrationTests {
     List<Sample> samples;
     long outageStart;
     long outageEnd;
-    try (InProcessWorker worker = new InProcessWorker(redis.uri(), keys, policies, "100ms");
+    try (WorkerFixture worker = WorkerFixture.running(redis.uri(), keys, policies, "100ms");
         LoadRun load = new LoadRun(port, PATH, holders, NEWCOMER_THREADS)) {
       LoadRun.hold(Duration.ofSeconds(2));
       if (freeze) {
