@@ -5,7 +5,6 @@ import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import io.anteroom.gateway.activation.ActiveQueueMirror;
 import io.anteroom.queue.Activation;
@@ -18,15 +17,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * A room's bypass rules on an active queue, through the gateway: listed paths, extra extensions,
@@ -34,35 +29,20 @@ import org.springframework.test.context.DynamicPropertySource;
  * trusted proxy) and the monitoring secret let a visitor without a pass reach the origin, counted
  * as {@code bypassed}; everything else waits. The secret never reaches the origin, on any route.
  */
-@SpringBootTest(
-    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@GatewayIntegrationTest(
     properties = {
-      GatewayTestSetup.CONFIG,
-      GatewayTestSetup.KEYS,
-      "anteroom.gateway.cookie-secure=false",
       "anteroom.gateway.trusted-proxies=127.0.0.1",
       "anteroom.rooms.shop.bypass-paths[0]=/products/*/reviews",
       "anteroom.rooms.shop.bypass-extensions=pdf",
       "anteroom.rooms.shop.bypass-networks=192.0.2.0/24, 2001:db8::/32",
-      "anteroom.rooms.shop.bypass-secret=" + BypassIntegrationTests.SECRET,
-      "management.server.port=0"
+      "anteroom.rooms.shop.bypass-secret=" + BypassIntegrationTests.SECRET
     })
 class BypassIntegrationTests {
 
   static final String SECRET = "monitor-secret-0123456789";
 
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
-  static WireMockServer origin = GatewayTestSetup.origin();
-
-  @DynamicPropertySource
-  static void properties(DynamicPropertyRegistry registry) {
-    GatewayTestSetup.properties(registry, redis, origin);
-  }
-
-  @AfterAll
-  static void stopOrigin() {
-    origin.stop();
-  }
+  @RegisterExtension static WireMockOrigin origin = new WireMockOrigin();
 
   static final QueueId QUEUE = QueueId.of("shop", "41");
 

@@ -3,7 +3,6 @@ package io.anteroom.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
 import io.anteroom.gateway.activation.ActiveQueueMirror;
 import io.anteroom.queue.Activation;
 import io.anteroom.queue.ActiveQueues;
@@ -13,6 +12,7 @@ import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.testing.redis.RedisCluster;
+import io.anteroom.worker.admission.WorkerFixture;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,8 +20,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -32,31 +32,21 @@ import org.springframework.test.context.DynamicPropertySource;
  * pub/sub alone (its periodic re-read is an hour away), visitors line up in order, and a worker on
  * the same Cluster lets them in at the rate the operator set live.
  */
-@SpringBootTest(
-    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {
-      GatewayTestSetup.CONFIG,
-      GatewayTestSetup.KEYS,
-      "anteroom.gateway.cookie-secure=false",
-      "anteroom.gateway.mirror-refresh=1h",
-      "management.server.port=0"
-    })
+@GatewayIntegrationTest(properties = {"anteroom.gateway.mirror-refresh=1h"})
 class ClusterModeGatewayIntegrationTests {
 
   static final int VISITORS = 30;
   static RedisCluster cluster;
-  static WireMockServer origin = GatewayTestSetup.origin();
+  @RegisterExtension static WireMockOrigin origin = new WireMockOrigin();
 
   @DynamicPropertySource
   static void properties(DynamicPropertyRegistry registry) {
     cluster = RedisCluster.start();
     registry.add("anteroom.redis.cluster-nodes", cluster::seeds);
-    registry.add("ANTEROOM_ORIGIN", () -> "http://127.0.0.1:" + origin.port());
   }
 
   @AfterAll
   static void stop() {
-    origin.stop();
     cluster.close();
   }
 
@@ -100,7 +90,7 @@ class ClusterModeGatewayIntegrationTests {
             10_000);
     // A visitor told "admitted" trades the ticket for a pass, so each is asked until then only.
     List<Visitor> waiting = new ArrayList<>(visitors.subList(straightIn, VISITORS));
-    try (InProcessWorker worker = new InProcessWorker(redis, keys, policies, "100ms")) {
+    try (WorkerFixture worker = WorkerFixture.running(redis, keys, policies, "100ms")) {
       await()
           .atMost(Duration.ofSeconds(60))
           .pollInterval(Duration.ofMillis(100))

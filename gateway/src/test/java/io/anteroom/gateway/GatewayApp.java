@@ -1,6 +1,6 @@
 package io.anteroom.gateway;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
+import io.anteroom.testing.FreePorts;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -15,19 +15,19 @@ import org.springframework.context.ConfigurableApplicationContext;
 public final class GatewayApp implements AutoCloseable {
 
   private final ConfigurableApplicationContext context;
-  private final int managementPort = GatewayTestSetup.freePort();
+  private final int managementPort = FreePorts.pick();
 
   /**
    * @param extra more {@code --name=value} arguments
    */
-  public GatewayApp(String redisUri, WireMockServer origin, String... extra) {
+  public GatewayApp(String redisUri, WireMockOrigin origin, String... extra) {
     List<String> args =
         new ArrayList<>(
             List.of(
                 "--" + GatewayTestSetup.CONFIG,
                 "--" + GatewayTestSetup.KEYS,
                 "--anteroom.redis.uri=" + redisUri,
-                "--ANTEROOM_ORIGIN=http://127.0.0.1:" + origin.port(),
+                "--ANTEROOM_ORIGIN=" + origin.url(),
                 "--anteroom.gateway.cookie-secure=false",
                 "--server.port=0",
                 "--management.server.port=" + managementPort));

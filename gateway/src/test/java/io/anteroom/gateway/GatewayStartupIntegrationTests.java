@@ -3,12 +3,11 @@ package io.anteroom.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
 import io.anteroom.gateway.client.ClientAddress;
+import io.anteroom.testing.FreePorts;
 import io.anteroom.testing.redis.RedisServerExtension;
 import java.util.HashMap;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -26,12 +25,7 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
 class GatewayStartupIntegrationTests {
 
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
-  static WireMockServer origin = GatewayTestSetup.origin();
-
-  @AfterAll
-  static void stopOrigin() {
-    origin.stop();
-  }
+  @RegisterExtension static WireMockOrigin origin = new WireMockOrigin();
 
   @ParameterizedTest
   @ValueSource(strings = {"native", "framework"})
@@ -94,7 +88,7 @@ class GatewayStartupIntegrationTests {
             .environment(environment)
             .run(
                 "--server.port=0",
-                "--management.server.port=" + GatewayTestSetup.freePort(),
+                "--management.server.port=" + FreePorts.pick(),
                 "--spring.main.cloud-platform=kubernetes",
                 "--anteroom.worker.tick=100ms")) {
       assertThat(started.getBean(ClientAddress.class)).isNotNull();

@@ -3,7 +3,6 @@ package io.anteroom.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
 import io.anteroom.gateway.activation.ActiveQueueMirror;
 import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.queue.QueueId;
@@ -12,6 +11,7 @@ import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.testing.redis.RedisServerExtension;
+import io.anteroom.worker.admission.WorkerFixture;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -37,10 +37,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The fairness settings through the real gateway: identities bound from a header, the caps on
@@ -48,31 +45,21 @@ import org.springframework.test.context.DynamicPropertySource;
  * worker admitting. Every item's queue holds everyone (queue-all), and no worker runs except in the
  * pre-queue test, so people stay where they are put.
  */
-@SpringBootTest(
-    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@GatewayIntegrationTest(
     properties = {
-      GatewayTestSetup.CONFIG,
-      GatewayTestSetup.KEYS,
-      "anteroom.gateway.cookie-secure=false",
       "anteroom.rooms.shop.mode=queue-all",
       "anteroom.rooms.shop.identity=header:X-User-Id",
       "anteroom.visitors.identity-secret=identity-secret-of-the-tests",
-      "anteroom.gateway.trusted-proxies=127.0.0.1",
-      "management.server.port=0"
+      "anteroom.gateway.trusted-proxies=127.0.0.1"
     })
 class LineFairnessIntegrationTests {
 
   static final String USER = "X-User-Id";
 
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
-  static WireMockServer origin = GatewayTestSetup.origin();
+  @RegisterExtension static WireMockOrigin origin = new WireMockOrigin();
   static RedisClient client;
   static RedisCommands<String, String> direct;
-
-  @DynamicPropertySource
-  static void properties(DynamicPropertyRegistry registry) {
-    GatewayTestSetup.properties(registry, redis, origin);
-  }
 
   @BeforeAll
   static void connect() {
@@ -83,7 +70,6 @@ class LineFairnessIntegrationTests {
   @AfterAll
   static void stop() {
     client.shutdown();
-    origin.stop();
   }
 
   @LocalServerPort int port;
@@ -311,7 +297,7 @@ class LineFairnessIntegrationTests {
     for (int i = 0; i < 3; i++) {
       visitors.add(new Visitor(port));
     }
-    try (InProcessWorker worker = new InProcessWorker(redis.uri(), keys, roomPolicies, "100ms")) {
+    try (WorkerFixture worker = WorkerFixture.running(redis.uri(), keys, roomPolicies, "100ms")) {
       for (Visitor visitor : visitors) {
         HttpResponse<String> held = visitor.json("/products/76");
         assertThat(Visitor.text(held.body(), "state")).isEqualTo("pre-queue");

@@ -6,7 +6,6 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
 import io.anteroom.gateway.activation.ActiveQueueMirror;
 import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.queue.Activation;
@@ -21,42 +20,21 @@ import io.lettuce.core.api.sync.RedisCommands;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * With Redis gone, pass holders and visitors of queues that are off keep passing; visitors of an
  * active queue get a prompt 503 with Retry-After, never a 500 or a hang; once Redis is back the
  * line works again without a restart.
  */
-@SpringBootTest(
-    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {
-      GatewayTestSetup.CONFIG,
-      GatewayTestSetup.KEYS,
-      "anteroom.gateway.cookie-secure=false",
-      "management.server.port=0"
-    })
+@GatewayIntegrationTest
 class RedisOutageIntegrationTests {
 
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.persistent();
-  static WireMockServer origin = GatewayTestSetup.origin();
-
-  @DynamicPropertySource
-  static void properties(DynamicPropertyRegistry registry) {
-    GatewayTestSetup.properties(registry, redis, origin);
-  }
-
-  @AfterAll
-  static void stopOrigin() {
-    origin.stop();
-  }
+  @RegisterExtension static WireMockOrigin origin = new WireMockOrigin();
 
   @LocalServerPort int port;
   @Autowired ActiveQueues active;

@@ -5,7 +5,6 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import io.anteroom.gateway.activation.ActiveQueueMirror;
 import io.anteroom.gateway.room.RoomPolicyMirror;
@@ -21,50 +20,32 @@ import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.queue.redis.RedisConnector;
 import io.anteroom.testing.redis.RedisServerExtension;
+import io.anteroom.worker.admission.WorkerFixture;
 import io.lettuce.core.ScoredValue;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * 300 visitors meet an active queue in front of a WireMock origin, with the gateway as it ships and
  * an admission worker, all on a real Redis.
  */
-@SpringBootTest(
-    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@GatewayIntegrationTest(
     properties = {
-      GatewayTestSetup.CONFIG,
-      GatewayTestSetup.KEYS,
-      "anteroom.gateway.cookie-secure=false",
       "anteroom.gateway.forward-pass-header=Anteroom-Pass",
       "anteroom.rooms.shop.admit-burst=200ms",
-      "anteroom.rooms.shop.max-active=1000",
-      "management.server.port=0"
+      "anteroom.rooms.shop.max-active=1000"
     })
 class WaitingRoomEndToEndIntegrationTests {
 
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
-  static WireMockServer origin = GatewayTestSetup.origin();
-
-  @DynamicPropertySource
-  static void properties(DynamicPropertyRegistry registry) {
-    GatewayTestSetup.properties(registry, redis, origin);
-  }
-
-  @AfterAll
-  static void stopOrigin() {
-    origin.stop();
-  }
+  @RegisterExtension static WireMockOrigin origin = new WireMockOrigin();
 
   static final int VISITORS = 300;
   final QueueId queue = QueueId.of("shop", "1");
@@ -117,7 +98,7 @@ class WaitingRoomEndToEndIntegrationTests {
 
     // The operator raises the rate live; the worker admits at 50 per second from its first tick.
     settings.put("shop", null, Map.of("admit-per-second", "50")).block();
-    try (InProcessWorker worker = new InProcessWorker(redis.uri(), keys, policies, "100ms")) {
+    try (WorkerFixture worker = WorkerFixture.running(redis.uri(), keys, policies, "100ms")) {
       boolean[] admitted = new boolean[VISITORS];
       for (int i = 0; i < straightIn; i++) {
         admitted[i] = true;

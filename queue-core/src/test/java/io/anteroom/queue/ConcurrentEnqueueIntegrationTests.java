@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.testing.MutableClock;
-import io.anteroom.testing.redis.RedisServerExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -18,15 +17,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Many threads joining one line at once get exact, gapless places and leave in that order. */
 class ConcurrentEnqueueIntegrationTests {
 
-  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
+  @RegisterExtension static RedisFixture fixture = RedisFixture.create();
 
   static final int THREADS = 8;
   static final int VISITORS = 10_000;
@@ -40,20 +37,9 @@ class ConcurrentEnqueueIntegrationTests {
           100,
           Duration.ofHours(1));
 
-  static RedisFixture fixture;
   final QueueKeys keys = new QueueKeys("wr");
   final QueueId queue = QueueId.of("drop", "sneaker-1");
   final MutableClock clock = MutableClock.startingAt2026();
-
-  @BeforeAll
-  static void connect() {
-    fixture = RedisFixture.connect(redis.uri());
-  }
-
-  @AfterAll
-  static void disconnect() {
-    fixture.close();
-  }
 
   @Test
   void tenThousandVisitorsFromEightThreadsGetGaplessPlacesAndLeaveInThatOrder() throws Exception {

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.anteroom.queue.policy.PolicyParser;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.testing.MutableClock;
-import io.anteroom.testing.redis.RedisServerExtension;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,8 +12,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -35,25 +32,12 @@ class FairQueueingIntegrationTests {
   static final int TRIALS = 1000;
   static final double CRITICAL = 55.0;
 
-  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
-
-  static RedisFixture fixture;
-  static RedisCommands<String, String> sync;
+  @RegisterExtension static RedisFixture fixture = RedisFixture.create();
+  final RedisCommands<String, String> sync = fixture.sync();
 
   final QueueKeys keys = new QueueKeys("wr");
   MutableClock clock;
   QueueStore store;
-
-  @BeforeAll
-  static void connect() {
-    fixture = RedisFixture.connect(redis.uri());
-    sync = fixture.sync();
-  }
-
-  @AfterAll
-  static void disconnect() {
-    fixture.close();
-  }
 
   @BeforeEach
   void setUp() {

@@ -5,12 +5,9 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.testing.MutableClock;
-import io.anteroom.testing.redis.RedisServerExtension;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -18,10 +15,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** The measured admission rate kept by admit.lua, with a clock moved by hand. */
 class MeasuredRateIntegrationTests {
 
-  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
-
-  static RedisFixture fixture;
-  static RedisCommands<String, String> sync;
+  @RegisterExtension static RedisFixture fixture = RedisFixture.create();
+  final RedisCommands<String, String> sync = fixture.sync();
 
   final QueueKeys keys = new QueueKeys("wr");
   final QueueId queue = QueueId.of("rate", "1");
@@ -38,17 +33,6 @@ class MeasuredRateIntegrationTests {
           Duration.ofMinutes(10),
           500,
           Duration.ofMinutes(10));
-
-  @BeforeAll
-  static void connect() {
-    fixture = RedisFixture.connect(redis.uri());
-    sync = fixture.sync();
-  }
-
-  @AfterAll
-  static void disconnect() {
-    fixture.close();
-  }
 
   @BeforeEach
   void setUp() {

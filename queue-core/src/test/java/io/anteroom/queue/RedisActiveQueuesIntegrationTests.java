@@ -2,7 +2,6 @@ package io.anteroom.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.anteroom.testing.redis.RedisServerExtension;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.time.Duration;
@@ -10,30 +9,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 class RedisActiveQueuesIntegrationTests {
 
-  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
+  @RegisterExtension static RedisFixture fixture = RedisFixture.create();
 
-  static RedisFixture fixture;
   final QueueKeys keys = new QueueKeys("wr");
   final QueueId queue = QueueId.of("shop", "42");
   ActiveQueues active;
-
-  @BeforeAll
-  static void connect() {
-    fixture = RedisFixture.connect(redis.uri());
-  }
-
-  @AfterAll
-  static void disconnect() {
-    fixture.close();
-  }
 
   @BeforeEach
   void setUp() {
@@ -80,7 +66,7 @@ class RedisActiveQueuesIntegrationTests {
 
   @Test
   void everyChangeIsAnnouncedAndNonChangesAreNot() {
-    RedisClient client = RedisClient.create(redis.uri());
+    RedisClient client = RedisClient.create(fixture.uri());
     List<String> messages = new CopyOnWriteArrayList<>();
     try (StatefulRedisPubSubConnection<String, String> sub = client.connectPubSub()) {
       sub.addListener(

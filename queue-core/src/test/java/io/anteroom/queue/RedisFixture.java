@@ -2,32 +2,62 @@ package io.anteroom.queue;
 
 import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.redis.RedisConnector;
+import io.anteroom.testing.redis.RedisServer;
+import io.anteroom.testing.redis.RedisServerExtension;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A connector as the apps build it, plus a separate plain connection for tests to look at and
  * arrange Redis state directly.
+ *
+ * <p>As a JUnit extension it also owns the redis-server, one per test class:
+ *
+ * <pre>{@code
+ * @RegisterExtension static RedisFixture fixture = RedisFixture.create();
+ * }</pre>
+ *
+ * <p>The server starts and both connections open before all tests (nested classes included), the
+ * server is brought back and emptied before each test as {@link RedisServerExtension} does, and
+ * everything is closed after all tests. {@link #connect} gives more connections to the same server.
  */
-public final class RedisFixture implements AutoCloseable {
+public final class RedisFixture
+    implements BeforeAllCallback,
+        BeforeEachCallback,
+        AfterEachCallback,
+        AfterAllCallback,
+        AutoCloseable {
 
-  private final RedisConnector connector;
-  private final RedisClient client;
-  private final StatefulRedisConnection<String, String> direct;
+  private final RedisServerExtension redis;
+  private String uri;
+  private RedisConnector connector;
+  private RedisClient client;
+  private StatefulRedisConnection<String, String> direct;
 
-  private RedisFixture(String uri) {
-    this.connector =
-        RedisConnector.connect(
-            new RedisProperties(uri, Duration.ofSeconds(5), Duration.ofSeconds(2), 100_000));
-    this.client = RedisClient.create(uri);
-    this.direct = client.connect();
+  // Counts the test classes, outer and nested, whose BeforeAll ran.
+  private int classScopes;
+
+  private RedisFixture(RedisServerExtension redis) {
+    this.redis = redis;
   }
 
-  /** Connects to the Redis at {@code uri}. */
+  /** A fixture for a test class, on a redis-server of its own; register it on a static field. */
+  public static RedisFixture create() {
+    return new RedisFixture(RedisServerExtension.create());
+  }
+
+  /** Connects to the Redis at {@code uri}; the caller closes it. */
   public static RedisFixture connect(String uri) {
-    return new RedisFixture(uri);
+    RedisFixture fixture = new RedisFixture(null);
+    fixture.open(uri);
+    return fixture;
   }
 
   /** The connector the code under test uses. */
@@ -40,6 +70,55 @@ public final class RedisFixture implements AutoCloseable {
     return direct.sync();
   }
 
+  /** The address of the server, for more connections. */
+  public String uri() {
+    return uri;
+  }
+
+  /** The server this fixture started, to stop, kill or pause it. */
+  public RedisServer server() {
+    if (redis == null) {
+      throw new IllegalStateException("this fixture only connects to " + uri);
+    }
+    return redis.server();
+  }
+
+  @Override
+  public void beforeAll(ExtensionContext context) {
+    redis.beforeAll(context);
+    if (classScopes++ == 0) {
+      open(redis.uri());
+    }
+  }
+
+  @Override
+  public void beforeEach(ExtensionContext context) {
+    redis.beforeEach(context);
+  }
+
+  @Override
+  public void afterEach(ExtensionContext context) {
+    redis.afterEach(context);
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) {
+    if (--classScopes == 0) {
+      close();
+    }
+    redis.afterAll(context);
+  }
+
+  private void open(String uri) {
+    this.uri = uri;
+    this.connector =
+        RedisConnector.connect(
+            new RedisProperties(uri, Duration.ofSeconds(5), Duration.ofSeconds(2), 100_000));
+    this.client = RedisClient.create(uri);
+    this.direct = client.connect();
+  }
+
+  /** Closes both connections; as an extension, done after all tests. */
   @Override
   public void close() {
     direct.close();

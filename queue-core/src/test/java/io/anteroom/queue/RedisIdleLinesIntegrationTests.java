@@ -5,13 +5,10 @@ import static org.awaitility.Awaitility.await;
 
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.testing.MutableClock;
-import io.anteroom.testing.redis.RedisServerExtension;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -23,10 +20,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class RedisIdleLinesIntegrationTests {
 
-  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
-
-  static RedisFixture fixture;
-  static RedisCommands<String, String> sync;
+  @RegisterExtension static RedisFixture fixture = RedisFixture.create();
+  final RedisCommands<String, String> sync = fixture.sync();
 
   static final int BOUND = 3;
 
@@ -45,17 +40,6 @@ class RedisIdleLinesIntegrationTests {
   MutableClock clock;
   RedisIdleLines idle;
   QueueStore store;
-
-  @BeforeAll
-  static void connect() {
-    fixture = RedisFixture.connect(redis.uri());
-    sync = fixture.sync();
-  }
-
-  @AfterAll
-  static void disconnect() {
-    fixture.close();
-  }
 
   @BeforeEach
   void setUp() {

@@ -4,15 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.testing.MutableClock;
-import io.anteroom.testing.redis.RedisServerExtension;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -22,10 +19,8 @@ import reactor.core.publisher.Mono;
 /** Both limits on places, against a real Redis with a clock moved by hand. */
 class RedisPlaceLimitsIntegrationTests {
 
-  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
-
-  static RedisFixture fixture;
-  static RedisCommands<String, String> sync;
+  @RegisterExtension static RedisFixture fixture = RedisFixture.create();
+  final RedisCommands<String, String> sync = fixture.sync();
 
   static final Duration KEEP = Duration.ofMinutes(10);
 
@@ -33,17 +28,6 @@ class RedisPlaceLimitsIntegrationTests {
   MutableClock clock;
   PlaceLimits limits;
   QueueStore store;
-
-  @BeforeAll
-  static void connect() {
-    fixture = RedisFixture.connect(redis.uri());
-    sync = fixture.sync();
-  }
-
-  @AfterAll
-  static void disconnect() {
-    fixture.close();
-  }
 
   @BeforeEach
   void setUp() {
@@ -156,7 +140,7 @@ class RedisPlaceLimitsIntegrationTests {
 
   @Test
   void gatewaysAskingAtOnceTogetherGetExactlyTheLimit() {
-    try (RedisFixture second = RedisFixture.connect(redis.uri())) {
+    try (RedisFixture second = RedisFixture.connect(fixture.uri())) {
       PlaceLimits other = new RedisPlaceLimits(second.connector().commands(), keys, clock);
       List<Mono<Boolean>> asks = new ArrayList<>();
       for (int i = 0; i < 60; i++) {
@@ -171,7 +155,7 @@ class RedisPlaceLimitsIntegrationTests {
 
   @Test
   void oneIdentityJoiningTwoQueuesAtOnceUnderACapOfOneGetsOne() {
-    try (RedisFixture second = RedisFixture.connect(redis.uri())) {
+    try (RedisFixture second = RedisFixture.connect(fixture.uri())) {
       PlaceLimits other = new RedisPlaceLimits(second.connector().commands(), keys, clock);
 
       List<Boolean> answers =

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.anteroom.queue.VisitorStatus.State;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.testing.MutableClock;
-import io.anteroom.testing.redis.RedisServerExtension;
 import io.lettuce.core.ScoredValue;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
@@ -13,8 +12,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -23,10 +20,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** Every branch of the queue scripts, against a real Redis with a clock moved by hand. */
 class RedisQueueStoreIntegrationTests {
 
-  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
-
-  static RedisFixture fixture;
-  static RedisCommands<String, String> sync;
+  @RegisterExtension static RedisFixture fixture = RedisFixture.create();
+  final RedisCommands<String, String> sync = fixture.sync();
 
   final QueueKeys keys = new QueueKeys("wr");
   final QueueId queue = QueueId.of("shop", "42");
@@ -43,17 +38,6 @@ class RedisQueueStoreIntegrationTests {
           Duration.ofSeconds(30),
           500,
           Duration.ofMinutes(10));
-
-  @BeforeAll
-  static void connect() {
-    fixture = RedisFixture.connect(redis.uri());
-    sync = fixture.sync();
-  }
-
-  @AfterAll
-  static void disconnect() {
-    fixture.close();
-  }
 
   @BeforeEach
   void setUp() {

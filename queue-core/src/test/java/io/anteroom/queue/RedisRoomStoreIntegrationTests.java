@@ -5,14 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.anteroom.queue.policy.PolicyParser;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.testing.MutableClock;
-import io.anteroom.testing.redis.RedisServerExtension;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -24,9 +21,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class RedisRoomStoreIntegrationTests {
 
-  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
-
-  static RedisFixture fixture;
+  @RegisterExtension static RedisFixture fixture = RedisFixture.create();
   static RedisCommands<String, String> sync;
 
   final QueueKeys keys = new QueueKeys("wr");
@@ -65,19 +60,9 @@ class RedisRoomStoreIntegrationTests {
     return PolicyParser.applyToQueue("test", room, map);
   }
 
-  @BeforeAll
-  static void connect() {
-    fixture = RedisFixture.connect(redis.uri());
-    sync = fixture.sync();
-  }
-
-  @AfterAll
-  static void disconnect() {
-    fixture.close();
-  }
-
   @BeforeEach
   void setUp() {
+    sync = fixture.sync();
     sync.flushall();
     clock = MutableClock.startingAt2026();
     queues = new RedisQueueStore(fixture.connector().commands(), keys, clock);

@@ -5,12 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.anteroom.queue.policy.PolicyParser;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.testing.MutableClock;
-import io.anteroom.testing.redis.RedisServerExtension;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -18,10 +15,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** The traffic scripts against a real Redis with a clock moved by hand. */
 class RedisTrafficStoreIntegrationTests {
 
-  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
-
-  static RedisFixture fixture;
-  static RedisCommands<String, String> sync;
+  @RegisterExtension static RedisFixture fixture = RedisFixture.create();
+  final RedisCommands<String, String> sync = fixture.sync();
 
   final QueueKeys keys = new QueueKeys("wr");
   final QueueId queue = QueueId.of("shop", "42");
@@ -40,17 +35,6 @@ class RedisTrafficStoreIntegrationTests {
   MutableClock clock;
   TrafficStore traffic;
   QueueStore store;
-
-  @BeforeAll
-  static void connect() {
-    fixture = RedisFixture.connect(redis.uri());
-    sync = fixture.sync();
-  }
-
-  @AfterAll
-  static void disconnect() {
-    fixture.close();
-  }
 
   @BeforeEach
   void setUp() {

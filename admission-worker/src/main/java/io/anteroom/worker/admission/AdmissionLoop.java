@@ -107,7 +107,7 @@ public final class AdmissionLoop implements SmartLifecycle {
         active,
         policies,
         work,
-        new RoomWork(rooms, active, work, new RoomMeters(policies.rooms(), meters)),
+        new RoomWork(rooms, active, work, new RoomMeters(policies.rooms(), meters), clock),
         new AutoDeactivation(traffic, active, policies.rooms(), meters, clock),
         lines,
         new HistoryWriter(history, clock),
@@ -166,26 +166,30 @@ public final class AdmissionLoop implements SmartLifecycle {
   }
 
   /**
-   * The room's own work, then each active queue's: in a room with room-wide limits the room's work
-   * made the queues' admissions, otherwise each queue admits on its own.
+   * The room's own work and each active queue's: in a room with room-wide limits the room's work
+   * makes the queues' admissions, so it comes first; otherwise each queue admits on its own, and
+   * the room's reading of its sessions runs alongside, adding nothing to the tick's length.
    */
   private Mono<Void> work(RoomJob room) {
     RoomPolicy roomPolicy = outage.apply(room.settings().policy());
     boolean together = roomPolicy.budget().limited();
     Map<QueueId, RoomPolicy> queues = new LinkedHashMap<>();
     room.jobs().forEach(job -> queues.put(job.queue(), outage.apply(job.policy())));
-    return rooms
-        .run(room.name(), roomPolicy, queues)
-        .thenMany(Flux.fromIterable(room.jobs()))
-        .flatMap(
-            job -> {
-              RoomPolicy policy = queues.get(job.queue());
-              Mono<Void> queueWork =
-                  together ? work.runAdmitted(job.queue(), policy) : work.run(job.queue(), policy);
-              return queueWork.then(deactivation.check(job.queue(), job.cause(), job.policy()));
-            },
-            concurrency)
-        .then();
+    Mono<Void> roomWork = rooms.run(room.name(), roomPolicy, queues);
+    Mono<Void> queueWork =
+        Flux.fromIterable(room.jobs())
+            .flatMap(
+                job -> {
+                  RoomPolicy policy = queues.get(job.queue());
+                  Mono<Void> own =
+                      together
+                          ? work.runAdmitted(job.queue(), policy)
+                          : work.run(job.queue(), policy);
+                  return own.then(deactivation.check(job.queue(), job.cause(), job.policy()));
+                },
+                concurrency)
+            .then();
+    return together ? roomWork.then(queueWork) : Mono.when(roomWork, queueWork);
   }
 
   private Mono<Void> report(Set<QueueId> queues) {

@@ -6,30 +6,40 @@ import io.anteroom.queue.RoomAdmitResult;
 import io.anteroom.queue.RoomStore;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.worker.metrics.RoomMeters;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import reactor.core.publisher.Mono;
 
 /**
  * One tick's room-wide work: for a room with room-wide limits, its admissions across the queues
  * that admit, in one call per batch (room_admit.lua), a call that filled its batch followed by
- * another, up to {@value QueueWork#MAX_CALLS_PER_TICK} per tick; for any room, a reading of its
- * running sessions for the gauge, and whether it is at its limits, which gateways learn from the
- * active-queues hash. Each queue's own work follows in {@link QueueWork}. A failure is logged with
+ * another, up to {@value QueueWork#MAX_CALLS_PER_TICK} per tick; for any other room, a reading of
+ * its running sessions for the gauge (which also drops those idle past the limit), at most once a
+ * {@link #UNLIMITED_CHECK}. Whether a room is at its limits goes to the active-queues hash, where
+ * gateways read it. Each queue's own work follows in {@link QueueWork}. A failure is logged with
  * {@code room=}, counted and swallowed.
  */
 final class RoomWork {
+
+  /** How often a room without room-wide limits has its sessions read. */
+  static final Duration UNLIMITED_CHECK = Duration.ofSeconds(1);
 
   private final RoomStore rooms;
   private final ActiveQueues active;
   private final QueueWork work;
   private final RoomMeters meters;
+  private final Clock clock;
+  private final Map<String, Long> checked = new ConcurrentHashMap<>();
 
-  RoomWork(RoomStore rooms, ActiveQueues active, QueueWork work, RoomMeters meters) {
+  RoomWork(RoomStore rooms, ActiveQueues active, QueueWork work, RoomMeters meters, Clock clock) {
     this.rooms = rooms;
     this.active = active;
     this.work = work;
     this.meters = meters;
+    this.clock = clock;
   }
 
   /**
@@ -44,8 +54,12 @@ final class RoomWork {
             admitting.put(queue, queuePolicy);
           }
         });
+    boolean limited = policy.budget().limited();
+    if (!limited && !due(room)) {
+      return Mono.empty();
+    }
     Mono<RoomAdmitResult> last =
-        policy.budget().limited() && !admitting.isEmpty()
+        limited && !admitting.isEmpty()
             ? admit(room, policy, admitting)
             : rooms.check(room, policy);
     return last.doOnNext(result -> meters.observe(room, result.activeSessions()))
@@ -56,6 +70,17 @@ final class RoomWork {
               work.failed(room, error);
               return Mono.empty();
             });
+  }
+
+  /** Whether a room without limits is due for a reading of its sessions; if so, now it is not. */
+  private boolean due(String room) {
+    long now = clock.millis();
+    Long last = checked.get(room);
+    if (last != null && now - last < UNLIMITED_CHECK.toMillis()) {
+      return false;
+    }
+    checked.put(room, now);
+    return true;
   }
 
   /** The room's admission calls of this tick; the last one's result. */

@@ -1,10 +1,7 @@
 package io.anteroom.bench.micro;
 
 import io.anteroom.gateway.GatewayApplication;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
+import io.anteroom.testing.FreePorts;
 import java.util.Base64;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -30,10 +27,10 @@ final class OfflineGateway implements AutoCloseable {
                 "--ANTEROOM_CONFIG=" + System.getProperty("bench.micro.config"),
                 "--anteroom.tokens.keys.main="
                     + Base64.getEncoder().encodeToString(MicroDefaults.KEY),
-                "--anteroom.redis.uri=redis://127.0.0.1:" + freePort(),
+                "--anteroom.redis.uri=redis://127.0.0.1:" + FreePorts.pick(),
                 "--anteroom.gateway.cookie-secure=false",
                 "--server.port=0",
-                "--management.server.port=" + freePort());
+                "--management.server.port=" + FreePorts.pick());
   }
 
   <T> T bean(Class<T> type) {
@@ -42,14 +39,6 @@ final class OfflineGateway implements AutoCloseable {
 
   <T> T bean(String name, Class<T> type) {
     return context.getBean(name, type);
-  }
-
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 
   @Override

@@ -66,7 +66,7 @@ public final class QueueGate {
       case CLOSED -> Verdict.CLOSED;
       // queue-all and paused hold everyone (above): this is queue outside a pre-queue.
       case QUEUE, QUEUE_ALL, PAUSED ->
-          mirror.isActive(queue) || mirror.isFull(queue.room())
+          mirror.isActive(queue) || full(queue, policy)
               ? Verdict.WAIT
               : mirror.isKnown() ? Verdict.ENTER : Verdict.UNAVAILABLE;
     };
@@ -85,7 +85,7 @@ public final class QueueGate {
    */
   public void waiting(QueueId queue, RoomPolicy policy, boolean cameBack, long waiting) {
     Instant now = clock.instant();
-    boolean full = mirror.isFull(queue.room()) && policy.mode().admits();
+    boolean full = full(queue, policy) && policy.mode().admits();
     boolean held =
         policy.holdsEveryone(now)
             && (cameBack
@@ -94,6 +94,14 @@ public final class QueueGate {
     if (full || held) {
       turnOn(queue);
     }
+  }
+
+  /**
+   * Whether the queue's room is at its room-wide limits; a mark left from limits since removed
+   * counts for nothing.
+   */
+  private boolean full(QueueId queue, RoomPolicy policy) {
+    return policy.budget().limited() && mirror.isFull(queue.room());
   }
 
   private void turnOn(QueueId queue) {

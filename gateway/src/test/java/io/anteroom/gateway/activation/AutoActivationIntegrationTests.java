@@ -3,17 +3,18 @@ package io.anteroom.gateway.activation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
 import io.anteroom.gateway.GatewayApplication;
+import io.anteroom.gateway.GatewayIntegrationTest;
 import io.anteroom.gateway.GatewayTestSetup;
-import io.anteroom.gateway.InProcessWorker;
 import io.anteroom.gateway.Visitor;
+import io.anteroom.gateway.WireMockOrigin;
 import io.anteroom.queue.Activation;
 import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.testing.redis.RedisServerExtension;
+import io.anteroom.worker.admission.WorkerFixture;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -21,17 +22,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Traffic turns queues on and off by itself: gateways count requests per item and flush them to
@@ -39,19 +36,14 @@ import org.springframework.test.context.DynamicPropertySource;
  * turns a queue on above 20 requests a second over 2 seconds, counts it quiet below 5, and admits
  * 50 a second.
  */
-@SpringBootTest(
-    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@GatewayIntegrationTest(
     properties = {
-      GatewayTestSetup.CONFIG,
-      GatewayTestSetup.KEYS,
       AutoActivationIntegrationTests.ACTIVATE_ABOVE,
       AutoActivationIntegrationTests.DEACTIVATE_BELOW,
       AutoActivationIntegrationTests.WINDOW,
       AutoActivationIntegrationTests.COOL_DOWN,
       AutoActivationIntegrationTests.RATE,
-      AutoActivationIntegrationTests.MAX_ACTIVE,
-      "anteroom.gateway.cookie-secure=false",
-      "management.server.port=0"
+      AutoActivationIntegrationTests.MAX_ACTIVE
     })
 class AutoActivationIntegrationTests {
 
@@ -63,17 +55,7 @@ class AutoActivationIntegrationTests {
   static final String MAX_ACTIVE = "anteroom.rooms.shop.max-active=100000";
 
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
-  static WireMockServer origin = GatewayTestSetup.origin();
-
-  @DynamicPropertySource
-  static void properties(DynamicPropertyRegistry registry) {
-    GatewayTestSetup.properties(registry, redis, origin);
-  }
-
-  @AfterAll
-  static void stopOrigin() {
-    origin.stop();
-  }
+  @RegisterExtension static WireMockOrigin origin = new WireMockOrigin();
 
   @LocalServerPort int port;
   @Autowired ActiveQueues active;
@@ -90,7 +72,7 @@ class AutoActivationIntegrationTests {
     sampler.scheduleAtFixedRate(
         () -> seen.add(active.list().block()), 0, 100, TimeUnit.MILLISECONDS);
     warmUp();
-    try (InProcessWorker worker = new InProcessWorker(redis.uri(), keys, policies, "250ms");
+    try (WorkerFixture worker = WorkerFixture.running(redis.uri(), keys, policies, "250ms");
         Traffic neighbour = Traffic.start(port, "/products/2", 2)) {
       long burstEnded;
       try (Traffic burst = Traffic.start(port, "/products/1", 120)) {
@@ -163,7 +145,7 @@ class AutoActivationIntegrationTests {
                     MAX_ACTIVE,
                     "anteroom.gateway.cookie-secure=false",
                     "anteroom.redis.uri=" + redis.uri(),
-                    "ANTEROOM_ORIGIN=http://127.0.0.1:" + origin.port(),
+                    "ANTEROOM_ORIGIN=" + origin.url(),
                     "server.port=0",
                     "management.server.port=0")
                 .map(property -> "--" + property)

@@ -4,58 +4,34 @@ import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
-import io.anteroom.gateway.GatewayTestSetup;
+import io.anteroom.gateway.GatewayIntegrationTest;
+import io.anteroom.gateway.WireMockOrigin;
 import io.anteroom.testing.redis.RedisServerExtension;
 import java.net.http.HttpResponse;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Who reaches the admin API, and on which port: only callers with the token, only on the management
  * port; the management port serves nothing of the visitors' side, and Spring Cloud Gateway's own
  * actuator endpoint is not there at all.
  */
-@SpringBootTest(
-    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@GatewayIntegrationTest(
     properties = {
-      GatewayTestSetup.CONFIG,
-      GatewayTestSetup.KEYS,
-      "anteroom.gateway.cookie-secure=false",
       // Exposed by mistake, the gateway endpoint must still be unreachable (access: none).
       "management.endpoints.web.exposure.include=health,info,prometheus,metrics,gateway",
       "anteroom.admin.token=" + AdminAccessIntegrationTests.TOKEN
-    })
+    },
+    fixedManagementPort = true)
 class AdminAccessIntegrationTests {
 
   static final String TOKEN = "access-test-token-abcdef0123456789";
 
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
-  static WireMockServer origin = GatewayTestSetup.origin();
-
-  /**
-   * A fixed management port, as in production: Spring Cloud Gateway keeps its routes off the
-   * management port by comparing with the configured number, which {@code 0} would defeat.
-   */
-  static final int MANAGEMENT_PORT = GatewayTestSetup.freePort();
-
-  @DynamicPropertySource
-  static void properties(DynamicPropertyRegistry registry) {
-    GatewayTestSetup.properties(registry, redis, origin);
-    registry.add("management.server.port", () -> MANAGEMENT_PORT);
-  }
-
-  @AfterAll
-  static void stopOrigin() {
-    origin.stop();
-  }
+  @RegisterExtension static WireMockOrigin origin = new WireMockOrigin();
 
   @LocalServerPort int port;
   @LocalManagementPort int managementPort;

@@ -3,9 +3,9 @@ package io.anteroom.gateway.admin;
 import static io.anteroom.gateway.admin.AdminClient.body;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
-import io.anteroom.gateway.GatewayTestSetup;
+import io.anteroom.gateway.GatewayIntegrationTest;
 import io.anteroom.gateway.QueueFixtures;
+import io.anteroom.gateway.WireMockOrigin;
 import io.anteroom.queue.Activation;
 import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueId;
@@ -21,17 +21,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalManagementPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
 
@@ -39,32 +35,14 @@ import tools.jackson.databind.JsonNode;
  * The admin API on the management port against a real Redis: reading and changing settings, the
  * queue actions, the listing with counts, and the audit line of each change.
  */
-@SpringBootTest(
-    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {
-      GatewayTestSetup.CONFIG,
-      GatewayTestSetup.KEYS,
-      "anteroom.gateway.cookie-secure=false",
-      "management.server.port=0",
-      "anteroom.admin.token=" + AdminApiIntegrationTests.TOKEN
-    })
+@GatewayIntegrationTest(properties = {"anteroom.admin.token=" + AdminApiIntegrationTests.TOKEN})
 @ExtendWith(OutputCaptureExtension.class)
 class AdminApiIntegrationTests {
 
   static final String TOKEN = "test-admin-token-0123456789abcdef";
 
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
-  static WireMockServer origin = GatewayTestSetup.origin();
-
-  @DynamicPropertySource
-  static void properties(DynamicPropertyRegistry registry) {
-    GatewayTestSetup.properties(registry, redis, origin);
-  }
-
-  @AfterAll
-  static void stopOrigin() {
-    origin.stop();
-  }
+  @RegisterExtension static WireMockOrigin origin = new WireMockOrigin();
 
   @LocalManagementPort int managementPort;
   @Autowired QueueStore store;

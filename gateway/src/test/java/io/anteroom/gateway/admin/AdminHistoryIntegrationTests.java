@@ -3,8 +3,8 @@ package io.anteroom.gateway.admin;
 import static io.anteroom.gateway.admin.AdminClient.body;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
-import io.anteroom.gateway.GatewayTestSetup;
+import io.anteroom.gateway.GatewayIntegrationTest;
+import io.anteroom.gateway.WireMockOrigin;
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.history.HistorySample;
 import io.anteroom.queue.history.RedisRoomHistory;
@@ -19,15 +19,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalManagementPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -35,32 +31,14 @@ import tools.jackson.databind.JsonNode;
  * admission workers write them ({@link RedisRoomHistory#record}) under a clock moved by hand. The
  * gateway reads with the real clock, so the samples are placed within the last 15 minutes.
  */
-@SpringBootTest(
-    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {
-      GatewayTestSetup.CONFIG,
-      GatewayTestSetup.KEYS,
-      "anteroom.gateway.cookie-secure=false",
-      "management.server.port=0",
-      "anteroom.admin.token=" + AdminHistoryIntegrationTests.TOKEN
-    })
+@GatewayIntegrationTest(properties = {"anteroom.admin.token=" + AdminHistoryIntegrationTests.TOKEN})
 class AdminHistoryIntegrationTests {
 
   static final String TOKEN = "history-admin-token-0123456789abcdef";
   static final String PATH = "/admin/api/rooms/shop/history";
 
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
-  static WireMockServer origin = GatewayTestSetup.origin();
-
-  @DynamicPropertySource
-  static void properties(DynamicPropertyRegistry registry) {
-    GatewayTestSetup.properties(registry, redis, origin);
-  }
-
-  @AfterAll
-  static void stopOrigin() {
-    origin.stop();
-  }
+  @RegisterExtension static WireMockOrigin origin = new WireMockOrigin();
 
   @LocalManagementPort int managementPort;
   @Autowired DeferredRedisConnector connector;

@@ -2,47 +2,25 @@ package io.anteroom.gateway.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
-import io.anteroom.gateway.GatewayTestSetup;
+import io.anteroom.gateway.GatewayIntegrationTest;
+import io.anteroom.gateway.WireMockOrigin;
 import io.anteroom.testing.redis.RedisServerExtension;
 import java.net.http.HttpResponse;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalManagementPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /** Without a configured token the admin API is off, says so at start-up, and serves nobody. */
-@SpringBootTest(
-    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {
-      GatewayTestSetup.CONFIG,
-      GatewayTestSetup.KEYS,
-      "anteroom.gateway.cookie-secure=false",
-      "management.server.port=0",
-      "anteroom.admin.token="
-    })
+@GatewayIntegrationTest(properties = {"anteroom.admin.token="})
 @ExtendWith(OutputCaptureExtension.class)
 class AdminOffIntegrationTests {
 
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
-  static WireMockServer origin = GatewayTestSetup.origin();
-
-  @DynamicPropertySource
-  static void properties(DynamicPropertyRegistry registry) {
-    GatewayTestSetup.properties(registry, redis, origin);
-  }
-
-  @AfterAll
-  static void stopOrigin() {
-    origin.stop();
-  }
+  @RegisterExtension static WireMockOrigin origin = new WireMockOrigin();
 
   @LocalManagementPort int managementPort;
 

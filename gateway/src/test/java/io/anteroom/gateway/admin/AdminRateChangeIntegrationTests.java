@@ -4,9 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.withinPercentage;
 import static org.awaitility.Awaitility.await;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
-import io.anteroom.gateway.GatewayTestSetup;
-import io.anteroom.gateway.InProcessWorker;
+import io.anteroom.gateway.GatewayIntegrationTest;
+import io.anteroom.gateway.WireMockOrigin;
 import io.anteroom.gateway.token.VisitorIds;
 import io.anteroom.queue.Activation;
 import io.anteroom.queue.ActiveQueues;
@@ -17,19 +16,16 @@ import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.redis.DeferredRedisConnector;
 import io.anteroom.testing.redis.RedisServerExtension;
+import io.anteroom.worker.admission.WorkerFixture;
 import io.lettuce.core.Range;
 import io.lettuce.core.ScoredValue;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalManagementPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import reactor.core.publisher.Flux;
 
 /**
@@ -38,13 +34,8 @@ import reactor.core.publisher.Flux;
  * worker's script writes (running scores), over windows of several seconds, so a slow tick on a
  * busy machine moves the result by a few percent at most.
  */
-@SpringBootTest(
-    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@GatewayIntegrationTest(
     properties = {
-      GatewayTestSetup.CONFIG,
-      GatewayTestSetup.KEYS,
-      "anteroom.gateway.cookie-secure=false",
-      "management.server.port=0",
       "anteroom.admin.token=" + AdminRateChangeIntegrationTests.TOKEN,
       "anteroom.rooms.shop.admit-per-second=" + AdminRateChangeIntegrationTests.OLD_RATE,
       "anteroom.rooms.shop.max-active=100000"
@@ -62,17 +53,7 @@ class AdminRateChangeIntegrationTests {
   static final Duration SETTLE = Duration.ofSeconds(1);
 
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
-  static WireMockServer origin = GatewayTestSetup.origin();
-
-  @DynamicPropertySource
-  static void properties(DynamicPropertyRegistry registry) {
-    GatewayTestSetup.properties(registry, redis, origin);
-  }
-
-  @AfterAll
-  static void stopOrigin() {
-    origin.stop();
-  }
+  @RegisterExtension static WireMockOrigin origin = new WireMockOrigin();
 
   @LocalManagementPort int managementPort;
   @Autowired QueueStore store;
@@ -94,8 +75,8 @@ class AdminRateChangeIntegrationTests {
         .blockLast();
     assertThat(store.counts(queue).block().waiting()).isGreaterThan(LINE - 10);
 
-    try (InProcessWorker worker =
-        new InProcessWorker(redis.uri(), keys, policies, TICK.toMillis() + "ms")) {
+    try (WorkerFixture worker =
+        WorkerFixture.running(redis.uri(), keys, policies, TICK.toMillis() + "ms")) {
       long started = clock.millis();
       awaitAdmissionAtOrAfter(started + SETTLE.plus(WINDOW).toMillis());
 

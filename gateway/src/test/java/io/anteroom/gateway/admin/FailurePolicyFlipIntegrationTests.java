@@ -7,11 +7,11 @@ import static io.anteroom.gateway.admin.AdminClient.body;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
 import io.anteroom.gateway.GatewayApp;
-import io.anteroom.gateway.GatewayTestSetup;
+import io.anteroom.gateway.GatewayIntegrationTest;
 import io.anteroom.gateway.QueueFixtures;
 import io.anteroom.gateway.Visitor;
+import io.anteroom.gateway.WireMockOrigin;
 import io.anteroom.gateway.activation.ActiveQueueMirror;
 import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.queue.Activation;
@@ -24,18 +24,14 @@ import io.anteroom.testing.redis.RedisServerExtension;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -43,15 +39,8 @@ import tools.jackson.databind.JsonNode;
  * gateway follows; with Redis killed the flip holds on that gateway at once (the other keeps its
  * value), and once Redis is back the flipping gateway stores it and the other follows.
  */
-@SpringBootTest(
-    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {
-      GatewayTestSetup.CONFIG,
-      GatewayTestSetup.KEYS,
-      "anteroom.gateway.cookie-secure=false",
-      "management.server.port=0",
-      "anteroom.admin.token=" + FailurePolicyFlipIntegrationTests.TOKEN
-    })
+@GatewayIntegrationTest(
+    properties = {"anteroom.admin.token=" + FailurePolicyFlipIntegrationTests.TOKEN})
 @ExtendWith(OutputCaptureExtension.class)
 class FailurePolicyFlipIntegrationTests {
 
@@ -59,17 +48,7 @@ class FailurePolicyFlipIntegrationTests {
   static final String PATH = "/admin/api/rooms/shop/failure-policy";
 
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.persistent();
-  static WireMockServer origin = GatewayTestSetup.origin();
-
-  @DynamicPropertySource
-  static void properties(DynamicPropertyRegistry registry) {
-    GatewayTestSetup.properties(registry, redis, origin);
-  }
-
-  @AfterAll
-  static void stopOrigin() {
-    origin.stop();
-  }
+  @RegisterExtension static WireMockOrigin origin = new WireMockOrigin();
 
   @LocalServerPort int port;
   @LocalManagementPort int managementPort;

@@ -3,10 +3,9 @@ package io.anteroom.gateway.bounds;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
-import io.anteroom.gateway.GatewayTestSetup;
-import io.anteroom.gateway.InProcessWorker;
+import io.anteroom.gateway.GatewayIntegrationTest;
 import io.anteroom.gateway.Visitor;
+import io.anteroom.gateway.WireMockOrigin;
 import io.anteroom.gateway.activation.ActiveQueueMirror;
 import io.anteroom.gateway.filter.WaitingRoomGatewayFilterFactory;
 import io.anteroom.gateway.room.RoomPolicyMirror;
@@ -15,6 +14,7 @@ import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.testing.redis.RedisServerExtension;
+import io.anteroom.worker.admission.WorkerFixture;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -33,11 +33,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.cloud.gateway.filter.GatewayFilter;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * 100,000 requests, each for a new random item id that fits the room's ids (twelve-digit numbers:
@@ -60,17 +57,12 @@ import org.springframework.test.context.DynamicPropertySource;
  * <p>The number of requests can be lowered with the environment variable {@code
  * ANTEROOM_FLOOD_REQUESTS}.
  */
-@SpringBootTest(
-    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@GatewayIntegrationTest(
     properties = {
-      GatewayTestSetup.CONFIG,
-      GatewayTestSetup.KEYS,
-      "anteroom.gateway.cookie-secure=false",
       "anteroom.gateway.max-queues-per-room=" + RandomItemFloodIntegrationTests.MAX_QUEUES,
       "anteroom.idle-lines.per-room=" + RandomItemFloodIntegrationTests.IDLE_LINES,
       "anteroom.rooms.shop.admit-per-second=5",
-      "anteroom.rooms.shop.max-queues-per-identity=3",
-      "management.server.port=0"
+      "anteroom.rooms.shop.max-queues-per-identity=3"
     })
 class RandomItemFloodIntegrationTests {
 
@@ -86,14 +78,9 @@ class RandomItemFloodIntegrationTests {
       Integer.parseInt(System.getenv().getOrDefault("ANTEROOM_FLOOD_REQUESTS", "100000"));
 
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
-  static WireMockServer origin = GatewayTestSetup.origin();
+  @RegisterExtension static WireMockOrigin origin = new WireMockOrigin();
   static RedisClient client;
   static RedisCommands<String, String> direct;
-
-  @DynamicPropertySource
-  static void properties(DynamicPropertyRegistry registry) {
-    GatewayTestSetup.properties(registry, redis, origin);
-  }
 
   @BeforeAll
   static void connect() {
@@ -104,7 +91,6 @@ class RandomItemFloodIntegrationTests {
   @AfterAll
   static void stop() {
     client.shutdown();
-    origin.stop();
   }
 
   @LocalServerPort int port;
@@ -135,7 +121,7 @@ class RandomItemFloodIntegrationTests {
   @Test
   void floodInQueueAllThenARealItemQueuesAndIsAdmittedAndRedisStaysBounded() throws Exception {
     set(Map.of("mode", "queue-all"));
-    try (InProcessWorker worker = worker()) {
+    try (WorkerFixture worker = worker()) {
       Flooded flooded = flood("queue-all");
 
       // More than the bucket holds (admit-per-second 5, admit-burst 1s), so some have to wait.
@@ -150,7 +136,7 @@ class RandomItemFloodIntegrationTests {
   void floodWhilePausedThenARealItemQueuesAndIsAdmittedOnResumeAndRedisStaysBounded()
       throws Exception {
     set(Map.of("mode", "paused"));
-    try (InProcessWorker worker = worker()) {
+    try (WorkerFixture worker = worker()) {
       Flooded flooded = flood("paused");
 
       List<Visitor> visitors = arrive("/products/9000002", 3);
@@ -169,7 +155,7 @@ class RandomItemFloodIntegrationTests {
   void floodInAPreQueueThenARealItemQueuesAndIsAdmittedAtTheStartAndRedisStaysBounded()
       throws Exception {
     set(Map.of("event-start", Instant.now().plus(Duration.ofHours(1)).toString()));
-    try (InProcessWorker worker = worker()) {
+    try (WorkerFixture worker = worker()) {
       Flooded flooded = flood("pre-queue");
 
       List<Visitor> visitors = arrive("/products/9000003", 3);
@@ -189,7 +175,7 @@ class RandomItemFloodIntegrationTests {
   void floodOfUnqueuedItemsThenARealItemsTrafficTurnsItsQueueOnAndRedisStaysBounded()
       throws Exception {
     set(Map.of("mode", "queue", "activate-above", "50"));
-    try (InProcessWorker worker = worker()) {
+    try (WorkerFixture worker = worker()) {
       Flooded flooded = flood("queue, activate-above 50");
 
       QueueId real = QueueId.of("shop", "9000004");
@@ -223,8 +209,8 @@ class RandomItemFloodIntegrationTests {
     await().atMost(Duration.ofSeconds(10)).until(() -> mirror.isActive(queue));
   }
 
-  InProcessWorker worker() {
-    return new InProcessWorker(redis.uri(), keys, roomPolicies, "100ms");
+  WorkerFixture worker() {
+    return WorkerFixture.running(redis.uri(), keys, roomPolicies, "100ms");
   }
 
   /** The figures of one flood: its answers, and the most keys Redis held during and after. */

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
-import io.anteroom.gateway.GatewayTestSetup;
+import io.anteroom.gateway.GatewayIntegrationTest;
 import io.anteroom.gateway.QueueFixtures;
+import io.anteroom.gateway.WireMockOrigin;
 import io.anteroom.queue.Activation;
 import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueId;
@@ -25,7 +25,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
@@ -34,10 +33,7 @@ import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalManagementPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The admin page in a real browser (headless Chromium): the operator signs in with the token,
@@ -45,13 +41,8 @@ import org.springframework.test.context.DynamicPropertySource;
  * sees the room's last 15 minutes as charts. Screenshots land in {@code
  * gateway/target/screenshots}.
  */
-@SpringBootTest(
-    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@GatewayIntegrationTest(
     properties = {
-      GatewayTestSetup.CONFIG,
-      GatewayTestSetup.KEYS,
-      "anteroom.gateway.cookie-secure=false",
-      "management.server.port=0",
       "anteroom.admin.token=" + AdminPageBrowserIntegrationTests.TOKEN,
       // Selenium warns that it has no CDP bindings for this Chromium; these tests use none.
       "logging.level.org.openqa.selenium.devtools.CdpVersionFinder=error",
@@ -63,17 +54,7 @@ class AdminPageBrowserIntegrationTests {
   static final Duration PAGE_WAIT = Duration.ofSeconds(15);
 
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
-  static WireMockServer origin = GatewayTestSetup.origin();
-
-  @DynamicPropertySource
-  static void properties(DynamicPropertyRegistry registry) {
-    GatewayTestSetup.properties(registry, redis, origin);
-  }
-
-  @AfterAll
-  static void stopOrigin() {
-    origin.stop();
-  }
+  @RegisterExtension static WireMockOrigin origin = new WireMockOrigin();
 
   @LocalManagementPort int managementPort;
   @Autowired QueueStore store;

@@ -5,9 +5,9 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
-import io.anteroom.gateway.GatewayTestSetup;
+import io.anteroom.gateway.GatewayIntegrationTest;
 import io.anteroom.gateway.Visitor;
+import io.anteroom.gateway.WireMockOrigin;
 import io.anteroom.gateway.activation.ActiveQueueMirror;
 import io.anteroom.queue.Activation;
 import io.anteroom.queue.ActiveQueues;
@@ -15,47 +15,28 @@ import io.anteroom.queue.QueueId;
 import io.anteroom.testing.redis.RedisServerExtension;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebDriverException;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * A newcomer's browser while Redis is down and the room fails closed: the "temporarily unavailable"
  * page, which loads the URL again by itself and so joins the line once Redis is back. The
  * screenshot lands in {@code gateway/target/screenshots}.
  */
-@SpringBootTest(
-    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@GatewayIntegrationTest(
     properties = {
-      GatewayTestSetup.CONFIG,
-      GatewayTestSetup.KEYS,
-      "anteroom.gateway.cookie-secure=false",
-      "management.server.port=0",
       "logging.level.org.openqa.selenium.devtools.CdpVersionFinder=error",
       "logging.level.org.openqa.selenium.chromium.ChromiumDriver=error"
     })
 class UnavailablePageBrowserIntegrationTests {
 
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.persistent();
-  static WireMockServer origin = GatewayTestSetup.origin();
-
-  @DynamicPropertySource
-  static void properties(DynamicPropertyRegistry registry) {
-    GatewayTestSetup.properties(registry, redis, origin);
-  }
-
-  @AfterAll
-  static void stopOrigin() {
-    origin.stop();
-  }
+  @RegisterExtension static WireMockOrigin origin = new WireMockOrigin();
 
   @LocalServerPort int port;
   @Autowired ActiveQueues active;

@@ -3,10 +3,9 @@ package io.anteroom.gateway.browser;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
-import io.anteroom.gateway.GatewayTestSetup;
-import io.anteroom.gateway.InProcessWorker;
+import io.anteroom.gateway.GatewayIntegrationTest;
 import io.anteroom.gateway.Visitor;
+import io.anteroom.gateway.WireMockOrigin;
 import io.anteroom.gateway.activation.ActiveQueueMirror;
 import io.anteroom.gateway.admin.AdminClient;
 import io.anteroom.gateway.room.RoomPolicyMirror;
@@ -17,11 +16,11 @@ import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.testing.redis.RedisServerExtension;
+import io.anteroom.worker.admission.WorkerFixture;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -32,11 +31,8 @@ import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.WindowType;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The visitor pages in a real browser (headless Chromium): Korean for a Korean browser, the paused
@@ -44,13 +40,8 @@ import org.springframework.test.context.DynamicPropertySource;
  * or critical axe-core finding on any of them. Screenshots land in {@code
  * gateway/target/screenshots}.
  */
-@SpringBootTest(
-    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@GatewayIntegrationTest(
     properties = {
-      GatewayTestSetup.CONFIG,
-      GatewayTestSetup.KEYS,
-      "anteroom.gateway.cookie-secure=false",
-      "management.server.port=0",
       "anteroom.admin.token=" + VisitorPagesBrowserIntegrationTests.TOKEN,
       "logging.level.org.openqa.selenium.devtools.CdpVersionFinder=error",
       "logging.level.org.openqa.selenium.chromium.ChromiumDriver=error"
@@ -60,17 +51,7 @@ class VisitorPagesBrowserIntegrationTests {
   static final String TOKEN = "test-admin-token-pages-0123456789";
 
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
-  static WireMockServer origin = GatewayTestSetup.origin();
-
-  @DynamicPropertySource
-  static void properties(DynamicPropertyRegistry registry) {
-    GatewayTestSetup.properties(registry, redis, origin);
-  }
-
-  @AfterAll
-  static void stopOrigin() {
-    origin.stop();
-  }
+  @RegisterExtension static WireMockOrigin origin = new WireMockOrigin();
 
   static final String PRODUCT = "/products/1";
 
@@ -166,7 +147,7 @@ class VisitorPagesBrowserIntegrationTests {
     settings.put("shop", null, Map.of("mode", "paused", "abandon-after", "8s")).block();
     policyMirror.refresh().block();
     try (HeadlessChromium browser = HeadlessChromium.start();
-        InProcessWorker worker = new InProcessWorker(redis.uri(), keys, policies, "200ms")) {
+        WorkerFixture worker = WorkerFixture.running(redis.uri(), keys, policies, "200ms")) {
       WebDriver driver = browser.driver();
       driver.get(url());
       String ticket = driver.manage().getCookieNamed("anteroom_ticket_shop").getValue();

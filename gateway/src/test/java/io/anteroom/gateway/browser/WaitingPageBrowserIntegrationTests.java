@@ -5,10 +5,9 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
-import io.anteroom.gateway.GatewayTestSetup;
-import io.anteroom.gateway.InProcessWorker;
+import io.anteroom.gateway.GatewayIntegrationTest;
 import io.anteroom.gateway.Visitor;
+import io.anteroom.gateway.WireMockOrigin;
 import io.anteroom.gateway.activation.ActiveQueueMirror;
 import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.queue.Activation;
@@ -18,11 +17,11 @@ import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.testing.redis.RedisServerExtension;
+import io.anteroom.worker.admission.WorkerFixture;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -32,10 +31,7 @@ import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.WindowType;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The waiting page in a real browser (headless Chromium): it shows the place in line, keeps it
@@ -43,13 +39,8 @@ import org.springframework.test.context.DynamicPropertySource;
  * admission worker lets them in, with or without JavaScript. Every visitor is a fresh browser.
  * Screenshots land in {@code gateway/target/screenshots}.
  */
-@SpringBootTest(
-    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@GatewayIntegrationTest(
     properties = {
-      GatewayTestSetup.CONFIG,
-      GatewayTestSetup.KEYS,
-      "anteroom.gateway.cookie-secure=false",
-      "management.server.port=0",
       // Selenium warns that it has no CDP bindings for this Chromium; these tests use none.
       "logging.level.org.openqa.selenium.devtools.CdpVersionFinder=error",
       "logging.level.org.openqa.selenium.chromium.ChromiumDriver=error"
@@ -57,17 +48,7 @@ import org.springframework.test.context.DynamicPropertySource;
 class WaitingPageBrowserIntegrationTests {
 
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
-  static WireMockServer origin = GatewayTestSetup.origin();
-
-  @DynamicPropertySource
-  static void properties(DynamicPropertyRegistry registry) {
-    GatewayTestSetup.properties(registry, redis, origin);
-  }
-
-  @AfterAll
-  static void stopOrigin() {
-    origin.stop();
-  }
+  @RegisterExtension static WireMockOrigin origin = new WireMockOrigin();
 
   static final String PRODUCT = "/products/1";
   static final String ORIGIN_HEADING = "Product page";
@@ -113,7 +94,7 @@ class WaitingPageBrowserIntegrationTests {
       assertThat(originHits()).as("the browser waited, away from the origin").isEqualTo(straightIn);
 
       List<Long> shown = new ArrayList<>();
-      try (InProcessWorker worker = startWorker()) {
+      try (WorkerFixture worker = startWorker()) {
         await()
             .atMost(Duration.ofSeconds(30))
             .pollInterval(Duration.ofMillis(100))
@@ -167,7 +148,7 @@ class WaitingPageBrowserIntegrationTests {
           .hasSize(1);
       browser.screenshot("waiting-page-without-javascript");
 
-      try (InProcessWorker worker = startWorker()) {
+      try (WorkerFixture worker = startWorker()) {
         await()
             .atMost(Duration.ofSeconds(40))
             .pollInterval(Duration.ofMillis(200))
@@ -220,8 +201,8 @@ class WaitingPageBrowserIntegrationTests {
     return origin.findAll(getRequestedFor(urlPathEqualTo(PRODUCT))).size();
   }
 
-  private InProcessWorker startWorker() {
-    return new InProcessWorker(redis.uri(), keys, policies, "100ms");
+  private WorkerFixture startWorker() {
+    return WorkerFixture.running(redis.uri(), keys, policies, "100ms");
   }
 
   /** True once the tab shows the origin; until then notes each new position the page shows. */

@@ -3,9 +3,9 @@ package io.anteroom.gateway.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
-import io.anteroom.gateway.GatewayTestSetup;
+import io.anteroom.gateway.GatewayIntegrationTest;
 import io.anteroom.gateway.Visitor;
+import io.anteroom.gateway.WireMockOrigin;
 import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.testing.redis.RedisServerExtension;
@@ -25,11 +25,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.cloud.CloudPlatform;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.core.env.Environment;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The client's address through the real gateway on a detected cloud platform (Kubernetes, where
@@ -38,17 +35,12 @@ import org.springframework.test.context.DynamicPropertySource;
  * (127.0.0.2 here). Requests come from 127.0.0.1, an ordinary client, or from 127.0.0.2, the proxy.
  * Every queue holds everyone (queue-all) and no worker runs.
  */
-@SpringBootTest(
-    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@GatewayIntegrationTest(
     properties = {
-      GatewayTestSetup.CONFIG,
-      GatewayTestSetup.KEYS,
       "spring.main.cloud-platform=kubernetes",
-      "anteroom.gateway.cookie-secure=false",
       "anteroom.gateway.trusted-proxies=127.0.0.2",
       "anteroom.rooms.shop.mode=queue-all",
-      "anteroom.rooms.shop.bypass-networks=198.51.100.0/24, 2001:db8:ffff::/48",
-      "management.server.port=0"
+      "anteroom.rooms.shop.bypass-networks=198.51.100.0/24, 2001:db8:ffff::/48"
     })
 class ClientAddressIntegrationTests {
 
@@ -56,14 +48,9 @@ class ClientAddressIntegrationTests {
   static final String PROXY = "127.0.0.2";
 
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
-  static WireMockServer origin = GatewayTestSetup.origin();
+  @RegisterExtension static WireMockOrigin origin = new WireMockOrigin();
   static RedisClient client;
   static RedisCommands<String, String> direct;
-
-  @DynamicPropertySource
-  static void properties(DynamicPropertyRegistry registry) {
-    GatewayTestSetup.properties(registry, redis, origin);
-  }
 
   @BeforeAll
   static void connect() {
@@ -74,7 +61,6 @@ class ClientAddressIntegrationTests {
   @AfterAll
   static void stop() {
     client.shutdown();
-    origin.stop();
   }
 
   @LocalServerPort int port;

@@ -3,8 +3,8 @@ package io.anteroom.gateway.monitoring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
-import io.anteroom.gateway.GatewayTestSetup;
+import io.anteroom.gateway.GatewayIntegrationTest;
+import io.anteroom.gateway.WireMockOrigin;
 import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueKeys;
@@ -32,10 +32,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.micrometer.metrics.test.autoconfigure.AutoConfigureMetrics;
-import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * 10,000 made-up item ids through a paused room, each with a visitor who joins its line and comes
@@ -43,27 +41,15 @@ import org.springframework.test.context.DynamicPropertySource;
  * automatic activations), yet neither app grows a series per item. The scrape after 10,000 ids has
  * as many series as the one after 1,000.
  */
-@SpringBootTest(
-    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {
-      GatewayTestSetup.CONFIG,
-      GatewayTestSetup.KEYS,
-      "anteroom.gateway.cookie-secure=false",
-      "anteroom.gateway.max-queues-per-room=500"
-    })
+@GatewayIntegrationTest(
+    properties = {"anteroom.gateway.max-queues-per-room=500"},
+    fixedManagementPort = true)
 @AutoConfigureMetrics
 class MetricSeriesBoundIntegrationTests {
 
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
-  static WireMockServer origin = GatewayTestSetup.origin();
-  static final int MANAGEMENT_PORT = GatewayTestSetup.freePort();
+  @RegisterExtension static WireMockOrigin origin = new WireMockOrigin();
   static WorkerApp worker;
-
-  @DynamicPropertySource
-  static void properties(DynamicPropertyRegistry registry) {
-    GatewayTestSetup.properties(registry, redis, origin);
-    registry.add("management.server.port", () -> MANAGEMENT_PORT);
-  }
 
   @BeforeAll
   static void start() {
@@ -73,10 +59,10 @@ class MetricSeriesBoundIntegrationTests {
   @AfterAll
   static void stop() {
     worker.close();
-    origin.stop();
   }
 
   @LocalServerPort int port;
+  @LocalManagementPort int managementPort;
   @Autowired SettingsStore settings;
   @Autowired RoomPolicyMirror policyMirror;
 
@@ -93,12 +79,12 @@ class MetricSeriesBoundIntegrationTests {
 
     visitItems(0, 1_000);
     awaitWorkerSawAllActiveQueues();
-    Scrape gatewayAfter1k = Scrape.of(MANAGEMENT_PORT);
+    Scrape gatewayAfter1k = Scrape.of(managementPort);
     Scrape workerAfter1k = Scrape.of(worker.port());
 
     visitItems(1_000, 10_000);
     awaitWorkerSawAllActiveQueues();
-    Scrape gatewayAfter10k = Scrape.of(MANAGEMENT_PORT);
+    Scrape gatewayAfter10k = Scrape.of(managementPort);
     Scrape workerAfter10k = Scrape.of(worker.port());
 
     // The cap is checked against the gateway's mirror, so requests in flight may pass it by a few.

@@ -6,9 +6,9 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
-import io.anteroom.gateway.GatewayTestSetup;
+import io.anteroom.gateway.GatewayIntegrationTest;
 import io.anteroom.gateway.Visitor;
+import io.anteroom.gateway.WireMockOrigin;
 import io.anteroom.gateway.activation.ActiveQueueMirror;
 import io.anteroom.gateway.admin.AdminClient;
 import io.anteroom.gateway.room.RoomPolicyMirror;
@@ -39,10 +39,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.micrometer.metrics.test.autoconfigure.AutoConfigureMetrics;
-import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -51,14 +49,9 @@ import tools.jackson.databind.json.JsonMapper;
  * equal the sets in Redis, the counters equal what the test did, and every metric the Grafana
  * dashboard queries exists.
  */
-@SpringBootTest(
-    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {
-      GatewayTestSetup.CONFIG,
-      GatewayTestSetup.KEYS,
-      "anteroom.gateway.cookie-secure=false",
-      "anteroom.admin.token=" + MonitoringIntegrationTests.TOKEN
-    })
+@GatewayIntegrationTest(
+    properties = {"anteroom.admin.token=" + MonitoringIntegrationTests.TOKEN},
+    fixedManagementPort = true)
 @AutoConfigureMetrics
 class MonitoringIntegrationTests {
 
@@ -67,15 +60,8 @@ class MonitoringIntegrationTests {
   static final Pattern METRIC = Pattern.compile("\\b(?:anteroom|lettuce|resilience4j)_[a-z0-9_]+");
 
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
-  static WireMockServer origin = GatewayTestSetup.origin();
-  static final int MANAGEMENT_PORT = GatewayTestSetup.freePort();
+  @RegisterExtension static WireMockOrigin origin = new WireMockOrigin();
   static WorkerApp worker;
-
-  @DynamicPropertySource
-  static void properties(DynamicPropertyRegistry registry) {
-    GatewayTestSetup.properties(registry, redis, origin);
-    registry.add("management.server.port", () -> MANAGEMENT_PORT);
-  }
 
   @BeforeAll
   static void start() {
@@ -88,10 +74,10 @@ class MonitoringIntegrationTests {
   @AfterAll
   static void stop() {
     worker.close();
-    origin.stop();
   }
 
   @LocalServerPort int port;
+  @LocalManagementPort int managementPort;
   @Autowired SettingsStore settings;
   @Autowired ActiveQueues active;
   @Autowired ActiveQueueMirror activeMirror;
@@ -105,7 +91,7 @@ class MonitoringIntegrationTests {
     setMode(Mode.PAUSED);
     active.activate(queue, Activation.MANUAL).block();
     await().until(() -> activeMirror.isActive(queue));
-    Scrape gatewayBefore = Scrape.of(MANAGEMENT_PORT);
+    Scrape gatewayBefore = Scrape.of(managementPort);
     Scrape workerBefore = Scrape.of(worker.port());
 
     List<Visitor> line = new ArrayList<>();
@@ -129,7 +115,7 @@ class MonitoringIntegrationTests {
     }
     assertThat(line.get(0).page("/products/77/checkout").statusCode()).isEqualTo(200);
     assertThat(
-            new AdminClient(MANAGEMENT_PORT, TOKEN)
+            new AdminClient(managementPort, TOKEN)
                 .post(
                     "/admin/api/rooms/shop/queues/77/release",
                     "{\"visitor\":\"" + lastInLine + "\"}")
@@ -161,7 +147,7 @@ class MonitoringIntegrationTests {
               }
             });
 
-    Scrape gatewayAfter = Scrape.of(MANAGEMENT_PORT);
+    Scrape gatewayAfter = Scrape.of(managementPort);
     Scrape workerAfter = Scrape.of(worker.port());
     Map<String, String> state = redis().hgetall(keys.state(queue));
     assertThat(delta(gatewayBefore, gatewayAfter, "anteroom_gateway_enqueued_total"))
@@ -203,7 +189,7 @@ class MonitoringIntegrationTests {
         .atMost(10, TimeUnit.SECONDS)
         .untilAsserted(
             () -> assertThat(Scrape.of(worker.port()).names()).contains("anteroom_queue_waiting"));
-    Set<String> scraped = new HashSet<>(Scrape.of(MANAGEMENT_PORT).names());
+    Set<String> scraped = new HashSet<>(Scrape.of(managementPort).names());
     scraped.addAll(Scrape.of(worker.port()).names());
 
     List<String> expressions = new ArrayList<>();

@@ -8,12 +8,11 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
-import io.anteroom.gateway.GatewayTestSetup;
-import io.anteroom.gateway.InProcessWorker;
+import io.anteroom.gateway.GatewayIntegrationTest;
 import io.anteroom.gateway.QueueFixtures;
 import io.anteroom.gateway.Visitor;
+import io.anteroom.gateway.WireMockOrigin;
 import io.anteroom.gateway.activation.ActiveQueueMirror;
 import io.anteroom.gateway.outage.LoadRun.Kind;
 import io.anteroom.gateway.outage.LoadRun.Sample;
@@ -30,6 +29,7 @@ import io.anteroom.queue.policy.FailurePolicy;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.testing.redis.RedisServerExtension;
+import io.anteroom.worker.admission.WorkerFixture;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,15 +40,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * A real gateway under load from several client threads (visitors holding a pass, and newcomers to
@@ -59,14 +55,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * worker admits) without restarting anything. The measured latencies are printed and written to
  * {@value #REPORT}.
  */
-@SpringBootTest(
-    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {
-      GatewayTestSetup.CONFIG,
-      GatewayTestSetup.KEYS,
-      "anteroom.gateway.cookie-secure=false",
-      "management.server.port=0"
-    })
+@GatewayIntegrationTest
 class RedisOutageUnderLoadIntegrationTests {
 
   static final long MARGIN_MILLIS = 2000;
@@ -76,12 +65,7 @@ class RedisOutageUnderLoadIntegrationTests {
   static final int NEWCOMER_THREADS = 3;
 
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.persistent();
-  static WireMockServer origin = GatewayTestSetup.origin();
-
-  @DynamicPropertySource
-  static void properties(DynamicPropertyRegistry registry) {
-    GatewayTestSetup.properties(registry, redis, origin);
-  }
+  @RegisterExtension static WireMockOrigin origin = new WireMockOrigin();
 
   @BeforeAll
   static void markDegradedAnswers() throws IOException {
@@ -97,11 +81,6 @@ class RedisOutageUnderLoadIntegrationTests {
                     .withHeader("X-Origin-Saw", "degraded")
                     .withBody("<h1>Product page</h1>")));
     Files.deleteIfExists(Path.of(REPORT));
-  }
-
-  @AfterAll
-  static void stopOrigin() {
-    origin.stop();
   }
 
   @LocalServerPort int port;
@@ -139,7 +118,7 @@ class RedisOutageUnderLoadIntegrationTests {
     List<Sample> samples;
     long outageStart;
     long outageEnd;
-    try (InProcessWorker worker = new InProcessWorker(redis.uri(), keys, policies, "100ms");
+    try (WorkerFixture worker = WorkerFixture.running(redis.uri(), keys, policies, "100ms");
         LoadRun load = new LoadRun(port, PATH, holders, NEWCOMER_THREADS)) {
       LoadRun.hold(Duration.ofSeconds(2));
       if (freeze) {

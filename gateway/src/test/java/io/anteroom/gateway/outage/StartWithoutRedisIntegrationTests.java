@@ -5,11 +5,11 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
 import io.anteroom.gateway.GatewayApp;
-import io.anteroom.gateway.GatewayTestSetup;
 import io.anteroom.gateway.Visitor;
+import io.anteroom.gateway.WireMockOrigin;
 import io.anteroom.gateway.monitoring.WorkerApp;
+import io.anteroom.testing.FreePorts;
 import io.anteroom.testing.redis.RedisServer;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -18,8 +18,8 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The gateway and the worker start while Redis cannot be reached, answer by the failure policy
@@ -27,16 +27,11 @@ import org.junit.jupiter.api.Test;
  */
 class StartWithoutRedisIntegrationTests {
 
-  static WireMockServer origin = GatewayTestSetup.origin();
-
-  @AfterAll
-  static void stopOrigin() {
-    origin.stop();
-  }
+  @RegisterExtension static WireMockOrigin origin = new WireMockOrigin();
 
   @Test
   void gatewayAndWorkerStartWithoutRedisThenHealWhenItStarts() throws Exception {
-    int redisPort = GatewayTestSetup.freePort();
+    int redisPort = FreePorts.pick();
     String uri = "redis://127.0.0.1:" + redisPort;
     try (GatewayApp gateway =
             new GatewayApp(uri, origin, "--anteroom.gateway.activate-on-start=shop:1");

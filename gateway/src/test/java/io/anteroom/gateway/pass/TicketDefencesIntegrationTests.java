@@ -3,9 +3,10 @@ package io.anteroom.gateway.pass;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
+import io.anteroom.gateway.GatewayIntegrationTest;
 import io.anteroom.gateway.GatewayTestSetup;
 import io.anteroom.gateway.Visitor;
+import io.anteroom.gateway.WireMockOrigin;
 import io.anteroom.gateway.activation.ActiveQueueMirror;
 import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.gateway.token.Ticket;
@@ -27,14 +28,10 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Base64;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * A ticket is a claim to one place, not a key past the room's defences: once its place is gone
@@ -44,31 +41,13 @@ import org.springframework.test.context.DynamicPropertySource;
  * shop's queues hold everyone here (queue-all) and no worker runs, so people stay where they are
  * put.
  */
-@SpringBootTest(
-    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {
-      GatewayTestSetup.CONFIG,
-      GatewayTestSetup.KEYS,
-      "anteroom.gateway.cookie-secure=false",
-      "anteroom.rooms.shop.mode=queue-all",
-      "management.server.port=0"
-    })
+@GatewayIntegrationTest(properties = {"anteroom.rooms.shop.mode=queue-all"})
 class TicketDefencesIntegrationTests {
 
   static final Duration TICKET_LIFE = Duration.ofMinutes(7);
 
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
-  static WireMockServer origin = GatewayTestSetup.origin();
-
-  @DynamicPropertySource
-  static void properties(DynamicPropertyRegistry registry) {
-    GatewayTestSetup.properties(registry, redis, origin);
-  }
-
-  @AfterAll
-  static void stopOrigin() {
-    origin.stop();
-  }
+  @RegisterExtension static WireMockOrigin origin = new WireMockOrigin();
 
   @LocalServerPort int port;
   @Autowired ActiveQueues active;

@@ -3,14 +3,14 @@ package io.anteroom.gateway.room;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
-import io.anteroom.gateway.GatewayTestSetup;
-import io.anteroom.gateway.InProcessWorker;
+import io.anteroom.gateway.GatewayIntegrationTest;
 import io.anteroom.gateway.Visitor;
+import io.anteroom.gateway.WireMockOrigin;
 import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.testing.redis.RedisServerExtension;
+import io.anteroom.worker.admission.WorkerFixture;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.net.http.HttpResponse;
@@ -21,47 +21,28 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * A room's total active users counts every session on its items, queues on or off: once the shop
  * holds three, newcomers on any product wait, also on products whose queues were off, and they go
  * in once sessions end and the room has room again.
  */
-@SpringBootTest(
-    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@GatewayIntegrationTest(
     properties = {
-      GatewayTestSetup.CONFIG,
-      GatewayTestSetup.KEYS,
       "anteroom.rooms.shop.total-active-users=3",
       "anteroom.rooms.shop.max-active=3",
       "anteroom.rooms.shop.admit-per-second=10",
       "anteroom.rooms.shop.session-duration=15s",
-      "anteroom.rooms.shop.cool-down=1s",
-      "anteroom.gateway.cookie-secure=false",
-      "management.server.port=0"
+      "anteroom.rooms.shop.cool-down=1s"
     })
 class RoomLimitsIntegrationTests {
 
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
-  static WireMockServer origin = GatewayTestSetup.origin();
-
-  @DynamicPropertySource
-  static void properties(DynamicPropertyRegistry registry) {
-    GatewayTestSetup.properties(registry, redis, origin);
-  }
-
-  @AfterAll
-  static void stopOrigin() {
-    origin.stop();
-  }
+  @RegisterExtension static WireMockOrigin origin = new WireMockOrigin();
 
   @LocalServerPort int port;
   @Autowired ActiveQueues active;
@@ -82,7 +63,7 @@ class RoomLimitsIntegrationTests {
     ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
     AtomicLong highest = new AtomicLong();
     try (StatefulRedisConnection<String, String> direct = client.connect();
-        InProcessWorker worker = new InProcessWorker(redis.uri(), keys, policies, "100ms")) {
+        WorkerFixture worker = WorkerFixture.running(redis.uri(), keys, policies, "100ms")) {
       sampler.scheduleAtFixedRate(
           () -> highest.accumulateAndGet(direct.sync().zcard(keys.sessions("shop")), Math::max),
           0,

@@ -4,10 +4,9 @@ import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
 import static org.awaitility.Awaitility.await;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import io.anteroom.gateway.GatewayApp;
-import io.anteroom.gateway.GatewayTestSetup;
+import io.anteroom.gateway.WireMockOrigin;
 import io.anteroom.gateway.activation.ActiveQueueMirror;
 import io.anteroom.gateway.monitoring.WorkerApp;
 import io.anteroom.gateway.room.RoomPolicyMirror;
@@ -76,13 +75,12 @@ class ManyInstancesIntegrationTests {
   final QueueKeys keys = new QueueKeys("wr");
   final List<AutoCloseable> open = new ArrayList<>();
   final List<WorkerApp> workers = new ArrayList<>();
-  WireMockServer origin;
+  @RegisterExtension final WireMockOrigin origin = new WireMockOrigin();
   RedisClient client;
   RedisCommands<String, String> commands;
 
   @BeforeEach
   void roomSettings() {
-    origin = GatewayTestSetup.origin();
     try (RedisConnector connector =
         RedisConnector.connect(
             new RedisProperties(redis.uri(), Duration.ofSeconds(2), Duration.ofSeconds(2), 1000))) {
@@ -116,7 +114,6 @@ class ManyInstancesIntegrationTests {
       closeable.close();
     }
     client.shutdown();
-    origin.stop();
   }
 
   @Test

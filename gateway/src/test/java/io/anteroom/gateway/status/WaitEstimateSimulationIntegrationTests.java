@@ -3,7 +3,6 @@ package io.anteroom.gateway.status;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.anteroom.gateway.InProcessWorker;
 import io.anteroom.gateway.filter.Line;
 import io.anteroom.queue.Activation;
 import io.anteroom.queue.EnqueueResult;
@@ -18,6 +17,7 @@ import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.redis.RedisConnector;
 import io.anteroom.testing.redis.RedisServerExtension;
+import io.anteroom.worker.admission.WorkerFixture;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -69,8 +69,8 @@ class WaitEstimateSimulationIntegrationTests {
             RedisConnector.connect(
                 new RedisProperties(
                     redis.uri(), Duration.ofSeconds(5), Duration.ofSeconds(2), 100_000));
-        InProcessWorker first = worker(redisConnector, configured);
-        InProcessWorker second = worker(redisConnector, configured)) {
+        WorkerFixture first = worker(redisConnector, configured);
+        WorkerFixture second = worker(redisConnector, configured)) {
       RedisQueueStore store =
           new RedisQueueStore(redisConnector.commands(), keys, Clock.systemUTC());
       new RedisActiveQueues(redisConnector.commands(), keys)
@@ -170,12 +170,12 @@ class WaitEstimateSimulationIntegrationTests {
   }
 
   /** A worker process of its own; {@code settings} only reads the (absent) live overrides. */
-  InProcessWorker worker(RedisConnector settings, RoomPolicy policy) {
+  WorkerFixture worker(RedisConnector settings, RoomPolicy policy) {
     RoomPolicies policies =
         new RoomPolicies(
             Map.of("sim", policy),
             new RedisSettingsStore(settings.commands(), keys),
             Clock.systemUTC());
-    return new InProcessWorker(redis.uri(), keys, policies, "250ms");
+    return WorkerFixture.running(redis.uri(), keys, policies, "250ms");
   }
 }

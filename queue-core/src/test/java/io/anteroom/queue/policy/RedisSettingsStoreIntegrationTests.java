@@ -4,30 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.RedisFixture;
-import io.anteroom.testing.redis.RedisServerExtension;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 class RedisSettingsStoreIntegrationTests {
 
-  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
+  @RegisterExtension static RedisFixture fixture = RedisFixture.create();
 
-  static RedisFixture fixture;
   final QueueKeys keys = new QueueKeys("wr");
-
-  @BeforeAll
-  static void connect() {
-    fixture = RedisFixture.connect(redis.uri());
-  }
-
-  @AfterAll
-  static void disconnect() {
-    fixture.close();
-  }
 
   @Test
   void roomAndQueueOverridesShareTheRoomHashAndComeBackApart() {

@@ -5,12 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.anteroom.queue.config.RedisProperties;
+import io.anteroom.testing.FreePorts;
 import io.anteroom.testing.redis.RedisServer;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
@@ -24,8 +22,8 @@ import org.junit.jupiter.api.Test;
 class DeferredRedisConnectorIntegrationTests {
 
   @Test
-  void commandsFailPromptlyUntilRedisStartsThenWork() throws IOException {
-    int port = freePort();
+  void commandsFailPromptlyUntilRedisStartsThenWork() {
+    int port = FreePorts.pick();
     RedisProperties properties =
         new RedisProperties(
             "redis://127.0.0.1:" + port, Duration.ofMillis(500), Duration.ofSeconds(1), 1000);
@@ -56,12 +54,6 @@ class DeferredRedisConnectorIntegrationTests {
         assertThat(pubSub.sync().ping()).isEqualTo("PONG");
         pubSub.close();
       }
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
     }
   }
 

@@ -1,5 +1,6 @@
 package io.anteroom.testing.redis;
 
+import io.anteroom.testing.FreePorts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -281,6 +282,9 @@ public final class RedisServer implements AutoCloseable {
 
     private static final int START_ATTEMPTS = 3;
 
+    /** Redis Cluster also listens on a bus port, the data port plus this offset. */
+    private static final int CLUSTER_BUS_OFFSET = 10_000;
+
     private final List<String> args = new ArrayList<>();
     private boolean persistent;
     private boolean sentinel;
@@ -350,7 +354,7 @@ public final class RedisServer implements AutoCloseable {
       int attempts = port == 0 ? START_ATTEMPTS : 1;
       IllegalStateException failure = null;
       for (int attempt = 0; attempt < attempts; attempt++) {
-        int chosen = port != 0 ? port : FreePorts.pick(clusterEnabled());
+        int chosen = port != 0 ? port : freePort();
         RedisServer server = new RedisServer(binary, chosen, persistent, sentinel, extraArgs);
         try {
           server.launch();
@@ -368,6 +372,10 @@ public final class RedisServer implements AutoCloseable {
     }
 
     // A cluster node also needs its bus port, port + 10000, to be free and valid.
+    private int freePort() {
+      return clusterEnabled() ? FreePorts.pickWithPartner(CLUSTER_BUS_OFFSET) : FreePorts.pick();
+    }
+
     private boolean clusterEnabled() {
       int flag = args.indexOf("--cluster-enabled");
       return flag >= 0 && flag + 1 < args.size() && "yes".equalsIgnoreCase(args.get(flag + 1));

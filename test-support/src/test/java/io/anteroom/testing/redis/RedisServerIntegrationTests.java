@@ -3,6 +3,7 @@ package io.anteroom.testing.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.anteroom.testing.FreePorts;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -217,7 +218,7 @@ class RedisServerIntegrationTests {
 
   @Test
   void fixedPortIsUsed() {
-    int port = FreePorts.pick(false);
+    int port = FreePorts.pick();
 
     try (RedisServer server = RedisServer.builder().port(port).start()) {
       assertThat(server.port()).isEqualTo(port);

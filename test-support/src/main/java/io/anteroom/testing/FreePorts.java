@@ -1,4 +1,4 @@
-package io.anteroom.testing.redis;
+package io.anteroom.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -8,13 +8,11 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Picks loopback ports that are free at the moment of asking. Another process may still take the
- * port before redis-server binds it, so callers must be ready to retry with a new one.
+ * Picks loopback ports that are free at the moment of asking, for servers that must be told their
+ * port before they start (redis-server, a fixed management port). Another process may still take
+ * the port before the server binds it, so callers that can should retry with a new one.
  */
-final class FreePorts {
-
-  /** Redis Cluster also listens on a bus port, the data port plus this offset. */
-  private static final int CLUSTER_BUS_OFFSET = 10_000;
+public final class FreePorts {
 
   private static final int MAX_PORT = 65_535;
   private static final int ATTEMPTS = 100;
@@ -25,16 +23,31 @@ final class FreePorts {
 
   private FreePorts() {}
 
-  /** A free port; with {@code clusterBus}, one whose bus port is free and in range too. */
-  static int pick(boolean clusterBus) {
+  /** A free port on 127.0.0.1. */
+  public static int pick() {
+    return pick(0);
+  }
+
+  /**
+   * A free port whose partner, the port plus {@code offset}, is free and in range too; both are
+   * reserved. Redis Cluster, for one, listens on such a bus port.
+   */
+  public static int pickWithPartner(int offset) {
+    if (offset <= 0) {
+      throw new IllegalArgumentException("offset must be positive: " + offset);
+    }
+    return pick(offset);
+  }
+
+  private static int pick(int offset) {
     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
       int port = bindAndRelease(0);
-      if (clusterBus && !busPortFree(port)) {
+      if (offset > 0 && !partnerFree(port + offset)) {
         continue;
       }
       if (handedOut.add(port)) {
-        if (clusterBus) {
-          handedOut.add(port + CLUSTER_BUS_OFFSET);
+        if (offset > 0) {
+          handedOut.add(port + offset);
         }
         return port;
       }
@@ -42,13 +55,12 @@ final class FreePorts {
     throw new IllegalStateException("found no free port on 127.0.0.1");
   }
 
-  private static boolean busPortFree(int port) {
-    int bus = port + CLUSTER_BUS_OFFSET;
-    if (bus > MAX_PORT || handedOut.contains(bus)) {
+  private static boolean partnerFree(int partner) {
+    if (partner > MAX_PORT || handedOut.contains(partner)) {
       return false;
     }
     try {
-      bindAndRelease(bus);
+      bindAndRelease(partner);
       return true;
     } catch (UncheckedIOException taken) {
       return false;
