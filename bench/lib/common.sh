@@ -19,17 +19,16 @@ usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' 
 usage_error() { echo "$BENCH: $*" >&2; usage >&2; exit 2; }
 
 # Sets, for every "--name value" whose name is in OPTIONS, the variable NAME (upper case, - as _),
-# and for every flag in FLAGS its variable to 1. A value whose default is a whole number must be a
-# positive whole number.
+# and for every flag in FLAGS its variable to 1. A value whose default is a number must be one.
 parse_options() {
   local name var
   while [ $# -gt 0 ]; do
     name=${1#--} var=${1#--} var=${var^^} var=${var//-/_}
-    if [[ " $FLAGS " == *" $name "* ]]; then
+    if [[ " ${FLAGS:-} " == *" $name "* ]]; then
       printf -v "$var" 1
       shift
     elif [[ " $OPTIONS " == *" $name "* && $# -ge 2 ]]; then
-      [[ ! ${!var} =~ ^[0-9]+$ || $2 =~ ^[1-9][0-9]*$ ]] || usage_error "$1 needs a positive whole number, not '$2'"
+      [[ ! ${!var} =~ ^[0-9]+$ || $2 =~ ^[0-9]+$ ]] || usage_error "$1 needs a whole number, not '$2'"
       printf -v "$var" '%s' "$2"
       shift 2
     elif [ "$1" = -h ] || [ "$1" = --help ]; then
@@ -239,10 +238,16 @@ require_gateway_jar() {
   [ -n "$JAR" ] || die "the build made no gateway/target/*-exec.jar"
 }
 
-# Runs the bench tool (java options and main class in "$@") on the class path build() wrote.
+# Runs the bench tool (java options and main class in "$@") on the class path build() wrote, with
+# every option of OPTIONS as -Dbench.<option>.
 bench_tool() {
+  local name var props=()
+  for name in ${OPTIONS:-}; do
+    var=${name^^} var=${var//-/_}
+    props+=("-Dbench.$name=${!var}")
+  done
   java -cp "bench/target/classes:$(cat bench/target/runtime-classpath.txt)" \
-    -Dslf4j.provider=org.slf4j.simple.SimpleServiceProvider \
+    -Dslf4j.provider=org.slf4j.simple.SimpleServiceProvider "${props[@]}" \
     -Dbench.command="$COMMAND" -Dbench.machine="$(machine_line)" "$@"
 }
 

@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class JoinLoop {
 
-  private static final long TIMEOUT_NANOS = Joiner.TIMEOUT.toNanos();
+  private static final long TIMEOUT_NANOS = Lines.TIMEOUT.toNanos();
   private static final long EXPIRY_PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
   private final InetSocketAddress address;
@@ -155,11 +155,11 @@ final class JoinLoop {
   private void fail(Selector selector, SelectionKey key, Answer.Kind kind, Exception error)
       throws IOException {
     Connection c = (Connection) key.attachment();
-    if (c.index >= 0 && log.kinds[c.index] == null) {
+    if (c.index >= 0 && log.answers[c.index] == null) {
       if (log.sent[c.index] == 0) {
         log.sent[c.index] = System.nanoTime();
       }
-      log.record(c.index, System.nanoTime(), Answer.failed(kind));
+      log.record(c.index, System.nanoTime(), Answer.failed(kind, 0));
       completed++;
       log.noteFailure(
           error != null
