@@ -71,7 +71,7 @@ public final class QueueRedisBench {
             Run.number("batch"),
             SLICE,
             InFlight.LIMIT);
-    String markdown = QueueRedisReport.markdown(rounds, load, redisVersion, steal, workload);
+    String markdown = new QueueRedisReport(rounds).markdown(load, redisVersion, steal, workload);
     System.out.println("\n" + markdown);
     Path out = Path.of(Run.option("out"));
     Files.createDirectories(out.toAbsolutePath().getParent());

@@ -25,96 +25,66 @@ final class QueueRedisReport {
   static final double LONGEST_CALL_GOAL = 1000; // goal 8: no admission call holds Redis 1 ms
   private static final String OVERHEAD = "Lua + EVALSHA itself";
 
-  /** One figure of a round, printed with {@code format}; {@code column} heads it per round. */
-  private record Figure(String label, String column, ToDoubleFunction<Round> value, String format) {
+  /**
+   * A figure of every round: value {@code column} (see {@link #value}), or with {@code under} the
+   * quotient of two values in the same round.
+   */
+  private record Figure(String label, String column, String format, String under) {
+
+    double of(Round round) {
+      return under == null ? value(column, round) : value(column, round) / value(under, round);
+    }
 
     String print(double number) {
       return Markdown.f(format, number);
     }
+
+    /** The figure's heading in the table of rounds. */
+    String heading() {
+      return under == null ? column : label;
+    }
   }
 
+  /** Column | format | label of each figure, in the order the results show them. */
   private static final List<Figure> VALUES =
-      List.of(
-          usec("join (`join.lua`), µs per newcomer", "join", r -> r.script("join")),
-          usec(
-              "enqueue (`enqueue.lua`, ids that may have been here before), µs per enqueue",
-              "enqueue",
-              r -> r.script("enqueue")),
-          usec("raw `ZADD NX` + `ZRANK`, µs per visitor", "raw ZADD+ZRANK", Round::rawEnqueueUsec),
-          usec(
-              "EVALSHA of `ZADD NX` + `ZRANK`, µs per visitor",
-              "EVALSHA ref",
-              r -> r.script("scriptedEnqueue")),
-          usec(
-              "EVALSHA of a script that only returns (enqueue's 5 keys, 5 args), µs per call",
-              "return-only script",
-              r -> r.script("returnOnly")),
-          usec(
-              "EVALSHA of the four commands a join needs, nothing else (`join_floor.lua`), µs",
-              "join floor",
-              r -> r.script("joinFloor")),
-          usec(
-              "admit (`admit.lua`), µs per admitted visitor, trimming seen included",
-              "admit/visitor",
-              Round::admitUsec),
-          usec(
-              "of which trimming seen once stale (trimming calls less idle calls), µs per visitor",
-              "trim/visitor",
-              Round::trimUsec),
-          usec("raw `ZPOPMIN` + `ZADD`, µs per visitor", "raw ZPOPMIN+ZADD", Round::rawAdmitUsec),
-          usec(
-              "EVALSHA of `ZPOPMIN` + `ZADD`, µs per visitor",
-              "EVALSHA admit ref",
-              r -> r.script("scriptedAdmit")),
-          usec(
-              "EVALSHA of what admission with abandonment needs (`admit_floor.lua`), µs per"
-                  + " visitor",
-              "admit floor",
-              r -> r.script("admitFloor")),
-          new Figure(
-              "median admit call (one batch), µs",
-              "median admit call",
-              r -> r.phase("admit").medianSliceUsec(),
-              "%.0f"),
-          new Figure(
-              "longest admit call, µs", "longest admit call", Round::longestAdmitUsec, "%.0f"),
-          new Figure(
-              "memory per waiting visitor (`used_memory` growth ÷ visitors), bytes",
-              "bytes/waiting",
-              Round::waitingBytes,
-              "%.1f"),
-          new Figure(
-              "memory per plain sorted-set member of the same id, bytes",
-              "bytes/member",
-              Round::memberBytes,
-              "%.1f"));
+      figures(
+          """
+          join | %.2f | join (`join.lua`), µs per newcomer
+          enqueue | %.2f | enqueue (`enqueue.lua`, ids that may have been here before), µs per enqueue
+          raw ZADD+ZRANK | %.2f | raw `ZADD NX` + `ZRANK`, µs per visitor
+          EVALSHA ref | %.2f | EVALSHA of `ZADD NX` + `ZRANK`, µs per visitor
+          return-only script | %.2f | EVALSHA of a script that only returns (enqueue's 5 keys, 5 args), µs per call
+          join floor | %.2f | EVALSHA of the four commands a join needs, nothing else (`join_floor.lua`), µs
+          admit/visitor | %.2f | admit (`admit.lua`), µs per admitted visitor, trimming seen included
+          trim/visitor | %.2f | of which trimming seen once stale (trimming calls less idle calls), µs per visitor
+          raw ZPOPMIN+ZADD | %.2f | raw `ZPOPMIN` + `ZADD`, µs per visitor
+          EVALSHA admit ref | %.2f | EVALSHA of `ZPOPMIN` + `ZADD`, µs per visitor
+          admit floor | %.2f | EVALSHA of what admission with abandonment needs (`admit_floor.lua`), µs per visitor
+          median admit call | %.0f | median admit call (one batch), µs
+          longest admit call | %.0f | longest admit call, µs
+          bytes/waiting | %.1f | memory per waiting visitor (`used_memory` growth ÷ visitors), bytes
+          bytes/member | %.1f | memory per plain sorted-set member of the same id, bytes
+          """,
+          false);
 
-  private static final String EVALSHA_REF = "EVALSHA(ZADD NX+ZRANK)";
-  private static final String RAW_ADMIT = "raw ZPOPMIN+ZADD";
-  private static final Figure JOIN_RATIO = ratio("join ÷ " + EVALSHA_REF, "join", "EVALSHA ref");
-  private static final Figure ADMIT_RATIO =
-      ratio("admit per visitor ÷ " + RAW_ADMIT, "admit/visitor", RAW_ADMIT);
-  private static final Figure MEMORY_RATIO =
-      ratio("memory per waiting visitor ÷ plain member", "bytes/waiting", "bytes/member");
-
+  /** Numerator | denominator | label of each ratio. */
   private static final List<Figure> RATIOS =
-      List.of(
-          JOIN_RATIO,
-          ratio("enqueue ÷ " + EVALSHA_REF, "enqueue", "EVALSHA ref"),
-          ratio("join floor ÷ " + EVALSHA_REF, "join floor", "EVALSHA ref"),
-          ratio("join ÷ join floor", "join", "join floor"),
-          ratio("join ÷ raw ZADD+ZRANK", "join", "raw ZADD+ZRANK"),
-          ADMIT_RATIO,
-          new Figure(
-              "admit per visitor, admitting calls only, ÷ " + RAW_ADMIT,
-              "",
-              r -> (r.admitUsec() - r.trimUsec()) / r.rawAdmitUsec(),
-              "%.2f×"),
-          ratio("admit per visitor ÷ EVALSHA(ZPOPMIN+ZADD)", "admit/visitor", "EVALSHA admit ref"),
-          ratio("EVALSHA(ZPOPMIN+ZADD) ÷ " + RAW_ADMIT, "EVALSHA admit ref", RAW_ADMIT),
-          ratio("admit floor ÷ " + RAW_ADMIT, "admit floor", RAW_ADMIT),
-          ratio("admit ÷ admit floor", "admit/visitor", "admit floor"),
-          MEMORY_RATIO);
+      figures(
+          """
+          join | EVALSHA ref | join ÷ EVALSHA(ZADD NX+ZRANK)
+          enqueue | EVALSHA ref | enqueue ÷ EVALSHA(ZADD NX+ZRANK)
+          join floor | EVALSHA ref | join floor ÷ EVALSHA(ZADD NX+ZRANK)
+          join | join floor | join ÷ join floor
+          join | raw ZADD+ZRANK | join ÷ raw ZADD+ZRANK
+          admit/visitor | raw ZPOPMIN+ZADD | admit per visitor ÷ raw ZPOPMIN+ZADD
+          admitting/visitor | raw ZPOPMIN+ZADD | admit per visitor, admitting calls only, ÷ raw ZPOPMIN+ZADD
+          admit/visitor | EVALSHA admit ref | admit per visitor ÷ EVALSHA(ZPOPMIN+ZADD)
+          EVALSHA admit ref | raw ZPOPMIN+ZADD | EVALSHA(ZPOPMIN+ZADD) ÷ raw ZPOPMIN+ZADD
+          admit floor | raw ZPOPMIN+ZADD | admit floor ÷ raw ZPOPMIN+ZADD
+          admit/visitor | admit floor | admit ÷ admit floor
+          bytes/waiting | bytes/member | memory per waiting visitor ÷ plain member
+          """,
+          true);
 
   private static final String METHOD =
       """
@@ -158,19 +128,44 @@ final class QueueRedisReport {
       against the same ids added with `ZADD` to one plain sorted set on a flushed server again.
       """;
 
-  private QueueRedisReport() {}
+  private final List<Round> rounds;
+
+  QueueRedisReport(List<Round> rounds) {
+    this.rounds = List.copyOf(rounds);
+  }
+
+  private static double value(String column, Round r) {
+    return switch (column) {
+      case "join", "enqueue" -> r.script(column);
+      case "raw ZADD+ZRANK" -> r.rawEnqueueUsec();
+      case "EVALSHA ref" -> r.script("scriptedEnqueue");
+      case "return-only script" -> r.script("returnOnly");
+      case "join floor" -> r.script("joinFloor");
+      case "admit/visitor" -> r.admitUsec();
+      case "trim/visitor" -> r.trimUsec();
+      case "admitting/visitor" -> r.admitUsec() - r.trimUsec();
+      case "raw ZPOPMIN+ZADD" -> r.rawAdmitUsec();
+      case "EVALSHA admit ref" -> r.script("scriptedAdmit");
+      case "admit floor" -> r.script("admitFloor");
+      case "median admit call" -> r.phase("admit").medianSliceUsec();
+      case "longest admit call" -> r.longestAdmitUsec();
+      case "bytes/waiting" -> r.waitingBytes();
+      case "bytes/member" -> r.memberBytes();
+      default -> throw new IllegalArgumentException(column);
+    };
+  }
 
   /** A console line for one finished round. */
   static String roundLine(Round round) {
     StringBuilder line =
         new StringBuilder(round.number() == 0 ? "warm-up" : "round " + round.number());
     line.append(" (").append(round.order()).append("):");
-    VALUES.forEach(f -> line.append(' ').append(f.column()).append('=').append(print(f, round)));
+    VALUES.forEach(
+        f -> line.append(' ').append(f.column()).append('=').append(f.print(f.of(round))));
     return line.toString();
   }
 
-  static String markdown(
-      List<Round> rounds, String load, String redisVersion, double steal, String workload) {
+  String markdown(String load, String redisVersion, double steal, String workload) {
     Markdown md = new Markdown();
     md.line("# Queue model vs raw commands: Redis server time per visitor\n");
     md.line("| | |\n|---|---|");
@@ -178,14 +173,9 @@ final class QueueRedisReport {
     md.row("command", "`" + Run.command() + "`");
     md.row("machine", Run.machine());
     String stolen = Double.isNaN(steal) ? "unknown" : Markdown.f("%.1f%%", steal);
-    md.row(
-        "host load",
-        "load average "
-            + load
-            + " at start; "
-            + stolen
-            + " of CPU time stolen by the host during"
-            + " the run (/proc/stat)");
+    md.line(
+        "| host load | load average %s at start; %s of CPU time stolen by the host during the run (/proc/stat) |",
+        load, stolen);
     md.row("redis-server", redisVersion + ", started by the benchmark on a free loopback port");
     md.row("Java", Run.java());
     md.row("workload", workload);
@@ -193,51 +183,35 @@ final class QueueRedisReport {
     md.line("## Results (median of %d rounds)\n", rounds.size());
     md.line("| figure | median | min–max |\n|---|---:|---:|");
     for (Figure f : VALUES) {
-      Spread s = Spread.of(rounds, f.value());
+      Spread s = Spread.of(rounds, f::of);
       md.row(f.label(), f.print(s.median()), f.print(s.min()) + "–" + f.print(s.max()));
     }
     md.line("\n| ratio | median | min–max |\n|---|---:|---:|");
     for (Figure f : RATIOS) {
-      Spread s = Spread.of(rounds, f.value());
+      Spread s = Spread.of(rounds, f::of);
       md.row(f.label(), f.print(s.median()), Markdown.f("%.2f–", s.min()) + f.print(s.max()));
     }
     md.line("\n## Against the goals\n");
     md.line("| goal | figure | median | min–max | target | |\n|---|---|---:|---:|---|---|");
-    goal(
-        md,
-        rounds,
-        "6",
-        relabel(JOIN_RATIO, "join (`join.lua`) ÷ " + EVALSHA_REF + ", µs per enqueue"),
-        JOIN_GOAL,
-        false);
-    goal(
-        md,
-        rounds,
-        "7",
-        relabel(MEMORY_RATIO, "memory per waiting visitor ÷ one plain sorted-set member"),
-        MEMORY_GOAL,
-        false);
-    goal(md, rounds, "8", ADMIT_RATIO, ADMIT_GOAL, false);
-    Figure longest = new Figure("longest admit call", "", Round::longestAdmitUsec, "%.0f µs");
-    goal(md, rounds, "8", longest, LONGEST_CALL_GOAL, true);
+    String join = "join (`join.lua`) ÷ EVALSHA(ZADD NX+ZRANK), µs per enqueue";
+    goal(md, "6", new Figure(join, "join", "%.2f×", "EVALSHA ref"), JOIN_GOAL, false);
+    String memory = "memory per waiting visitor ÷ one plain sorted-set member";
+    goal(md, "7", new Figure(memory, "bytes/waiting", "%.2f×", "bytes/member"), MEMORY_GOAL, false);
+    goal(md, "8", RATIOS.get(5), ADMIT_GOAL, false);
+    Figure longest = new Figure("longest admit call", "longest admit call", "%.0f µs", null);
+    goal(md, "8", longest, LONGEST_CALL_GOAL, true);
     md.line("");
-    joinVerdict(md, rounds);
-    memoryVerdict(md, rounds);
-    admitVerdict(md, rounds);
-    longestCallVerdict(md, rounds);
-    breakdown(md, rounds);
+    verdicts(md);
+    breakdown(md);
     md.line("## Per round\n");
+    List<Figure> all = Stream.concat(VALUES.stream(), RATIOS.stream()).toList();
     md.line(
         "| round | order |%s\n|---:|---|%s",
-        String.join("", VALUES.stream().map(f -> " " + f.column() + " |").toList())
-            + String.join("", RATIOS.stream().map(f -> " " + f.label() + " |").toList()),
-        "---:|".repeat(VALUES.size() + RATIOS.size()));
-    for (Round round : rounds) {
-      md.row(
-          round.number() + " | " + round.order(),
-          String.join(
-              " | ",
-              Stream.concat(VALUES.stream(), RATIOS.stream()).map(f -> print(f, round)).toList()));
+        String.join("", all.stream().map(f -> " " + f.heading() + " |").toList()),
+        "---:|".repeat(all.size()));
+    for (Round r : rounds) {
+      String cells = String.join(" | ", all.stream().map(f -> f.print(f.of(r))).toList());
+      md.row(r.number() + " | " + r.order(), cells);
     }
     return md.line(
             "\nTimes in µs of server time (INFO commandstats); memory in bytes (INFO memory).")
@@ -245,27 +219,22 @@ final class QueueRedisReport {
   }
 
   /** A goal's row: met when the median over the rounds is at most the limit (below if strict). */
-  private static void goal(
-      Markdown md, List<Round> rounds, String number, Figure f, double limit, boolean strict) {
-    Spread s = Spread.of(rounds, f.value());
+  private void goal(Markdown md, String number, Figure f, double limit, boolean strict) {
+    Spread s = Spread.of(rounds, f::of);
     boolean met = strict ? s.median() < limit : s.median() <= limit;
     String range = f.print(s.min()) + "–" + f.print(s.max());
     String target = (strict ? "< " : "≤ ") + f.print(limit);
     md.row(number, f.label(), f.print(s.median()), range, target, met ? "met" : "**not met**");
   }
 
-  private static String verdict(double ratio, double goal) {
-    return ratio <= goal ? "goal met." : Markdown.f("goal not met: %.2f× over it.", ratio / goal);
-  }
-
-  private static void joinVerdict(Markdown md, List<Round> rounds) {
-    double reference = median(rounds, r -> r.script("scriptedEnqueue"));
-    double ratio = median(rounds, JOIN_RATIO.value());
-    double overhead = median(rounds, r -> r.phase("join").scriptOverheadPer());
-    double floor = median(rounds, r -> r.script("returnOnly"));
-    double calls = median(rounds, r -> r.phase("join").dataCallsPer());
-    double refCalls = median(rounds, r -> r.phase("scriptedEnqueue").dataCallsPer());
-    double floorRatio = median(rounds, r -> r.script("joinFloor") / r.script("scriptedEnqueue"));
+  private void verdicts(Markdown md) {
+    double ref = m("EVALSHA ref");
+    double ratio = m("join", "EVALSHA ref");
+    double overhead = median(r -> r.phase("join").scriptOverheadPer());
+    double floor = m("return-only script");
+    double calls = median(r -> r.phase("join").dataCallsPer());
+    double refCalls = median(r -> r.phase("scriptedEnqueue").dataCallsPer());
+    double floorRatio = m("join floor", "EVALSHA ref");
     md.line(
         """
         **Goal 6, enqueue: %s** A newcomer's join costs %.2f µs, %.2f× the EVALSHA reference \
@@ -284,31 +253,25 @@ final class QueueRedisReport {
         that floor.
         """,
         verdict(ratio, JOIN_GOAL),
-        median(rounds, r -> r.script("join")),
+        m("join"),
         ratio,
-        reference,
+        ref,
         JOIN_GOAL,
-        reference * JOIN_GOAL,
-        differences(rounds, "join", "scriptedEnqueue"),
-        median(rounds, r -> r.script("enqueue")),
-        median(rounds, r -> r.script("enqueue") / r.script("scriptedEnqueue")),
+        ref * JOIN_GOAL,
+        differences("join", "scriptedEnqueue"),
+        m("enqueue"),
+        m("enqueue", "EVALSHA ref"),
         overhead,
         floor,
         overhead - floor,
         calls,
         (overhead - floor) / calls,
         refCalls,
-        median(rounds, r -> r.script("joinFloor")),
+        m("join floor"),
         floorRatio,
-        floorRatio <= JOIN_GOAL
-            ? "within the goal."
-            : "the goal is out of reach for any script that keeps these four, whatever the"
-                + " Lua between them.",
-        median(rounds, r -> r.script("join") / r.script("joinFloor")));
-  }
-
-  private static void memoryVerdict(Markdown md, List<Round> rounds) {
-    double ratio = median(rounds, MEMORY_RATIO.value());
+        floorRatio <= JOIN_GOAL ? "within the goal." : JOIN_FLOOR,
+        m("join", "join floor"));
+    double memory = m("bytes/waiting", "bytes/member");
     md.line(
         """
         **Goal 7, memory: %s** A waiting visitor takes %.1f bytes, everything included, %.2f× \
@@ -317,16 +280,10 @@ final class QueueRedisReport {
         sweeps and admission read by range); nothing else grows with the line. Admitted visitors \
         also keep their `seen` entry until it is older than abandon-after, when admission trims it.
         """,
-        verdict(ratio, MEMORY_GOAL),
-        median(rounds, Round::waitingBytes),
-        ratio,
-        median(rounds, Round::memberBytes));
-  }
-
-  private static void admitVerdict(Markdown md, List<Round> rounds) {
-    double raw = median(rounds, Round::rawAdmitUsec);
-    double ratio = median(rounds, ADMIT_RATIO.value());
-    double floorRatio = median(rounds, r -> r.script("admitFloor") / r.rawAdmitUsec());
+        verdict(memory, MEMORY_GOAL), m("bytes/waiting"), memory, m("bytes/member"));
+    double raw = m("raw ZPOPMIN+ZADD");
+    double admit = m("admit/visitor", "raw ZPOPMIN+ZADD");
+    double admitFloor = m("admit floor", "raw ZPOPMIN+ZADD");
     md.line(
         """
         **Goal 8, admit: %s** %.2f µs per admitted visitor is %.2f× raw `ZPOPMIN` + `ZADD` (%.2f µs; \
@@ -342,44 +299,32 @@ final class QueueRedisReport {
         costs %.2f µs, %.2f× the raw pair: %s The model costs %.2f× that floor, for the bucket, \
         the cap, the measured rate and the trimming of seen.
         """,
-        verdict(ratio, ADMIT_GOAL),
-        median(rounds, Round::admitUsec),
-        ratio,
+        verdict(admit, ADMIT_GOAL),
+        m("admit/visitor"),
+        admit,
         raw,
         ADMIT_GOAL,
         raw * ADMIT_GOAL,
-        median(rounds, Round::trimUsec),
-        differences(rounds, "admit", "rawAdmit"),
-        median(rounds, r -> r.script("scriptedAdmit")),
-        median(rounds, r -> r.script("scriptedAdmit") / r.rawAdmitUsec()),
-        median(rounds, r -> r.admitUsec() / r.script("scriptedAdmit")),
-        median(rounds, r -> r.script("admitFloor")),
-        floorRatio,
-        floorRatio <= ADMIT_GOAL
-            ? "within the goal."
-            : "the goal is out of reach for any script that judges abandonment per visitor"
-                + " this way.",
-        median(rounds, r -> r.admitUsec() / r.script("admitFloor")));
-  }
-
-  /**
-   * Every call admits the same batch, so a longest call far above the median is redis-server losing
-   * the CPU mid-call, not the call's work.
-   */
-  private static void longestCallVerdict(Markdown md, List<Round> rounds) {
-    Spread longest = Spread.of(rounds, Round::longestAdmitUsec);
-    double call = median(rounds, r -> r.phase("admit").medianSliceUsec());
+        m("trim/visitor"),
+        differences("admit", "rawAdmit"),
+        m("EVALSHA admit ref"),
+        m("EVALSHA admit ref", "raw ZPOPMIN+ZADD"),
+        m("admit/visitor", "EVALSHA admit ref"),
+        m("admit floor"),
+        admitFloor,
+        admitFloor <= ADMIT_GOAL ? "within the goal." : ADMIT_FLOOR,
+        m("admit/visitor", "admit floor"));
+    // Every call admits the same batch: a longest call far above the median is redis-server
+    // losing the CPU mid-call, not the call's work.
+    Spread longest = Spread.of(rounds, r -> value("longest admit call", r));
+    double call = m("median admit call");
     String note =
         longest.max() < LONGEST_CALL_GOAL
             ? "No call held Redis for a millisecond."
             : longest.median() > 3 * call
-                ? Markdown.f(
-                    "Every call admits one batch of the same size, so the longest calls, %.0f× the"
-                        + " median call, are redis-server losing the CPU mid-call (see the host load"
-                        + " above), not the calls' work; on a quiet machine the longest call is close"
-                        + " to the median.",
-                    longest.median() / call)
+                ? Markdown.f(CPU_LOST, longest.median() / call)
                 : "Redis serves nothing else meanwhile; a smaller admit batch shortens the call.";
+    String met = longest.median() < LONGEST_CALL_GOAL ? "goal met." : "goal not met.";
     md.line(
         """
         **Goal 8, longest admit call: %s** %.0f µs of server time (median of the rounds' \
@@ -387,16 +332,24 @@ final class QueueRedisReport {
         visitors per call that the goal assumes (`admit-batch`, default 100; the worker makes up \
         to 20 calls per queue per tick, so the batch does not cap the rate). %s
         """,
-        longest.median() < LONGEST_CALL_GOAL ? "goal met." : "goal not met.",
-        longest.median(),
-        longest.min(),
-        longest.max(),
-        call,
-        Run.number("batch"),
-        note);
+        met, longest.median(), longest.min(), longest.max(), call, Run.number("batch"), note);
   }
 
-  private static void breakdown(Markdown md, List<Round> rounds) {
+  private static final String JOIN_FLOOR =
+      "the goal is out of reach for any script that keeps these four, whatever the Lua between"
+          + " them.";
+  private static final String ADMIT_FLOOR =
+      "the goal is out of reach for any script that judges abandonment per visitor this way.";
+  private static final String CPU_LOST =
+      "Every call admits one batch of the same size, so the longest calls, %.0f× the median call,"
+          + " are redis-server losing the CPU mid-call (see the host load above), not the calls'"
+          + " work; on a quiet machine the longest call is close to the median.";
+
+  private static String verdict(double ratio, double goal) {
+    return ratio <= goal ? "goal met." : Markdown.f("goal not met: %.2f× over it.", ratio / goal);
+  }
+
+  private void breakdown(Markdown md) {
     md.line("## Where the time goes\n");
     md.line(
         "Median µs per operation of each command the server ran, with (calls per operation). \""
@@ -405,20 +358,16 @@ final class QueueRedisReport {
             + " calls, converting replies to Lua values and back, and the EVALSHA call itself.\n");
     table(
         md,
-        rounds,
-        "per enqueue",
-        List.of("join", "enqueue", "scriptedEnqueue", "returnOnly", "joinFloor", "rawEnqueue"),
-        "`join.lua` | `enqueue.lua` | EVALSHA ref | return-only script | join floor | raw");
+        "per enqueue | `join.lua` | `enqueue.lua` | EVALSHA ref | return-only script | join floor | raw",
+        List.of("join", "enqueue", "scriptedEnqueue", "returnOnly", "joinFloor", "rawEnqueue"));
     md.line("");
     md.line(
         "The admission columns cover the admitting calls; the calls trimming seen later are in"
             + " the figures above.\n");
     table(
         md,
-        rounds,
-        "per admitted visitor",
-        List.of("admit", "scriptedAdmit", "admitFloor", "rawAdmit"),
-        "`admit.lua` | EVALSHA admit ref | admit floor | raw");
+        "per admitted visitor | `admit.lua` | EVALSHA admit ref | admit floor | raw",
+        List.of("admit", "scriptedAdmit", "admitFloor", "rawAdmit"));
     int batch = Run.number("batch");
     md.line(
         "\nA command run once per batch of %d shows as %s calls per visitor.\n",
@@ -426,14 +375,13 @@ final class QueueRedisReport {
   }
 
   /** µs per operation and (calls per operation) of each command, a column per phase. */
-  private static void table(
-      Markdown md, List<Round> rounds, String title, List<String> phases, String heads) {
-    md.line("| " + title + " | " + heads + " |\n|---|" + "---:|".repeat(phases.size()));
-    for (String command : commands(rounds, phases)) {
+  private void table(Markdown md, String heads, List<String> phases) {
+    md.line("| " + heads + " |\n|---|" + "---:|".repeat(phases.size()));
+    for (String command : commands(phases)) {
       StringBuilder row = new StringBuilder("| " + command.toUpperCase(Locale.ROOT) + " |");
       for (String phase : phases) {
-        double calls = median(rounds, r -> callsPer(r.phase(phase), command));
-        String usec = usec(median(rounds, r -> r.phase(phase).usecPer(command)));
+        double calls = median(r -> callsPer(r.phase(phase), command));
+        String usec = usec(median(r -> r.phase(phase).usecPer(command)));
         row.append(' ').append(calls == 0 ? "–" : usec + " (" + calls(calls) + ")").append(" |");
       }
       md.line(row.toString());
@@ -441,11 +389,8 @@ final class QueueRedisReport {
     StringBuilder overhead = new StringBuilder("| " + OVERHEAD + " |");
     StringBuilder total = new StringBuilder("| **total** |");
     for (String phase : phases) {
-      overhead.append(' ').append(script(phase) ? usec(overhead(rounds, phase)) : "–").append(" |");
-      total
-          .append(" **")
-          .append(usec(median(rounds, r -> r.phase(phase).totalPer())))
-          .append("** |");
+      overhead.append(' ').append(script(phase) ? usec(overhead(phase)) : "–").append(" |");
+      total.append(" **").append(usec(median(r -> r.phase(phase).totalPer()))).append("** |");
     }
     md.line(overhead.toString()).line(total.toString());
   }
@@ -454,21 +399,22 @@ final class QueueRedisReport {
    * What phase {@code model} spends beyond phase {@code reference}, largest first, for example
    * {@code ZADD +0.90 µs (2 vs 1 calls)}; only the commands and overhead that cost more.
    */
-  private static String differences(List<Round> rounds, String model, String reference) {
+  private String differences(String model, String reference) {
     record Extra(String what, double usec, String detail) {}
     List<Extra> extras = new ArrayList<>();
-    for (String command : commands(rounds, List.of(model, reference))) {
+    for (String command : commands(List.of(model, reference))) {
       double more =
-          median(rounds, r -> r.phase(model).usecPer(command))
-              - median(rounds, r -> r.phase(reference).usecPer(command));
-      double modelCalls = median(rounds, r -> callsPer(r.phase(model), command));
-      double referenceCalls = median(rounds, r -> callsPer(r.phase(reference), command));
-      String detail = " (" + calls(modelCalls) + " vs " + calls(referenceCalls) + " calls)";
+          median(r -> r.phase(model).usecPer(command))
+              - median(r -> r.phase(reference).usecPer(command));
+      String detail =
+          " (%s vs %s calls)"
+              .formatted(
+                  calls(median(r -> callsPer(r.phase(model), command))),
+                  calls(median(r -> callsPer(r.phase(reference), command))));
       extras.add(new Extra(command.toUpperCase(Locale.ROOT), more, detail));
     }
     double overhead =
-        (script(model) ? overhead(rounds, model) : 0)
-            - (script(reference) ? overhead(rounds, reference) : 0);
+        (script(model) ? overhead(model) : 0) - (script(reference) ? overhead(reference) : 0);
     extras.add(new Extra(OVERHEAD, overhead, ""));
     return extras.stream()
         .filter(e -> e.usec() >= 0.005)
@@ -478,7 +424,7 @@ final class QueueRedisReport {
         .orElse("nothing measurable");
   }
 
-  private static Set<String> commands(List<Round> rounds, List<String> phases) {
+  private Set<String> commands(List<String> phases) {
     Set<String> commands = new TreeSet<>();
     rounds.forEach(r -> phases.forEach(p -> commands.addAll(r.phase(p).dataCommands().keySet())));
     return commands;
@@ -488,20 +434,26 @@ final class QueueRedisReport {
     return !phase.startsWith("raw");
   }
 
-  private static double overhead(List<Round> rounds, String phase) {
-    return median(rounds, r -> r.phase(phase).scriptOverheadPer());
+  private double overhead(String phase) {
+    return median(r -> r.phase(phase).scriptOverheadPer());
   }
 
   private static double callsPer(Phase phase, String command) {
     return (double) phase.calls(command) / phase.operations;
   }
 
-  private static double median(List<Round> rounds, ToDoubleFunction<Round> figure) {
+  private double median(ToDoubleFunction<Round> figure) {
     return Spread.of(rounds, figure).median();
   }
 
-  private static String print(Figure figure, Round round) {
-    return figure.print(figure.value().applyAsDouble(round));
+  /** The median over the rounds of value {@code column}. */
+  private double m(String column) {
+    return median(r -> value(column, r));
+  }
+
+  /** The median over the rounds of value {@code over} ÷ value {@code under} in the same round. */
+  private double m(String over, String under) {
+    return median(r -> value(over, r) / value(under, r));
   }
 
   private static String usec(double value) {
@@ -513,22 +465,14 @@ final class QueueRedisReport {
     return new BigDecimal(value).round(new MathContext(3)).stripTrailingZeros().toPlainString();
   }
 
-  private static Figure usec(String label, String column, ToDoubleFunction<Round> value) {
-    return new Figure(label, column, value, "%.2f");
-  }
-
-  /** The quotient of two of {@link #VALUES}, named by column, in the same round. */
-  private static Figure ratio(String label, String over, String under) {
-    ToDoubleFunction<Round> a = value(over);
-    ToDoubleFunction<Round> b = value(under);
-    return new Figure(label, label, r -> a.applyAsDouble(r) / b.applyAsDouble(r), "%.2f×");
-  }
-
-  private static ToDoubleFunction<Round> value(String column) {
-    return VALUES.stream().filter(f -> f.column().equals(column)).findFirst().orElseThrow().value();
-  }
-
-  private static Figure relabel(Figure figure, String label) {
-    return new Figure(label, "", figure.value(), figure.format());
+  /** One figure a line, "column | format | label", or for ratios "over | under | label". */
+  private static List<Figure> figures(String lines, boolean ratios) {
+    return lines
+        .lines()
+        .map(line -> line.split(" \\| "))
+        .map(
+            f ->
+                ratios ? new Figure(f[2], f[0], "%.2f×", f[1]) : new Figure(f[2], f[0], f[1], null))
+        .toList();
   }
 }
