@@ -79,19 +79,14 @@ trap 'echo "$BENCH: \"$BASH_COMMAND\" failed (line $LINENO of ${BASH_SOURCE[0]##
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# The demo's ports, the usual Redis port and plain http: never used here, even when free.
-TAKEN_PORTS=" 80 443 6379 6380 8080 8081 8082 8090 "
-# Sets the variable named $1 to a loopback port no socket holds in any state, never the same one
-# twice, below the kernel's range for outgoing connections (where one may appear any moment).
+# Sets the variable named $1 to a loopback port no socket holds, never the same one twice, below
+# the kernel's range for outgoing connections and away from the demo's ports.
+TAKEN_PORTS=" "
 pick_port() {
-  local _port _low=20000 _high
-  _high=$(awk '{ print $1 }' /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
-  [ "$_high" -gt $((_low + 1000)) ] || _high=60000
+  local _port
   while :; do
-    _port=$((_low + (RANDOM * 32768 + RANDOM) % (_high - _low)))
-    [[ $TAKEN_PORTS != *" $_port "* ]] || continue
-    [ -z "$(ss -Htan "sport = :$_port" 2>/dev/null)" ] || continue
-    ! (exec 3<>"/dev/tcp/127.0.0.1/$_port") 2>/dev/null || continue
+    _port=$((20000 + RANDOM % 12000))
+    [[ $TAKEN_PORTS != *" $_port "* && -z "$(ss -Htan "sport = :$_port")" ]] || continue
     TAKEN_PORTS+="$_port "
     printf -v "$1" '%s' "$_port"
     return
@@ -195,25 +190,13 @@ pin_process() {
 # nginx lives in /usr/sbin, which a normal user's PATH may leave out.
 nginx_binary() { command -v nginx 2>/dev/null || echo /usr/sbin/nginx; }
 
-# Checks java, curl and Redis, and installs the Debian packages among $@ (wrk, nginx) whose
-# commands are missing (root or sudo needed).
+# Checks java, curl, Redis and the commands in $@ (wrk, nginx).
 require_tools() {
-  local missing=() tool sudo=()
-  have java || die "no java on the PATH; Anteroom needs a JDK 17 or newer"
-  have curl || die "curl is needed"
-  { have redis-server && have redis-cli; } || die "redis-server and redis-cli are needed (Debian: apt-get install redis-server)"
-  for tool in "$@"; do
-    [ "$tool" = nginx ] && [ -x "$(nginx_binary)" ] || have "$tool" || missing+=("$tool")
+  local tool
+  for tool in java curl redis-server redis-cli "$@"; do
+    [ "$tool" = nginx ] && [ -x "$(nginx_binary)" ] || have "$tool" \
+      || die "no $tool on the PATH (Debian packages: openjdk-17-jdk curl redis-server wrk nginx)"
   done
-  [ ${#missing[@]} -gt 0 ] || return 0
-  if [ "$(id -u)" -ne 0 ]; then
-    have sudo || die "${missing[*]} missing, and installing needs root or sudo: apt-get install -y ${missing[*]}"
-    sudo=(sudo)
-  fi
-  log "installing ${missing[*]} from Debian"
-  { "${sudo[@]}" apt-get install -y -qq "${missing[@]}" || { "${sudo[@]}" apt-get update -qq \
-    && "${sudo[@]}" apt-get install -y -qq "${missing[@]}"; }; } >"$WORK/apt.log" 2>&1 \
-    || die "apt-get install -y ${missing[*]} failed; see $WORK/apt.log"
 }
 
 # Sets JAR to the newest gateway/target/*-exec.jar, relative to the root.
