@@ -36,32 +36,26 @@ final class CrowdReport {
 
   private void header() {
     md.line("# The gateway with a crowd waiting: heap and burst\n\n| | |\n|---|---|");
-    md.row(
-        "date (UTC)", r.started.truncatedTo(ChronoUnit.SECONDS) + f(", %.1f minutes", r.minutes));
+    md.line(
+        "| date (UTC) | %s, %.1f minutes |", r.started.truncatedTo(ChronoUnit.SECONDS), r.minutes);
     md.row("command", "`" + Run.command() + "`");
     md.row("machine", Run.machine());
-    md.row(
-        "host load",
-        "load average "
-            + r.loadAtStart
-            + " at start, "
-            + r.loadAtEnd
-            + " at the end; the gateway, Redis and this load tool share these CPUs");
+    md.line(
+        "| host load | load average %s at start, %s at the end; the gateway, Redis and this load"
+            + " tool share these CPUs |",
+        r.loadAtStart, r.loadAtEnd);
     md.row("Java", Run.java());
     md.row("gateway", Run.option("gateway.note") + "; collector: " + r.collector);
-    md.row(
-        "redis-server",
-        r.redisVersion + ", started by the benchmark on a free loopback port, not persistent");
-    md.row(
-        "load",
-        "the tool's own NIO HTTP/1.1 client on one thread: "
-            + CrowdBench.IN_FLIGHT
-            + " keep-alive connections, one request in flight on each, each `GET"
-            + " /products/<item>` with `Accept: application/json` and no cookies: a new visitor; "
-            + Lines.TIMEOUT.toSeconds()
-            + " s timeout");
-    md.line("");
+    md.row("redis-server", r.redisVersion + LOOPBACK);
+    md.line(
+        "| load | the tool's own NIO HTTP/1.1 client on one thread: %d keep-alive connections, one"
+            + " request in flight on each, each `GET /products/<item>` with `Accept:"
+            + " application/json` and no cookies: a new visitor; %d s timeout |\n",
+        CrowdBench.IN_FLIGHT, Lines.TIMEOUT.toSeconds());
   }
+
+  private static final String LOOPBACK =
+      ", started by the benchmark on a free loopback port, not persistent";
 
   private void verdicts() {
     OrderCheck order = b.order();
