@@ -90,42 +90,29 @@ final class QueueRedisReport {
       """
       ## How it is measured
 
-      The benchmark starts its own redis-server and measures in short slices: `CONFIG RESETSTAT`, \
-      the slice's commands, `INFO commandstats`, summed per phase. The `usec` there is the time \
-      the server spent executing each command, without network or client time; commands a script \
-      runs count both inside the script's EVALSHA time and under their own names, which gives the \
-      breakdown further down. It is wall-clock time inside the command, so whatever takes the CPU \
-      from redis-server mid-command inflates it: the sides take turns slice by slice, which side \
-      starts alternating between rounds, so such stretches fall on both alike. Even so, on a \
-      loaded machine script calls were inflated more than raw commands: read the figures with the \
-      host load above. Every round starts on a flushed server; the scripts are loaded before it.
+      On its own redis-server, in short slices: `CONFIG RESETSTAT`, the slice's commands, `INFO \
+      commandstats` (the server's time inside each command, without network or client time; a \
+      script's commands count inside its EVALSHA and under their own names), summed per phase. \
+      Whatever takes the CPU from redis-server mid-command inflates that time, so the sides take \
+      turns slice by slice, which side starts alternating between rounds; read the figures with \
+      the host load above. Every round starts on a flushed server with the scripts loaded. Side A \
+      is the queue model through `RedisQueueStore`, side B the references on keys of their own \
+      (their scripts are in `bench/src/main/resources/io/anteroom/bench/`):
 
-      Side A is the queue model through `RedisQueueStore`, side B the references, on keys of \
-      their own (the reference scripts are in `bench/src/main/resources/io/anteroom/bench/`):
-
-      - **A1 join**: distinct visitors (base64url of 16 random bytes) join one queue by \
-      `RedisQueueStore.join` (`join.lua`, for ids minted in the request), whose token bucket is \
-      empty and whose clock stands still, so each call takes the "join the back of the line" \
-      path; pipelined. **A1 by enqueue**: the same visitors join a second queue by \
-      `RedisQueueStore.enqueue` (`enqueue.lua`, for ids that may have been in the queue before).
-      - **B1 raw enqueue**: `ZADD key NX seq visitor` + `ZRANK key visitor` per visitor, \
-      pipelined the same way; the **EVALSHA reference** runs the pair as a script \
-      (`zadd_nx_zrank.lua`); the **return-only script** (`return_only.lua`, enqueue's five keys \
-      and five arguments) is the fixed cost of any script call; the **join floor** \
-      (`join_floor.lua`) runs the four commands a join cannot do without and nothing else.
-      - **A2 admit**: the line left by A1 is emptied by `admit` calls, the clock moving one second \
-      per call, so each admits a full batch; each call is its own slice, which gives the longest \
-      call exactly. The clock then moves past abandon-after and admission calls on the empty line \
-      trim the admitted visitors' `seen` entries; their time, less that of as many calls with \
-      nothing to do, counts in A2 as well.
-      - **B2 raw admit**: the B1 line emptied by `ZPOPMIN key batch` + \
-      `ZADD running now m1 now m2 …` per batch, taking turns with the admission calls; the \
-      **EVALSHA reference** runs the pair as a script (`zpopmin_zadd.lua`); the **admit floor** \
-      (`admit_floor.lua`: `ZPOPMIN`, `ZMSCORE` on seen, `ZADD` to running) is what admission with \
-      abandonment cannot do without.
-      - **Memory**: on a flushed server, the growth of `used_memory` less `mem_clients_normal` \
-      while the round's visitors join a fresh line through the store (everything included), \
-      against the same ids added with `ZADD` to one plain sorted set on a flushed server again.
+      - **A1**: distinct visitors (base64url of 16 random bytes), pipelined, join one queue by \
+      `join.lua` (ids minted in the request) and a second by `enqueue.lua` (ids that may have been \
+      in the queue), with an empty token bucket and a still clock, so each joins the back.
+      - **B1**: `ZADD key NX seq visitor` + `ZRANK key visitor`, raw and as a script \
+      (`zadd_nx_zrank.lua`); a script that only returns (`return_only.lua`, enqueue's five keys \
+      and arguments); the four commands a join cannot do without (`join_floor.lua`).
+      - **A2**: `admit` calls, one slice each, empty A1's line, the clock moving one second per \
+      call so each admits a full batch; then, the clock past abandon-after, calls on the empty \
+      line trim the admitted visitors' `seen` entries, counted less as many idle calls.
+      - **B2**: `ZPOPMIN key batch` + `ZADD running now m1 now m2 …` per batch, raw and as a \
+      script (`zpopmin_zadd.lua`), and what admission with abandonment cannot do without \
+      (`admit_floor.lua`: `ZPOPMIN`, `ZMSCORE` on seen, `ZADD` to running).
+      - **Memory**: growth of `used_memory` less `mem_clients_normal` on a flushed server while \
+      the visitors join a fresh line through the store, against the same ids in one sorted set.
       """;
 
   private final List<Round> rounds;
