@@ -44,10 +44,10 @@ final class MicroReport {
       String[] name = run.getParams().getBenchmark().split("\\.");
       md.row(
           name[name.length - 2] + "." + name[name.length - 1],
-          Markdown.f("%.1f", primary.getScore()),
-          Markdown.f("%.1f", primary.getScoreError()),
+          number("%.1f", primary.getScore()),
+          number("%.1f", primary.getScoreError()),
           primary.getScoreUnit(),
-          Markdown.f("%.0f", allocation(run)));
+          number("%.0f", allocation(run)));
     }
     md.line("");
     // Each filter's score and allocation less the reference's: what the filter itself costs.
@@ -56,11 +56,13 @@ final class MicroReport {
       RunResult run = named(runs, filter);
       if (reference != null && run != null) {
         md.line(
-            "- %s less noOpFilterReference: %.1f %s, %.0f B/op",
+            "- %s less noOpFilterReference: %s %s, %s B/op",
             filter,
-            run.getPrimaryResult().getScore() - reference.getPrimaryResult().getScore(),
+            number(
+                "%.1f",
+                run.getPrimaryResult().getScore() - reference.getPrimaryResult().getScore()),
             run.getPrimaryResult().getScoreUnit(),
-            allocation(run) - allocation(reference));
+            number("%.0f", allocation(run) - allocation(reference)));
       }
     }
     return md.line(
@@ -68,6 +70,11 @@ final class MicroReport {
                 + " allocated per operation. The filter benchmarks build a fresh exchange per"
                 + " operation, so compare them with noOpFilterReference, which does only that.")
         .toString();
+  }
+
+  /** The number, or "n/a" where JMH has none (the error of a single iteration). */
+  private static String number(String format, double value) {
+    return Double.isNaN(value) ? "n/a" : Markdown.f(format, value);
   }
 
   private static RunResult named(List<RunResult> runs, String method) {
