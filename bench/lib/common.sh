@@ -19,17 +19,16 @@ usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' 
 usage_error() { echo "$BENCH: $*" >&2; usage >&2; exit 2; }
 
 # Sets, for every "--name value" whose name is in OPTIONS, the variable NAME (upper case, - as _),
-# and for every flag in FLAGS its variable to 1. A value whose default is a whole number must be a
-# positive whole number.
+# and for every flag in FLAGS its variable to 1. A value whose default is a number must be one.
 parse_options() {
   local name var
   while [ $# -gt 0 ]; do
     name=${1#--} var=${1#--} var=${var^^} var=${var//-/_}
-    if [[ " $FLAGS " == *" $name "* ]]; then
+    if [[ " ${FLAGS:-} " == *" $name "* ]]; then
       printf -v "$var" 1
       shift
     elif [[ " $OPTIONS " == *" $name "* && $# -ge 2 ]]; then
-      [[ ! ${!var} =~ ^[0-9]+$ || $2 =~ ^[1-9][0-9]*$ ]] || usage_error "$1 needs a positive whole number, not '$2'"
+      [[ ! ${!var} =~ ^[0-9]+$ || $2 =~ ^[0-9]+$ ]] || usage_error "$1 needs a whole number, not '$2'"
       printf -v "$var" '%s' "$2"
       shift 2
     elif [ "$1" = -h ] || [ "$1" = --help ]; then
@@ -80,19 +79,14 @@ trap 'echo "$BENCH: \"$BASH_COMMAND\" failed (line $LINENO of ${BASH_SOURCE[0]##
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# The demo's ports, the usual Redis port and plain http: never used here, even when free.
-TAKEN_PORTS=" 80 443 6379 6380 8080 8081 8082 8090 "
-# Sets the variable named $1 to a loopback port no socket holds in any state, never the same one
-# twice, below the kernel's range for outgoing connections (where one may appear any moment).
+# Sets the variable named $1 to a loopback port no socket holds, never the same one twice, below
+# the kernel's range for outgoing connections and away from the demo's ports.
+TAKEN_PORTS=" "
 pick_port() {
-  local _port _low=20000 _high
-  _high=$(awk '{ print $1 }' /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
-  [ "$_high" -gt $((_low + 1000)) ] || _high=60000
+  local _port
   while :; do
-    _port=$((_low + (RANDOM * 32768 + RANDOM) % (_high - _low)))
-    [[ $TAKEN_PORTS != *" $_port "* ]] || continue
-    [ -z "$(ss -Htan "sport = :$_port" 2>/dev/null)" ] || continue
-    ! (exec 3<>"/dev/tcp/127.0.0.1/$_port") 2>/dev/null || continue
+    _port=$((20000 + RANDOM % 12000))
+    [[ $TAKEN_PORTS != *" $_port "* && -z "$(ss -Htan "sport = :$_port")" ]] || continue
     TAKEN_PORTS+="$_port "
     printf -v "$1" '%s' "$_port"
     return
@@ -196,25 +190,13 @@ pin_process() {
 # nginx lives in /usr/sbin, which a normal user's PATH may leave out.
 nginx_binary() { command -v nginx 2>/dev/null || echo /usr/sbin/nginx; }
 
-# Checks java, curl and Redis, and installs the Debian packages among $@ (wrk, nginx) whose
-# commands are missing (root or sudo needed).
+# Checks java, curl, Redis and the commands in $@ (wrk, nginx).
 require_tools() {
-  local missing=() tool sudo=()
-  have java || die "no java on the PATH; Anteroom needs a JDK 17 or newer"
-  have curl || die "curl is needed"
-  { have redis-server && have redis-cli; } || die "redis-server and redis-cli are needed (Debian: apt-get install redis-server)"
-  for tool in "$@"; do
-    [ "$tool" = nginx ] && [ -x "$(nginx_binary)" ] || have "$tool" || missing+=("$tool")
+  local tool
+  for tool in java curl redis-server redis-cli "$@"; do
+    [ "$tool" = nginx ] && [ -x "$(nginx_binary)" ] || have "$tool" \
+      || die "no $tool on the PATH (Debian packages: openjdk-17-jdk curl redis-server wrk nginx)"
   done
-  [ ${#missing[@]} -gt 0 ] || return 0
-  if [ "$(id -u)" -ne 0 ]; then
-    have sudo || die "${missing[*]} missing, and installing needs root or sudo: apt-get install -y ${missing[*]}"
-    sudo=(sudo)
-  fi
-  log "installing ${missing[*]} from Debian"
-  { "${sudo[@]}" apt-get install -y -qq "${missing[@]}" || { "${sudo[@]}" apt-get update -qq \
-    && "${sudo[@]}" apt-get install -y -qq "${missing[@]}"; }; } >"$WORK/apt.log" 2>&1 \
-    || die "apt-get install -y ${missing[*]} failed; see $WORK/apt.log"
 }
 
 # Sets JAR to the newest gateway/target/*-exec.jar, relative to the root.
@@ -239,10 +221,16 @@ require_gateway_jar() {
   [ -n "$JAR" ] || die "the build made no gateway/target/*-exec.jar"
 }
 
-# Runs the bench tool (java options and main class in "$@") on the class path build() wrote.
+# Runs the bench tool (java options and main class in "$@") on the class path build() wrote, with
+# every option of OPTIONS as -Dbench.<option>.
 bench_tool() {
+  local name var props=()
+  for name in ${OPTIONS:-}; do
+    var=${name^^} var=${var//-/_}
+    props+=("-Dbench.$name=${!var}")
+  done
   java -cp "bench/target/classes:$(cat bench/target/runtime-classpath.txt)" \
-    -Dslf4j.provider=org.slf4j.simple.SimpleServiceProvider \
+    -Dslf4j.provider=org.slf4j.simple.SimpleServiceProvider "${props[@]}" \
     -Dbench.command="$COMMAND" -Dbench.machine="$(machine_line)" "$@"
 }
 

@@ -6,10 +6,13 @@ import io.anteroom.testing.redis.RedisServer;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 
 /**
@@ -19,24 +22,25 @@ import java.util.Random;
  */
 public final class QueueRedisBench {
 
-  private final QueueRedisOptions options;
+  /** Visitors per measured enqueue slice; the two sides take turns slice by slice. */
+  private static final int SLICE = 1000;
+
   private final RedisClusterAsyncCommands<String, String> commands;
+  private final int batch = Run.number("batch");
   private final QueuePhases queue;
   private final RawPhases raw;
 
-  private QueueRedisBench(
-      QueueRedisOptions options, RedisClusterAsyncCommands<String, String> commands) {
-    this.options = options;
+  private QueueRedisBench(RedisClusterAsyncCommands<String, String> commands) {
     this.commands = commands;
-    this.queue = new QueuePhases(commands, options.batch());
+    this.queue = new QueuePhases(commands, batch);
     this.raw = new RawPhases(commands);
   }
 
   public static void main(String[] args) throws IOException {
-    QueueRedisOptions options = QueueRedisOptions.parse(args);
-    String load = Machine.loadAverage();
-    CpuTimes cpu = CpuTimes.read();
-    List<RoundResult> rounds = new ArrayList<>();
+    String load = Run.loadAverage();
+    long[] cpu = Run.cpuTicks();
+    int warmup = Run.number("warmup");
+    List<Round> rounds = new ArrayList<>();
     String redisVersion;
     try (RedisServer server = RedisServer.start();
         RedisConnector redis =
@@ -46,22 +50,33 @@ public final class QueueRedisBench {
       redisVersion =
           server.command("INFO", "server").replaceAll("(?s).*redis_version:(\\S+).*", "$1");
       System.out.println("redis-server " + redisVersion + " at " + server.uri());
-      QueueRedisBench bench = new QueueRedisBench(options, redis.commands());
-      for (int round = 1 - options.warmup(); round <= options.rounds(); round++) {
-        RoundResult result = bench.round(Math.max(round, 0), round);
+      QueueRedisBench bench = new QueueRedisBench(redis.commands());
+      for (int round = 1 - warmup; round <= Run.number("rounds"); round++) {
+        Round result = bench.round(Math.max(round, 0), round);
         System.out.println(QueueRedisReport.roundLine(result));
         if (round >= 1) {
           rounds.add(result);
         }
       }
     }
-    String markdown =
-        new QueueRedisReport(options, load, redisVersion, cpu.stealPercentSince(), rounds)
-            .markdown();
+    long[] now = Run.cpuTicks();
+    double steal = now[1] > cpu[1] ? 100.0 * (now[0] - cpu[0]) / (now[1] - cpu[1]) : Double.NaN;
+    String workload =
+        String.format(
+            "%d rounds after %d discarded warm-up; %d visitors per phase; admit batch %d; enqueue"
+                + " slices of %d visitors; %d commands in flight",
+            rounds.size(),
+            warmup,
+            Run.number("visitors"),
+            Run.number("batch"),
+            SLICE,
+            InFlight.LIMIT);
+    String markdown = new QueueRedisReport(rounds).markdown(load, redisVersion, steal, workload);
     System.out.println("\n" + markdown);
-    Files.createDirectories(options.out().toAbsolutePath().getParent());
-    Files.writeString(options.out(), markdown);
-    System.out.println("written to " + options.out().toAbsolutePath());
+    Path out = Path.of(Run.option("out"));
+    Files.createDirectories(out.toAbsolutePath().getParent());
+    Files.writeString(out, markdown);
+    System.out.println("written to " + out.toAbsolutePath());
   }
 
   /**
@@ -72,95 +87,69 @@ public final class QueueRedisBench {
    * alternates between rounds. Last, memory: the visitors waiting in a fresh line against as many
    * plain members.
    */
-  private RoundResult round(int number, int seed) {
-    List<String> visitors = visitors(options.visitors(), seed);
+  private Round round(int number, int seed) {
+    List<String> visitors = visitors(Run.number("visitors"), seed);
     int n = visitors.size();
-    int inFlight = options.inFlight();
     flush();
     queue.prepare();
     raw.prepare();
-    StatsMeter join = meter();
-    StatsMeter enqueue = meter();
-    StatsMeter rawEnqueue = meter();
-    StatsMeter scripted = meter();
-    StatsMeter returnOnly = meter();
-    StatsMeter floor = meter();
+    Map<String, Phase> p = new HashMap<>();
+    for (String name : Round.PHASES) {
+      p.put(name, new Phase(commands));
+    }
     int turn = seed;
-    for (int from = 0; from < n; from += options.slice(), turn++) {
-      List<String> part = visitors.subList(from, Math.min(from + options.slice(), n));
+    for (int from = 0; from < n; from += SLICE, turn++) {
+      List<String> part = visitors.subList(from, Math.min(from + SLICE, n));
       inTurn(
           turn,
           () -> {
-            join.measure(() -> queue.join(part, inFlight));
-            enqueue.measure(() -> queue.enqueue(part, inFlight));
+            p.get("join").measure(() -> queue.join(part));
+            p.get("enqueue").measure(() -> queue.enqueue(part));
           },
           () -> {
-            rawEnqueue.measure(() -> raw.enqueue(part, inFlight));
-            scripted.measure(() -> raw.scriptedEnqueue(part, inFlight));
-            returnOnly.measure(() -> raw.returnOnly(part, inFlight));
-            floor.measure(() -> raw.joinFloor(part, inFlight));
+            p.get("rawEnqueue").measure(() -> raw.enqueue(part));
+            p.get("scriptedEnqueue").measure(() -> raw.scriptedEnqueue(part));
+            p.get("returnOnly").measure(() -> raw.returnOnly(part));
+            p.get("joinFloor").measure(() -> raw.joinFloor(part));
           });
     }
     queue.verify(n, 0);
     raw.verify(n, 0, n);
-    StatsMeter admit = meter();
-    StatsMeter rawAdmit = meter();
-    StatsMeter scriptedAdmit = meter();
-    StatsMeter admitFloor = meter();
-    for (turn = seed; admit.operations() < n || rawAdmit.operations() < n; turn++) {
+    Phase admit = p.get("admit");
+    Phase rawAdmit = p.get("rawAdmit");
+    for (turn = seed; admit.operations < n || rawAdmit.operations < n; turn++) {
       inTurn(
           turn,
           () -> {
-            if (admit.operations() < n) {
+            if (admit.operations < n) {
               admit.measure(queue::admit);
             }
           },
           () -> {
-            if (rawAdmit.operations() < n) {
-              rawAdmit.measure(() -> raw.admit(options.batch()));
-              scriptedAdmit.measure(() -> raw.scriptedAdmit(options.batch()));
-              admitFloor.measure(() -> raw.admitFloor(options.batch()));
+            if (rawAdmit.operations < n) {
+              rawAdmit.measure(() -> raw.admit(batch));
+              p.get("scriptedAdmit").measure(() -> raw.scriptedAdmit(batch));
+              p.get("admitFloor").measure(() -> raw.admitFloor(batch));
             }
           });
     }
     queue.verify(0, n);
     raw.verify(0, n, 0);
     queue.ageSeen();
-    StatsMeter trim = meter();
     while (queue.seenLeft()) {
-      trim.measure(queue::trim);
+      p.get("trim").measure(queue::trim);
     }
     // As many calls again with nothing left to trim: the fixed cost a separate call adds, which
     // in service the trimming shares with the admissions of the moment.
-    StatsMeter idle = meter();
-    for (int i = 0; i < trim.result().sliceScriptUsec().size(); i++) {
-      idle.measure(queue::trim);
+    for (int i = 0; i < p.get("trim").sliceScriptUsec.size(); i++) {
+      p.get("idle").measure(queue::trim);
     }
     flush();
-    long waitingBytes = queue.waitingBytes(visitors, inFlight);
+    long waitingBytes = queue.waitingBytes(visitors);
     flush();
-    long memberBytes = raw.memberBytes(visitors, inFlight);
-    return new RoundResult(
-        number,
-        Math.floorMod(seed, 2) == 0 ? "A,B" : "B,A",
-        join.result(),
-        enqueue.result(),
-        admit.result(),
-        trim.result(),
-        idle.result(),
-        rawEnqueue.result(),
-        scripted.result(),
-        rawAdmit.result(),
-        scriptedAdmit.result(),
-        admitFloor.result(),
-        returnOnly.result(),
-        floor.result(),
-        (double) waitingBytes / n,
-        (double) memberBytes / n);
-  }
-
-  private StatsMeter meter() {
-    return new StatsMeter(commands);
+    long memberBytes = raw.memberBytes(visitors);
+    String order = Math.floorMod(seed, 2) == 0 ? "A,B" : "B,A";
+    return new Round(number, order, p, (double) waitingBytes / n, (double) memberBytes / n);
   }
 
   /** {@code FLUSHALL}: every phase group starts on an empty server. Loaded scripts stay. */

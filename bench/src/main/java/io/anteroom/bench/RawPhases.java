@@ -53,8 +53,8 @@ final class RawPhases {
   }
 
   /** B1 slice: {@code ZADD key NX seq visitor} + {@code ZRANK key visitor} per visitor. */
-  long enqueue(List<String> visitors, int inFlight) {
-    InFlight pipeline = new InFlight(inFlight);
+  long enqueue(List<String> visitors) {
+    InFlight pipeline = new InFlight();
     for (String visitor : visitors) {
       double seq = ++rawSeq;
       pipeline.submit(() -> commands.zadd(WAITING, ZAddArgs.Builder.nx(), seq, visitor));
@@ -65,19 +65,18 @@ final class RawPhases {
   }
 
   /** B1 by script: the same pair inside {@code zadd_nx_zrank.lua}, one EVALSHA per visitor. */
-  long scriptedEnqueue(List<String> visitors, int inFlight) {
+  long scriptedEnqueue(List<String> visitors) {
     String[] line = {SCRIPTED[0]};
-    return InFlight.each(visitors, inFlight, v -> call(pairSha, line, "" + ++scriptedSeq, v));
+    return InFlight.each(visitors, v -> call(pairSha, line, "" + ++scriptedSeq, v));
   }
 
   /**
    * The join's floor: {@code join_floor.lua}, the four commands a join needs and nothing else,
    * given the join's five keys and eight arguments, one EVALSHA per visitor.
    */
-  long joinFloor(List<String> visitors, int inFlight) {
+  long joinFloor(List<String> visitors) {
     return InFlight.each(
         visitors,
-        inFlight,
         v -> {
           String[] args = {v, NOW, "500.0", "500.0", "2147483647", "0", "", "0"};
           return commands.evalsha(floorSha, ScriptOutputType.MULTI, FLOOR, args);
@@ -88,11 +87,9 @@ final class RawPhases {
    * The fixed cost of a script call: {@code return_only.lua} given five keys and five arguments
    * shaped like the enqueue script's, one EVALSHA per visitor.
    */
-  long returnOnly(List<String> visitors, int inFlight) {
+  long returnOnly(List<String> visitors) {
     return InFlight.each(
-        visitors,
-        inFlight,
-        v -> call(returnOnlySha, SCRIPTED, v, NOW, "500.0", "500.0", "2147483647"));
+        visitors, v -> call(returnOnlySha, SCRIPTED, v, NOW, "500.0", "500.0", "2147483647"));
   }
 
   /**
@@ -101,7 +98,6 @@ final class RawPhases {
    */
   long admit(int batch) {
     List<ScoredValue<String>> popped = Await.result(commands.zpopmin(WAITING, batch));
-    Args.require(!popped.isEmpty(), "the raw line is empty");
     @SuppressWarnings("unchecked")
     ScoredValue<String>[] entries =
         popped.stream()
@@ -128,10 +124,10 @@ final class RawPhases {
    * The reference for memory: {@code visitors} as members of one plain sorted set, the growth of
    * {@code used_memory} over adding them on a flushed server.
    */
-  long memberBytes(List<String> visitors, int inFlight) {
+  long memberBytes(List<String> visitors) {
     long before = QueuePhases.usedMemory(commands);
     long[] seq = {0};
-    InFlight.each(visitors, inFlight, v -> commands.zadd(WAITING, ++seq[0], v));
+    InFlight.each(visitors, v -> commands.zadd(WAITING, ++seq[0], v));
     Await.expect("raw waiting", visitors.size(), commands.zcard(WAITING));
     return QueuePhases.usedMemory(commands) - before;
   }
@@ -148,9 +144,7 @@ final class RawPhases {
   }
 
   private static long moved(CompletionStage<Long> reply) {
-    long moved = Await.result(reply);
-    Args.require(moved > 0, "the scripted line is empty");
-    return moved;
+    return Await.result(reply);
   }
 
   private static String[] keys(String prefix) {
@@ -161,7 +155,6 @@ final class RawPhases {
 
   private String load(String name) {
     try (InputStream in = RawPhases.class.getResourceAsStream(name)) {
-      Args.require(in != null, "missing resource " + name);
       return Await.result(
           commands.scriptLoad(new String(in.readAllBytes(), StandardCharsets.UTF_8)));
     } catch (IOException e) {

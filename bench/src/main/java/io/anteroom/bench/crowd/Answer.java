@@ -12,7 +12,6 @@ import java.util.regex.Pattern;
  * the ticket from {@code Set-Cookie}, whose payload (base64url JSON, read without checking the
  * signature) names the visitor in {@code sub}.
  *
- * @param kind how the request ended
  * @param status the HTTP status; 0 without an answer
  * @param position the place in line the body says; 0 when not waiting
  * @param ticket the ticket cookie's value, or null
@@ -20,13 +19,13 @@ import java.util.regex.Pattern;
  */
 record Answer(Kind kind, int status, long position, String ticket, String visitor) {
 
-  /** How a request ended; only {@link #WAITING} is a success for a new visitor. */
+  /**
+   * How a request ended; only {@link #WAITING} (2xx, waiting, a position and a ticket naming a
+   * visitor) is a success for a new visitor. {@link #OTHER_2XX} is let in at once, or a waiting
+   * answer without a ticket.
+   */
   enum Kind {
-    /** 2xx, {@code "state":"waiting"}, a position and a ticket naming a visitor. */
     WAITING,
-    /**
-     * 2xx of another kind: let in at once (the origin's page), or a waiting answer without ticket.
-     */
     OTHER_2XX,
     NON_2XX,
     SOCKET_ERROR,
@@ -36,9 +35,9 @@ record Answer(Kind kind, int status, long position, String ticket, String visito
   /** The ticket cookie of room {@code shop} (one cookie per room, see AnteroomCookies). */
   static final String TICKET_COOKIE = "anteroom_ticket_shop";
 
+  static final Pattern POSITION = Pattern.compile("\"position\":(\\d+)");
+  static final Pattern WAITING_COUNT = Pattern.compile("\"waiting\":(\\d+)");
   private static final Pattern STATE = Pattern.compile("\"state\":\"([a-z-]+)\"");
-  private static final Pattern POSITION = Pattern.compile("\"position\":(\\d+)");
-  private static final Pattern WAITING_COUNT = Pattern.compile("\"waiting\":(\\d+)");
   private static final Pattern SUBJECT = Pattern.compile("\"sub\":\"([A-Za-z0-9_-]+)\"");
 
   static Answer of(HttpResponse<String> response) {
@@ -47,12 +46,12 @@ record Answer(Kind kind, int status, long position, String ticket, String visito
 
   static Answer of(int status, String body, List<String> setCookies) {
     if (status < 200 || status > 299) {
-      return new Answer(Kind.NON_2XX, status, 0, null, null);
+      return failed(Kind.NON_2XX, status);
     }
     String ticket =
         setCookies.stream()
             .filter(c -> c.startsWith(TICKET_COOKIE + "="))
-            .map(c -> c.substring(TICKET_COOKIE.length() + 1, end(c)))
+            .map(c -> c.substring(TICKET_COOKIE.length() + 1).split(";", 2)[0])
             .findFirst()
             .orElse(null);
     String visitor = ticket == null ? null : visitor(ticket);
@@ -61,8 +60,8 @@ record Answer(Kind kind, int status, long position, String ticket, String visito
     return new Answer(waiting ? Kind.WAITING : Kind.OTHER_2XX, status, position, ticket, visitor);
   }
 
-  static Answer failed(Kind kind) {
-    return new Answer(kind, 0, 0, null, null);
+  static Answer failed(Kind kind, int status) {
+    return new Answer(kind, status, 0, null, null);
   }
 
   /** The {@code state} of a JSON status body, or null. */
@@ -71,37 +70,21 @@ record Answer(Kind kind, int status, long position, String ticket, String visito
     return m.find() ? m.group(1) : null;
   }
 
-  /** The {@code waiting} count of a JSON status body, or -1. */
-  static long waitingCount(String body) {
-    return number(WAITING_COUNT, body);
-  }
-
   /** A whole-number field of a JSON status body, or -1. */
   static long number(Pattern field, String body) {
     Matcher m = field.matcher(body);
     return m.find() ? Long.parseLong(m.group(1)) : -1;
   }
 
-  static long position(String body) {
-    return number(POSITION, body);
-  }
-
-  private static int end(String cookie) {
-    int semicolon = cookie.indexOf(';');
-    return semicolon < 0 ? cookie.length() : semicolon;
-  }
-
   /** The {@code sub} claim of a compact JWS, or null when it has none. */
   static String visitor(String jws) {
     String[] parts = jws.split("\\.");
-    if (parts.length != 3) {
-      return null;
-    }
     try {
-      String payload = new String(Base64.getUrlDecoder().decode(parts[1]), StandardCharsets.UTF_8);
-      Matcher m = SUBJECT.matcher(payload);
-      return m.find() ? m.group(1) : null;
-    } catch (IllegalArgumentException notBase64) {
+      Matcher m =
+          SUBJECT.matcher(
+              new String(Base64.getUrlDecoder().decode(parts[1]), StandardCharsets.UTF_8));
+      return parts.length == 3 && m.find() ? m.group(1) : null;
+    } catch (IllegalArgumentException | ArrayIndexOutOfBoundsException notAToken) {
       return null;
     }
   }

@@ -3,12 +3,10 @@ package io.anteroom.bench.crowd;
 /**
  * One stretch of the crowd joining through the gateway between two heap readings.
  *
- * @param joins joins sent
- * @param waitingAnswers of them, answered as waiting with a ticket
+ * @param waitingAnswers joins answered as waiting with a ticket
  * @param otherStatuses statuses of the other answers
  * @param seconds from the first request to the last answer
- * @param lineBefore people in line before (ZCARD)
- * @param lineAfter people in line afterwards (ZCARD)
+ * @param lineBefore people in line before (ZCARD), and {@code lineAfter} afterwards
  * @param positionsContiguous whether the positions answered were exactly the places after the line
  *     as it was before, each once
  */
@@ -24,26 +22,17 @@ record ChunkResult(
   static ChunkResult of(JoinLog log, long lineBefore, long lineAfter) {
     boolean[] seen = new boolean[log.size()];
     boolean contiguous = true;
+    int waiting = 0;
     for (int i = 0; i < log.size(); i++) {
-      if (log.kinds[i] != Answer.Kind.WAITING) {
-        contiguous = false;
-        continue;
-      }
-      long slot = log.positions[i] - lineBefore - 1;
-      if (slot < 0 || slot >= seen.length || seen[(int) slot]) {
-        contiguous = false;
-      } else {
+      long slot = log.waiting(i) ? log.answers[i].position() - lineBefore - 1 : -1;
+      contiguous &= slot >= 0 && slot < seen.length && !seen[(int) slot];
+      if (slot >= 0 && slot < seen.length) {
         seen[(int) slot] = true;
       }
+      waiting += log.waiting(i) ? 1 : 0;
     }
     return new ChunkResult(
-        log.size(),
-        log.waiting(),
-        log.otherStatuses(),
-        log.seconds(),
-        lineBefore,
-        lineAfter,
-        contiguous);
+        log.size(), waiting, log.otherStatuses(), log.seconds(), lineBefore, lineAfter, contiguous);
   }
 
   double perSecond() {

@@ -1,12 +1,13 @@
 package io.anteroom.bench.crowd;
 
-import io.anteroom.bench.Machine;
+import io.anteroom.bench.Run;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.redis.RedisConnector;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -15,65 +16,83 @@ import java.util.List;
 /**
  * Goals 9 and 10 of the gateway: its heap stays flat with a million visitors waiting, and a burst
  * of new visitors are all put in line, in order, without an error. Runs against the redis-server
- * and the real gateway {@code bench/crowd.sh} starts ({@link Services}), and writes {@code
- * bench/results/crowd.md}. See {@code bench/README.md}.
+ * and the real gateway {@code bench/crowd.sh} starts, and writes {@code bench/results/crowd.md};
+ * what it measured stays in its fields for {@link CrowdReport}. See {@code bench/README.md}.
  */
 public final class CrowdBench {
 
   // The shipped shop room reads its item ids as integers; bench/crowd.sh turns both queues on.
   static final QueueId WARMUP = QueueId.of("shop", "9001");
   static final QueueId CROWD = QueueId.of("shop", "9002");
+  static final int IN_FLIGHT = 256; // requests outstanding at once, each on its own connection
+  static final int CHECKPOINT = 100_000; // visitors between two heap readings
+  static final int SAMPLES = 1000; // waiting visitors whose status is polled at the end
 
-  private final CrowdOptions options;
-  private final HeapProbe heap;
-  private final List<HeapReading> readings = new ArrayList<>();
+  /** How long joins through the gateway may take after the warm-up; the rest go into Redis. */
+  static final Duration GATEWAY_BUDGET = Duration.ofSeconds(360);
+
+  final int visitors = Run.number("visitors");
+  final List<HeapReading> readings = new ArrayList<>();
+  final List<ChunkResult> chunks = new ArrayList<>();
+  final Instant started = Instant.now();
+  final String loadAtStart = Run.loadAverage();
   private final long start = System.nanoTime();
-
-  private CrowdBench(CrowdOptions options, Services services) {
-    this.options = options;
-    this.heap = new HeapProbe(services.gatewayPid());
-  }
+  private final HeapProbe heap = new HeapProbe(Long.parseLong(Run.option("gateway.pid")));
+  String loadAtEnd;
+  double minutes;
+  String redisVersion;
+  String collector;
+  WarmUp warmup;
+  int openers;
+  Lines.Burst burst;
+  long viaGateway;
+  long direct;
+  double directSeconds;
+  StatusSample status;
+  long lineLength;
+  long redisUsedMemory;
+  long redisEmptyMemory;
+  List<String> warnings;
 
   public static void main(String[] args) throws IOException {
-    CrowdOptions options = CrowdOptions.parse(args);
-    Services services = Services.fromLauncher();
-    CrowdResults results;
+    CrowdBench bench = new CrowdBench();
     try (RedisConnector connector =
         RedisConnector.connect(
             new RedisProperties(
-                services.redisUri(), Duration.ofSeconds(60), Duration.ofSeconds(5), 1_000_000))) {
-      results =
-          new CrowdBench(options, services).run(services, new RedisLine(connector.commands()));
+                Run.option("redis"), Duration.ofSeconds(60), Duration.ofSeconds(5), 1_000_000))) {
+      bench.run(new RedisLine(connector.commands()));
     }
-    String markdown = new CrowdReport(results).markdown();
-    Files.createDirectories(options.out().toAbsolutePath().getParent());
-    Files.writeString(options.out(), markdown);
-    System.out.println(markdown + "\nwritten to " + options.out().toAbsolutePath());
-    if (!results.passed()) {
+    String markdown = new CrowdReport(bench).markdown();
+    Path out = Path.of(Run.option("out"));
+    Files.createDirectories(out.toAbsolutePath().getParent());
+    Files.writeString(out, markdown);
+    System.out.println(markdown + "\nwritten to " + out.toAbsolutePath());
+    if (!bench.passed()) {
       System.out.println("not every goal was met");
       System.exit(1);
     }
   }
 
-  private CrowdResults run(Services services, RedisLine line) {
-    String loadAtStart = Machine.loadAverage();
-    Instant started = Instant.now();
-    long emptyMemory = line.usedMemory();
-    Joiner joiner = new Joiner(options.inFlight());
-    Lines lines = new Lines(joiner, services, line);
-    reading("started, nobody waiting", 0, 0);
+  /** Whether both goals were met and the status polls answered every position right. */
+  boolean passed() {
+    return burst.passed() && HeapTrend.of(readings).flat(visitors) && status.passed();
+  }
 
-    WarmUp warmup = lines.warmUp(WARMUP, options.warmup(), options.maxWarmup());
+  private void run(RedisLine line) throws IOException {
+    redisEmptyMemory = line.usedMemory();
+    Lines lines = new Lines(line);
+    reading("started, nobody waiting", 0, 0);
+    warmup = lines.warmUp(WARMUP, Run.number("warmup"), Run.number("max-warmup"));
     log(
         "warm-up: %d joins, %.0f/s in the first slice, %.0f/s in the last, other answers: %s",
         warmup.joins(), warmup.firstRate(), warmup.lastRate(), warmup.otherStatuses());
     reading("after the warm-up (other line)", 0, 0);
 
-    int openers = lines.open(CROWD);
-    int ticketEvery = Math.max(1, options.burst() / options.samples());
+    openers = lines.open(CROWD);
+    int ticketEvery = Math.max(1, Run.number("burst") / SAMPLES);
     List<String> tickets = new ArrayList<>();
-    long deadline = System.nanoTime() + options.gatewayBudget().toNanos();
-    BurstResult burst = lines.burst(CROWD, options.burst(), ticketEvery, tickets);
+    long deadline = System.nanoTime() + GATEWAY_BUDGET.toNanos();
+    burst = lines.burst(CROWD, Run.number("burst"), ticketEvery, tickets);
     log(
         "burst: %d joins, %.0f/s, %d failures, order %s",
         burst.size(),
@@ -85,10 +104,8 @@ public final class CrowdBench {
 
     // More of the crowd through the gateway, a checkpoint's worth at a time with a heap reading
     // after each, until the line holds the whole crowd or the gateway's time is up.
-    List<ChunkResult> chunks = new ArrayList<>();
-    while (waiting < options.visitors() && System.nanoTime() < deadline) {
-      long next = (waiting / options.checkpoint() + 1) * options.checkpoint();
-      int count = (int) (Math.min(options.visitors(), next) - waiting);
+    while (waiting < visitors && System.nanoTime() < deadline) {
+      int count = (int) (Math.min(visitors, (waiting / CHECKPOINT + 1) * CHECKPOINT) - waiting);
       ChunkResult chunk = lines.chunk(CROWD, count, ticketEvery, tickets);
       chunks.add(chunk);
       waiting = chunk.lineAfter();
@@ -97,12 +114,11 @@ public final class CrowdBench {
           waiting, chunk.perSecond(), chunk.otherStatuses());
       reading("through the gateway", waiting, waiting);
     }
-    long viaGateway = waiting;
-    long direct = options.visitors() - waiting;
-    double directSeconds = 0;
+    viaGateway = waiting;
+    direct = visitors - waiting;
     if (direct > 0) {
       long fillStart = System.nanoTime();
-      line.fill(CROWD, (int) direct, RoomPolicy.DEFAULTS, options.inFlight());
+      line.fill(CROWD, (int) direct, RoomPolicy.DEFAULTS, IN_FLIGHT);
       directSeconds = (System.nanoTime() - fillStart) / 1e9;
       waiting = line.waiting(CROWD);
       log(
@@ -110,34 +126,27 @@ public final class CrowdBench {
           direct, directSeconds, waiting);
       reading("after the rest were written into Redis", waiting, viaGateway);
     }
-    StatusSample status =
-        StatusSample.poll(joiner, lines.status(), spread(tickets, options.samples()), line, CROWD);
+    // At most SAMPLES of the tickets, evenly spread, so the polls reach deep into the line.
+    int samples = Math.min(SAMPLES, tickets.size());
+    List<String> sample = new ArrayList<>();
+    for (int i = 0; i < samples; i++) {
+      sample.add(tickets.get((int) ((long) i * tickets.size() / samples)));
+    }
+    status = StatusSample.poll(lines, sample, line, CROWD);
     log(
         "status polls: %d, %d positions match ZRANK + 1",
         status.polled(), status.positionMatches());
     reading("after the status polls", waiting, viaGateway);
-    return new CrowdResults(
-        options,
-        services,
-        loadAtStart,
-        Machine.loadAverage(),
-        started,
-        (System.nanoTime() - start) / 60e9,
-        line.version(),
-        heap.collector(),
-        warmup,
-        openers,
-        burst,
-        chunks,
-        viaGateway,
-        direct,
-        directSeconds,
-        readings,
-        status,
-        line.waiting(CROWD),
-        line.usedMemory(),
-        emptyMemory,
-        services.warnings());
+    loadAtEnd = Run.loadAverage();
+    minutes = (System.nanoTime() - start) / 60e9;
+    redisVersion = line.version();
+    collector = heap.collector();
+    lineLength = line.waiting(CROWD);
+    redisUsedMemory = line.usedMemory();
+    warnings =
+        Files.readAllLines(Path.of(Run.option("gateway.log"))).stream()
+            .filter(l -> l.contains(" WARN ") || l.contains(" ERROR "))
+            .toList();
   }
 
   private void reading(String label, long waiting, long viaGateway) {
@@ -146,18 +155,6 @@ public final class CrowdBench {
     log(
         "heap %s: %.1f MB live, %.1f MB used after GC",
         label, reading.liveBytes() / 1e6, reading.usedBytes() / 1e6);
-  }
-
-  /** At most {@code count} of {@code all}, evenly spread, so the polls reach deep into the line. */
-  private static List<String> spread(List<String> all, int count) {
-    if (all.size() <= count) {
-      return all;
-    }
-    List<String> chosen = new ArrayList<>(count);
-    for (int i = 0; i < count; i++) {
-      chosen.add(all.get((int) ((long) i * all.size() / count)));
-    }
-    return chosen;
   }
 
   private void log(String format, Object... args) {

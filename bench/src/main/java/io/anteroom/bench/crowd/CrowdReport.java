@@ -3,25 +3,25 @@ package io.anteroom.bench.crowd;
 import static io.anteroom.bench.Markdown.f;
 import static io.anteroom.bench.Markdown.n;
 
-import io.anteroom.bench.Args;
-import io.anteroom.bench.Machine;
 import io.anteroom.bench.Markdown;
+import io.anteroom.bench.Run;
 import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
 /** The results file: what ran where, the two verdicts, then the figures behind them. */
 final class CrowdReport {
 
-  private final CrowdResults r;
-  private final BurstResult b;
+  private final CrowdBench r;
+  private final Lines.Burst b;
   private final HeapTrend trend;
   private final Markdown md = new Markdown();
 
-  CrowdReport(CrowdResults results) {
+  CrowdReport(CrowdBench results) {
     this.r = results;
-    this.b = results.burst();
-    this.trend = HeapTrend.of(results.readings());
+    this.b = results.burst;
+    this.trend = HeapTrend.of(results.readings);
   }
 
   String markdown() {
@@ -36,33 +36,26 @@ final class CrowdReport {
 
   private void header() {
     md.line("# The gateway with a crowd waiting: heap and burst\n\n| | |\n|---|---|");
-    md.row(
-        "date (UTC)",
-        r.started().truncatedTo(ChronoUnit.SECONDS) + f(", %.1f minutes", r.minutes()));
-    md.row("command", "`" + Args.command() + "`");
-    md.row("machine", Machine.description());
-    md.row(
-        "host load",
-        "load average "
-            + r.loadAtStart()
-            + " at start, "
-            + r.loadAtEnd()
-            + " at the end; the gateway, Redis and this load tool share these CPUs");
-    md.row("Java", Machine.java());
-    md.row("gateway", r.services().gatewayNote() + "; collector: " + r.collector());
-    md.row(
-        "redis-server",
-        r.redisVersion() + ", started by the benchmark on a free loopback port, not persistent");
-    md.row(
-        "load",
-        "the tool's own NIO HTTP/1.1 client on one thread: "
-            + r.options().inFlight()
-            + " keep-alive connections, one request in flight on each, each `GET"
-            + " /products/<item>` with `Accept: application/json` and no cookies: a new visitor; "
-            + Joiner.TIMEOUT.toSeconds()
-            + " s timeout");
-    md.line("");
+    md.line(
+        "| date (UTC) | %s, %.1f minutes |", r.started.truncatedTo(ChronoUnit.SECONDS), r.minutes);
+    md.row("command", "`" + Run.command() + "`");
+    md.row("machine", Run.machine());
+    md.line(
+        "| host load | load average %s at start, %s at the end; the gateway, Redis and this load"
+            + " tool share these CPUs |",
+        r.loadAtStart, r.loadAtEnd);
+    md.row("Java", Run.java());
+    md.row("gateway", Run.option("gateway.note") + "; collector: " + r.collector);
+    md.row("redis-server", r.redisVersion + LOOPBACK);
+    md.line(
+        "| load | the tool's own NIO HTTP/1.1 client on one thread: %d keep-alive connections, one"
+            + " request in flight on each, each `GET /products/<item>` with `Accept:"
+            + " application/json` and no cookies: a new visitor; %d s timeout |\n",
+        CrowdBench.IN_FLIGHT, Lines.TIMEOUT.toSeconds());
   }
+
+  private static final String LOOPBACK =
+      ", started by the benchmark on a free loopback port, not persistent";
 
   private void verdicts() {
     OrderCheck order = b.order();
@@ -71,7 +64,7 @@ final class CrowdReport {
         "| 9 | gateway heap flat with %s waiting: no per-visitor state | live heap after a full GC"
             + " %s MB at %s waiting, %s MB at %s (%s MB; slope %.2f bytes per visitor); tolerance"
             + " < %s MB | %s |",
-        n(r.options().visitors()),
+        n(r.visitors),
         mb(trend.first().liveBytes()),
         n(trend.first().waiting()),
         mb(trend.last().liveBytes()),
@@ -96,26 +89,26 @@ final class CrowdReport {
         b.joins().perSecond(),
         b.passed() ? "**met**" : "**not met**");
     md.line("");
-    if (r.direct() == 0) {
-      md.line("All %s people in the crowd's line joined through the gateway.\n", n(r.viaGateway()));
+    if (r.direct == 0) {
+      md.line("All %s people in the crowd's line joined through the gateway.\n", n(r.viaGateway));
     } else {
       md.line(
           "%s people of the crowd joined through the gateway within its %d s budget; the other %s"
               + " were written straight into Redis with queue-core's own store and enqueue script"
               + " (%.1f s), so the gateway holds a line of %s but created state, if any, only for"
               + " the first %s. Its slope over those is %.2f bytes per visitor.\n",
-          n(r.viaGateway()),
-          r.options().gatewayBudget().toSeconds(),
-          n(r.direct()),
-          r.directSeconds(),
-          n(r.lineLength()),
-          n(r.viaGateway()),
+          n(r.viaGateway),
+          CrowdBench.GATEWAY_BUDGET.toSeconds(),
+          n(r.direct),
+          r.directSeconds,
+          n(r.lineLength),
+          n(r.viaGateway),
           trend.bytesPerGatewayVisitor());
     }
   }
 
   private String verdict9() {
-    String verdict = trend.flat(r.options().visitors()) ? "**flat**" : "**grows**";
+    String verdict = trend.flat(r.visitors) ? "**flat**" : "**grows**";
     return trend.conclusive()
         ? verdict
         : verdict
@@ -125,7 +118,7 @@ final class CrowdReport {
   }
 
   private void burst() {
-    WarmUp w = r.warmup();
+    WarmUp w = r.warmup;
     md.line("## Burst (goal 10)\n");
     md.line(
         "First %s joins on another line (`%s`) warmed the gateway up, in slices of up to %s until"
@@ -137,13 +130,13 @@ final class CrowdReport {
         CrowdBench.WARMUP,
         n(Lines.WARM_SLICE),
         (WarmUp.STILL_WARMING - 1) * 100,
-        n(r.options().warmup()),
-        n(r.options().maxWarmup()),
+        n(Run.number("warmup")),
+        n(Run.number("max-warmup")),
         w.firstRate(),
         w.lastRate(),
         w.otherStatuses(),
         CrowdBench.CROWD,
-        r.openers());
+        r.openers);
     md.line("| figure | value |\n|---|---:|");
     md.row("joins sent", n(b.size()));
     for (Map.Entry<Answer.Kind, Integer> kind : b.kinds().entrySet()) {
@@ -165,10 +158,8 @@ final class CrowdReport {
     md.row("position answered > final ZRANK + 1", order.positionAbove());
     md.row("time, first request to last answer", f("%.1f s", b.joins().seconds()));
     md.row("throughput", f("%.0f joins/s", b.joins().perSecond()));
-    Latencies l = b.latencies();
-    md.row(
-        "latency p50 / p99 / max",
-        f("%.1f", l.p50()) + f(" / %.1f", l.p99()) + f(" / %.1f ms", l.max()));
+    double[] l = b.latencies();
+    md.row("latency p50 / p99 / max", f("%.1f", l[0]) + f(" / %.1f", l[1]) + f(" / %.1f ms", l[2]));
     md.line(
         "| CPU during the burst, %% of one core: gateway / Redis / load tool | %.0f / %.0f / %.0f |",
         b.cpu()[0], b.cpu()[1], b.cpu()[2]);
@@ -197,10 +188,10 @@ final class CrowdReport {
         "| checkpoint | waiting | joined via gateway | live heap MB | used after GC MB | RSS MB |"
             + " joins/s before it |\n|---|---:|---:|---:|---:|---:|---:|");
     int chunk = 0;
-    for (HeapReading reading : r.readings()) {
+    for (HeapReading reading : r.readings) {
       String rate = "";
       if (reading.label().equals("through the gateway")) {
-        rate = f("%.0f", r.chunks().get(chunk++).perSecond());
+        rate = f("%.0f", r.chunks.get(chunk++).perSecond());
       } else if (reading.label().equals("after the burst")) {
         rate = f("%.0f", b.joins().perSecond());
       }
@@ -213,7 +204,7 @@ final class CrowdReport {
           mb(reading.rssBytes()),
           rate);
     }
-    long badChunks = r.chunks().stream().filter(c -> !c.passed()).count();
+    long badChunks = r.chunks.stream().filter(c -> !c.passed()).count();
     md.line(
         "\nFrom %s to %s waiting the live heap changed by %s MB; the least-squares slope over the"
             + " readings with people waiting is %.2f bytes per waiting visitor. A gateway that kept"
@@ -242,16 +233,16 @@ final class CrowdReport {
     md.line(
         "\nRedis `used_memory`: %s MB before anyone joined, %s MB with %s in the crowd's line (and"
             + " the warm-up line), about %.0f bytes per waiting visitor.\n",
-        mb(r.redisEmptyMemory()),
-        mb(r.redisUsedMemory()),
-        n(r.lineLength()),
-        (r.redisUsedMemory() - r.redisEmptyMemory())
-            / (double) Math.max(1, r.lineLength() + r.warmup().lineAfter()));
+        mb(r.redisEmptyMemory),
+        mb(r.redisUsedMemory),
+        n(r.lineLength),
+        (r.redisUsedMemory - r.redisEmptyMemory)
+            / (double) Math.max(1, r.lineLength + r.warmup.lineAfter()));
   }
 
   private void status() {
-    StatusSample s = r.status();
-    Latencies l = Latencies.of(s.latencies());
+    StatusSample s = r.status;
+    double[] l = JoinLog.percentiles(s.latencies());
     md.line("## Status polls with the whole crowd waiting\n");
     md.line(
         "%s visitors, spread over those who joined through the gateway (deepest position %s),"
@@ -263,14 +254,15 @@ final class CrowdReport {
         n(s.waitingAnswers()),
         n(s.positionMatches()),
         n(s.lengthMatches()),
-        n(r.lineLength()),
-        l.p50(),
-        l.p99(),
+        n(r.lineLength),
+        l[0],
+        l[1],
         s.passed() ? "**Positions correct.**" : "**Some positions were wrong.**");
-    Map<String, Integer> warnings = WarningSummary.of(r.gatewayWarnings());
+    Map<String, Integer> warnings = new LinkedHashMap<>();
+    r.warnings.forEach(line -> warnings.merge(warning(line), 1, Integer::sum));
     md.line(
         "The gateway logged %d WARN or ERROR lines during the run%s\n",
-        r.gatewayWarnings().size(), warnings.isEmpty() ? "." : ":");
+        r.warnings.size(), warnings.isEmpty() ? "." : ":");
     warnings.forEach((warning, count) -> md.line("- " + count + " × `" + warning + "`"));
     if (!warnings.isEmpty()) {
       md.line("");
@@ -303,8 +295,21 @@ final class CrowdReport {
             + " latency depend on this machine, which the gateway shares with Redis and the load"
             + " tool: compare them across runs on the same machine only.",
         mb(HeapTrend.TOLERANCE_BYTES),
-        n(r.options().visitors()),
-        HeapTrend.TOLERANCE_BYTES / (double) r.options().visitors());
+        n(r.visitors),
+        HeapTrend.TOLERANCE_BYTES / (double) r.visitors);
+  }
+
+  /**
+   * A WARN or ERROR line told apart by level, logger and message only: without timestamps, thread
+   * names and the throttled "(N similar warnings suppressed)" tails, so each kind shows once.
+   */
+  private static String warning(String line) {
+    int separator = line.indexOf(" : ");
+    String[] words = separator < 0 ? new String[] {""} : line.substring(0, separator).split("\\s+");
+    String text = separator < 0 ? line : line.substring(separator + 3);
+    text = text.replaceAll("\\s*\\(\\d+ similar warnings suppressed\\)", "");
+    String level = line.contains(" ERROR ") ? "ERROR" : "WARN";
+    return level + " " + words[words.length - 1] + ": " + text.strip();
   }
 
   private static String mb(long bytes) {

@@ -36,47 +36,37 @@ final class HeapProbe {
     long live = -1;
     for (String line : jcmd("GC.class_histogram")) {
       Matcher row = ROW.matcher(line);
+      Matcher total = TOTAL.matcher(line);
       if (row.find()) {
         classes.merge(row.group(3), Long.parseLong(row.group(2)), Long::sum);
-      }
-      Matcher total = TOTAL.matcher(line);
-      if (total.find()) {
+      } else if (total.find()) {
         live = Long.parseLong(total.group(2));
       }
     }
     if (live < 0) {
       throw new IllegalStateException("jcmd " + pid + " GC.class_histogram printed no total");
     }
-    return new HeapReading(label, waiting, viaGateway, live, usedAfterGc(), rss(), classes);
-  }
-
-  /** The collector's name as {@code GC.heap_info} prints it, e.g. "garbage-first heap". */
-  String collector() {
-    for (String line : jcmd("GC.heap_info")) {
-      Matcher name = HEAP_NAME.matcher(line);
-      if (name.find()) {
-        return name.group(1);
-      }
-    }
-    return "unknown";
-  }
-
-  // Every line before Metaspace describes the Java heap (one line for G1, one per generation for
-  // Serial and Parallel); their "used" figures add up to the heap in use.
-  private long usedAfterGc() {
+    // Every line before Metaspace describes the Java heap (one for G1, one per generation for
+    // Serial and Parallel); their "used" figures add up to the heap in use.
     long used = 0;
     for (String line : jcmd("GC.heap_info")) {
       if (line.strip().startsWith("Metaspace")) {
         break;
       }
-      if (HEAP_NAME.matcher(line).find()) {
-        Matcher m = USED.matcher(line);
-        if (m.find()) {
-          used += Long.parseLong(m.group(1)) * 1024;
-        }
-      }
+      Matcher m = USED.matcher(line);
+      used += HEAP_NAME.matcher(line).find() && m.find() ? Long.parseLong(m.group(1)) * 1024 : 0;
     }
-    return used;
+    return new HeapReading(label, waiting, viaGateway, live, used, rss(), classes);
+  }
+
+  /** The collector's name as {@code GC.heap_info} prints it, e.g. "garbage-first heap". */
+  String collector() {
+    return jcmd("GC.heap_info").stream()
+        .map(HEAP_NAME::matcher)
+        .filter(Matcher::find)
+        .map(m -> m.group(1))
+        .findFirst()
+        .orElse("unknown");
   }
 
   private long rss() {

@@ -1,6 +1,7 @@
 package io.anteroom.bench.crowd;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -16,23 +17,15 @@ final class JoinLog {
 
   final long[] sent;
   final long[] answered;
-  final Answer.Kind[] kinds;
-  final int[] statuses;
-  final long[] positions;
-  final String[] visitors;
+  final Answer[] answers;
   private final int ticketEvery;
-  private final String[] tickets;
   private String firstError;
 
   JoinLog(int size, int ticketEvery) {
     this.sent = new long[size];
     this.answered = new long[size];
-    this.kinds = new Answer.Kind[size];
-    this.statuses = new int[size];
-    this.positions = new long[size];
-    this.visitors = new String[size];
+    this.answers = new Answer[size];
     this.ticketEvery = ticketEvery;
-    this.tickets = new String[ticketEvery > 0 ? (size + ticketEvery - 1) / ticketEvery : 0];
   }
 
   int size() {
@@ -41,20 +34,16 @@ final class JoinLog {
 
   void record(int i, long answeredAt, Answer answer) {
     answered[i] = answeredAt;
-    kinds[i] = answer.kind();
-    statuses[i] = answer.status();
-    positions[i] = answer.position();
-    visitors[i] = answer.visitor();
-    if (ticketEvery > 0 && i % ticketEvery == 0) {
-      tickets[i / ticketEvery] = answer.ticket();
-    }
+    answers[i] = answer;
+  }
+
+  boolean waiting(int i) {
+    return answers[i] != null && answers[i].kind() == Answer.Kind.WAITING;
   }
 
   /** Keeps the first request failure of the phase. */
   void noteFailure(String failure) {
-    if (firstError == null) {
-      firstError = failure;
-    }
+    firstError = firstError == null ? failure : firstError;
   }
 
   /** The first request failure of the phase, or null. */
@@ -68,22 +57,16 @@ final class JoinLog {
     for (Answer.Kind kind : Answer.Kind.values()) {
       counts.put(kind, 0);
     }
-    for (Answer.Kind kind : kinds) {
-      counts.merge(kind, 1, Integer::sum);
-    }
+    Arrays.stream(answers).forEach(a -> counts.merge(a.kind(), 1, Integer::sum));
     return counts;
   }
 
-  int waiting() {
-    return counts().get(Answer.Kind.WAITING);
-  }
-
-  /** HTTP statuses of the answers that were not waiting answers, e.g. "503 ×12". */
+  /** HTTP statuses of the answers that were not waiting answers, e.g. "503 ×12", or "none". */
   String otherStatuses() {
     Map<Integer, Integer> counts = new TreeMap<>();
-    for (int i = 0; i < kinds.length; i++) {
-      if (kinds[i] != Answer.Kind.WAITING) {
-        counts.merge(statuses[i], 1, Integer::sum);
+    for (int i = 0; i < size(); i++) {
+      if (!waiting(i)) {
+        counts.merge(answers[i].status(), 1, Integer::sum);
       }
     }
     List<String> parts = new ArrayList<>();
@@ -91,12 +74,12 @@ final class JoinLog {
     return parts.isEmpty() ? "none" : String.join(", ", parts);
   }
 
-  /** Kept tickets of visitors who were answered as waiting. */
+  /** Tickets of every {@code ticketEvery}-th visitor, when answered as waiting. */
   List<String> keptTickets() {
     List<String> kept = new ArrayList<>();
-    for (int t = 0; t < tickets.length; t++) {
-      if (tickets[t] != null && kinds[t * ticketEvery] == Answer.Kind.WAITING) {
-        kept.add(tickets[t]);
+    for (int i = 0; ticketEvery > 0 && i < size(); i += ticketEvery) {
+      if (waiting(i) && answers[i].ticket() != null) {
+        kept.add(answers[i].ticket());
       }
     }
     return kept;
@@ -104,21 +87,28 @@ final class JoinLog {
 
   /** Seconds from the first request sent to the last answer. */
   double seconds() {
-    long first = Long.MAX_VALUE;
-    long last = Long.MIN_VALUE;
-    for (int i = 0; i < sent.length; i++) {
-      first = Math.min(first, sent[i]);
-      last = Math.max(last, answered[i]);
-    }
-    return sent.length == 0 ? 0 : (last - first) / 1e9;
+    long first = Arrays.stream(sent).min().orElse(0);
+    return (Arrays.stream(answered).max().orElse(0) - first) / 1e9;
   }
 
   /** Answer times minus send times, in nanoseconds, unsorted. */
   long[] latencies() {
-    long[] latencies = new long[sent.length];
-    for (int i = 0; i < sent.length; i++) {
-      latencies[i] = answered[i] - sent[i];
-    }
+    long[] latencies = new long[size()];
+    Arrays.setAll(latencies, i -> answered[i] - sent[i]);
     return latencies;
+  }
+
+  /** p50, p99 and max of request times in nanoseconds, in milliseconds, nearest rank. */
+  static double[] percentiles(long[] nanos) {
+    long[] sorted = nanos.clone();
+    Arrays.sort(sorted);
+    double[] ms = new double[3];
+    double[] ranks = {0.50, 0.99, 1};
+    for (int p = 0; p < 3 && sorted.length > 0; p++) {
+      int index =
+          Math.max(0, Math.min(sorted.length - 1, (int) Math.ceil(ranks[p] * sorted.length) - 1));
+      ms[p] = sorted[index] / 1e6;
+    }
+    return ms;
   }
 }

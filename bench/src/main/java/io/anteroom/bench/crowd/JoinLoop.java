@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class JoinLoop {
 
-  private static final long TIMEOUT_NANOS = Joiner.TIMEOUT.toNanos();
+  private static final long TIMEOUT_NANOS = Lines.TIMEOUT.toNanos();
   private static final long EXPIRY_PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
   private final InetSocketAddress address;
@@ -32,14 +32,10 @@ final class JoinLoop {
 
   JoinLoop(InetSocketAddress address, String pathAndQuery, JoinLog log) {
     this.address = address;
+    String host = address.getHostString() + ":" + address.getPort();
     this.request =
-        ("GET "
-                + pathAndQuery
-                + " HTTP/1.1\r\nHost: "
-                + address.getHostString()
-                + ":"
-                + address.getPort()
-                + "\r\nAccept: application/json\r\nUser-Agent: anteroom-crowd\r\n\r\n")
+        "GET %s HTTP/1.1\r\nHost: %s\r\nAccept: application/json\r\nUser-Agent: anteroom-crowd\r\n\r\n"
+            .formatted(pathAndQuery, host)
             .getBytes(StandardCharsets.US_ASCII);
     this.log = log;
   }
@@ -73,7 +69,7 @@ final class JoinLoop {
     SocketChannel channel = SocketChannel.open();
     channel.configureBlocking(false);
     channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-    Connection connection = new Connection(take());
+    Connection connection = new Connection(nextIndex++);
     if (channel.connect(address)) {
       channel.register(selector, SelectionKey.OP_READ, connection);
       send(channel, connection);
@@ -111,17 +107,15 @@ final class JoinLoop {
     if (response == null) {
       return;
     }
-    log.record(
-        c.index,
-        System.nanoTime(),
-        Answer.of(response.status(), response.body(), response.setCookies()));
+    Answer answer = Answer.of(response.status(), response.body(), response.setCookies());
+    log.record(c.index, System.nanoTime(), answer);
     completed++;
     buffer.clear();
     if (!response.keepAlive()) {
       closeQuietly(key);
       open(selector);
     } else if (nextIndex < log.size()) {
-      c.index = take();
+      c.index = nextIndex++;
       send(channel, c);
     } else {
       closeQuietly(key);
@@ -155,24 +149,16 @@ final class JoinLoop {
   private void fail(Selector selector, SelectionKey key, Answer.Kind kind, Exception error)
       throws IOException {
     Connection c = (Connection) key.attachment();
-    if (c.index >= 0 && log.kinds[c.index] == null) {
-      if (log.sent[c.index] == 0) {
-        log.sent[c.index] = System.nanoTime();
-      }
-      log.record(c.index, System.nanoTime(), Answer.failed(kind));
+    if (c.index >= 0 && log.answers[c.index] == null) {
+      log.sent[c.index] = log.sent[c.index] == 0 ? System.nanoTime() : log.sent[c.index];
+      log.record(c.index, System.nanoTime(), Answer.failed(kind, 0));
       completed++;
       log.noteFailure(
-          error != null
-              ? error.toString()
-              : kind + " after " + TimeUnit.NANOSECONDS.toSeconds(TIMEOUT_NANOS) + " s");
+          error != null ? error.toString() : kind + " after " + Lines.TIMEOUT.toSeconds() + " s");
     }
     c.index = -1;
     closeQuietly(key);
     open(selector);
-  }
-
-  private int take() {
-    return nextIndex++;
   }
 
   private static void closeQuietly(SelectionKey key) {

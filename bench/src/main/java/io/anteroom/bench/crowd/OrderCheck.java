@@ -49,15 +49,14 @@ record OrderCheck(
       rank.put(line.get(r).getValue(), r);
       score.put(line.get(r).getValue(), line.get(r).getScore());
     }
-    int[] waiting =
-        IntStream.range(0, log.size()).filter(i -> log.kinds[i] == Answer.Kind.WAITING).toArray();
+    int[] waiting = IntStream.range(0, log.size()).filter(log::waiting).toArray();
     Set<String> distinct = new HashSet<>(waiting.length * 2);
     double[] scores = new double[log.size()];
     int missing = 0;
     int exact = 0;
     int above = 0;
     for (int i : waiting) {
-      String visitor = log.visitors[i];
+      String visitor = log.answers[i].visitor();
       distinct.add(visitor);
       Integer r = rank.get(visitor);
       if (r == null) {
@@ -66,9 +65,9 @@ record OrderCheck(
         continue;
       }
       scores[i] = score.get(visitor);
-      if (log.positions[i] == r + 1) {
+      if (log.answers[i].position() == r + 1) {
         exact++;
-      } else if (log.positions[i] > r + 1) {
+      } else if (log.answers[i].position() > r + 1) {
         above++;
       }
     }

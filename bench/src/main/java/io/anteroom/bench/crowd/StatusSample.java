@@ -1,7 +1,6 @@
 package io.anteroom.bench.crowd;
 
 import io.anteroom.queue.QueueId;
-import java.net.URI;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,10 +10,7 @@ import java.util.List;
  * and compares each answer with Redis: the position must be ZRANK + 1 and the length of the line
  * ZCARD (nobody moves, so both hold still).
  *
- * @param polled tickets polled
  * @param waitingAnswers answers that were 200 with {@code "state":"waiting"}
- * @param positionMatches answers whose position was ZRANK + 1
- * @param lengthMatches answers whose {@code waiting} was ZCARD
  * @param deepest the largest position polled
  * @param latencies each poll's time to answer, in nanoseconds
  */
@@ -33,14 +29,14 @@ record StatusSample(
         && lengthMatches == polled;
   }
 
-  static StatusSample poll(
-      Joiner client, URI status, List<String> tickets, RedisLine redis, QueueId queue) {
+  static StatusSample poll(Lines lines, List<String> tickets, RedisLine redis, QueueId queue) {
     List<String> visitors = new ArrayList<>();
     List<String> bodies = new ArrayList<>();
     long[] latencies = new long[tickets.size()];
     for (int i = 0; i < tickets.size(); i++) {
       long start = System.nanoTime();
-      HttpResponse<String> answer = client.get(status, Answer.TICKET_COOKIE + "=" + tickets.get(i));
+      HttpResponse<String> answer =
+          lines.get(lines.status(), Answer.TICKET_COOKIE + "=" + tickets.get(i));
       latencies[i] = System.nanoTime() - start;
       if (answer != null
           && answer.statusCode() == 200
@@ -55,9 +51,9 @@ record StatusSample(
     int lengthMatches = 0;
     long deepest = 0;
     for (int i = 0; i < ranks.length; i++) {
-      long position = Answer.position(bodies.get(i));
+      long position = Answer.number(Answer.POSITION, bodies.get(i));
       positionMatches += ranks[i] >= 0 && position == ranks[i] + 1 ? 1 : 0;
-      lengthMatches += Answer.waitingCount(bodies.get(i)) == length ? 1 : 0;
+      lengthMatches += Answer.number(Answer.WAITING_COUNT, bodies.get(i)) == length ? 1 : 0;
       deepest = Math.max(deepest, position);
     }
     return new StatusSample(

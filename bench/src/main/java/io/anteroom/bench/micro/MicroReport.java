@@ -1,14 +1,12 @@
 package io.anteroom.bench.micro;
 
-import io.anteroom.bench.Args;
-import io.anteroom.bench.Machine;
 import io.anteroom.bench.Markdown;
+import io.anteroom.bench.Run;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
@@ -21,31 +19,24 @@ final class MicroReport {
   static String markdown(Collection<RunResult> results) {
     Markdown md = new Markdown().line("# Micro benchmarks\n");
     md.line("- Date: " + Instant.now().truncatedTo(ChronoUnit.SECONDS));
-    md.line(
-        "- Machine: "
-            + Machine.description()
-            + ", load average "
-            + Machine.loadAverage()
-            + " when written");
-    md.line("- Java: " + Machine.java());
-    md.line("- Command: `" + Args.command() + "`");
+    md.line("- Machine: %s, load average %s when written", Run.machine(), Run.loadAverage());
+    md.line("- Java: " + Run.java());
+    md.line("- Command: `" + Run.command() + "`");
     List<RunResult> runs =
         results.stream()
             .sorted(Comparator.comparing((RunResult run) -> run.getParams().getBenchmark()))
             .toList();
-    if (!runs.isEmpty()) {
-      BenchmarkParams params = runs.get(0).getParams();
-      md.line("- JMH: " + params.getJmhVersion() + ", profiler gc");
-      md.line(
-          "- Options: mode %s, %d fork(s), warm-up %d × %s, measurement %d × %s, %d thread(s)",
-          params.getMode().shortLabel(),
-          params.getForks(),
-          params.getWarmup().getCount(),
-          params.getWarmup().getTime(),
-          params.getMeasurement().getCount(),
-          params.getMeasurement().getTime(),
-          params.getThreads());
-    }
+    BenchmarkParams params = runs.get(0).getParams();
+    md.line("- JMH: " + params.getJmhVersion() + ", profiler gc");
+    md.line(
+        "- Options: mode %s, %d fork(s), warm-up %d × %s, measurement %d × %s, %d thread(s)",
+        params.getMode().shortLabel(),
+        params.getForks(),
+        params.getWarmup().getCount(),
+        params.getWarmup().getTime(),
+        params.getMeasurement().getCount(),
+        params.getMeasurement().getTime(),
+        params.getThreads());
     md.line("\n| Benchmark | Score | ± error (99.9 %) | Unit | Allocated B/op |");
     md.line("|---|---:|---:|---|---:|");
     for (RunResult run : runs) {
@@ -53,10 +44,10 @@ final class MicroReport {
       String[] name = run.getParams().getBenchmark().split("\\.");
       md.row(
           name[name.length - 2] + "." + name[name.length - 1],
-          number(primary.getScore()),
-          number(primary.getScoreError()),
+          number("%.1f", primary.getScore()),
+          number("%.1f", primary.getScoreError()),
           primary.getScoreUnit(),
-          number(allocation(run), "%.0f"));
+          number("%.0f", allocation(run)));
     }
     md.line("");
     // Each filter's score and allocation less the reference's: what the filter itself costs.
@@ -67,9 +58,11 @@ final class MicroReport {
         md.line(
             "- %s less noOpFilterReference: %s %s, %s B/op",
             filter,
-            number(run.getPrimaryResult().getScore() - reference.getPrimaryResult().getScore()),
+            number(
+                "%.1f",
+                run.getPrimaryResult().getScore() - reference.getPrimaryResult().getScore()),
             run.getPrimaryResult().getScoreUnit(),
-            number(allocation(run) - allocation(reference), "%.0f"));
+            number("%.0f", allocation(run) - allocation(reference)));
       }
     }
     return md.line(
@@ -79,6 +72,11 @@ final class MicroReport {
         .toString();
   }
 
+  /** The number, or "n/a" where JMH has none (the error of a single iteration). */
+  private static String number(String format, double value) {
+    return Double.isNaN(value) ? "n/a" : Markdown.f(format, value);
+  }
+
   private static RunResult named(List<RunResult> runs, String method) {
     return runs.stream()
         .filter(run -> run.getParams().getBenchmark().endsWith("." + method))
@@ -86,22 +84,12 @@ final class MicroReport {
         .orElse(null);
   }
 
-  /** Bytes per operation, averaged over the run's forks; NaN without the GC profiler. */
+  /** Bytes per operation, averaged over the run's forks (JMH's GC profiler). */
   private static double allocation(RunResult run) {
-    for (Map.Entry<String, Result> secondary :
-        run.getAggregatedResult().getSecondaryResults().entrySet()) {
-      if (secondary.getKey().endsWith("gc.alloc.rate.norm")) {
-        return secondary.getValue().getScore();
-      }
-    }
-    return Double.NaN;
-  }
-
-  private static String number(double value) {
-    return number(value, "%.1f");
-  }
-
-  private static String number(double value, String format) {
-    return Double.isNaN(value) ? "n/a" : Markdown.f(format, value);
+    return run.getAggregatedResult().getSecondaryResults().entrySet().stream()
+        .filter(e -> e.getKey().endsWith("gc.alloc.rate.norm"))
+        .mapToDouble(e -> e.getValue().getScore())
+        .findFirst()
+        .orElse(Double.NaN);
   }
 }
