@@ -6,6 +6,7 @@ import io.anteroom.gateway.activation.HitFlusher;
 import io.anteroom.gateway.activation.QueueGate;
 import io.anteroom.gateway.client.ClientAddress;
 import io.anteroom.gateway.identity.Identities;
+import io.anteroom.gateway.origin.OriginMeters;
 import io.anteroom.gateway.pass.AnteroomCookies;
 import io.anteroom.gateway.pass.PassRegistrar;
 import io.anteroom.gateway.pass.Passes;
@@ -50,6 +51,7 @@ public class FilterConfiguration {
       RedisGuard redis,
       PassRegistrar registrar,
       LineEvents events,
+      OriginMeters origin,
       Clock clock) {
     return new Forwarder(
         new RequestScrubber(gateway.forwardPassHeader()),
@@ -60,7 +62,8 @@ public class FilterConfiguration {
         redis,
         registrar,
         events,
-        warnings(clock));
+        warnings(clock),
+        origin);
   }
 
   @Bean
