@@ -41,9 +41,15 @@ public class FilterConfiguration {
         LoggerFactory.getLogger(WaitingRoomFilter.class), clock, Duration.ofSeconds(10));
   }
 
+  /** Also one of the framework's header filters, which scrubs what the forwarder marks. */
+  @Bean
+  RequestScrubber requestScrubber(GatewayProperties gateway) {
+    return new RequestScrubber(gateway.forwardPassHeader());
+  }
+
   @Bean
   Forwarder forwarder(
-      GatewayProperties gateway,
+      RequestScrubber scrubber,
       AnteroomCookies cookies,
       Passes passes,
       SessionChecks checks,
@@ -54,7 +60,7 @@ public class FilterConfiguration {
       OriginMeters origin,
       Clock clock) {
     return new Forwarder(
-        new RequestScrubber(gateway.forwardPassHeader()),
+        scrubber,
         cookies,
         passes,
         checks,

@@ -14,7 +14,6 @@ import io.anteroom.queue.log.ThrottledWarnings;
 import java.util.List;
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
 import org.springframework.http.ResponseCookie;
-import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
@@ -66,13 +65,7 @@ final class Forwarder {
   /** Forwards as it is, carrying {@code passToken} to the origin when configured. */
   Mono<Void> forward(
       ServerWebExchange exchange, GatewayFilterChain chain, String room, String passToken) {
-    return send(
-        room,
-        exchange.mutate().request(scrubber.scrub(exchange.getRequest(), passToken)).build(),
-        chain);
-  }
-
-  private Mono<Void> send(String room, ServerWebExchange exchange, GatewayFilterChain chain) {
+    scrubber.forward(exchange, passToken);
     return origin.timed(room, exchange, chain.filter(exchange));
   }
 
@@ -86,13 +79,8 @@ final class Forwarder {
    * open; the origin sees {@value #DEGRADED_HEADER}{@code : line-unavailable}.
    */
   Mono<Void> forwardDegraded(ServerWebExchange exchange, GatewayFilterChain chain, String room) {
-    ServerHttpRequest request =
-        scrubber
-            .scrub(exchange.getRequest(), null)
-            .mutate()
-            .headers(h -> h.set(DEGRADED_HEADER, "line-unavailable"))
-            .build();
-    return send(room, exchange.mutate().request(request).build(), chain);
+    scrubber.forwardDegraded(exchange);
+    return origin.timed(room, exchange, chain.filter(exchange));
   }
 
   /**
