@@ -9,13 +9,13 @@
 # them on exit, and writes bench/results/pass-holders.md. Run it from anywhere.
 #
 # Options: --rounds N (5)  --duration S (10, seconds per wrk run)  --warmup S (30, at least)
-#          --max-warmup S (90)  --connections N (64)  --threads N (2)  --items N (1000,
-#          inactive items the browse side spreads over, 500 to 2000 for the browse room's threshold)  --jfr (one more run
-#          of the filtered and the unfiltered side with the JDK Flight Recorder, to see where the
-#          filter's CPU goes)  --no-pin  --out FILE
+#          --max-warmup S (180)  --connections N (64)  --threads N (2)  --items N (1000, inactive
+#          items the browse side spreads over, 500 to 2000 for the browse room's threshold)  --jfr
+#          (one more run of the filtered and the unfiltered side with the JDK Flight Recorder, to
+#          see where the filter's CPU goes)  --no-pin  --out FILE
 set -euo pipefail
-BENCH=pass-holders ROUNDS=5 DURATION=10 WARMUP=30 MAX_WARMUP=90 CONNECTIONS=64 THREADS=2 ITEMS=1000
-JFR=0 NO_PIN=0 OUT=bench/results/pass-holders.md
+BENCH=pass-holders ROUNDS=5 DURATION=10 WARMUP=30 CONNECTIONS=64 THREADS=2 ITEMS=1000
+MAX_WARMUP=180 JFR=0 NO_PIN=0 OUT=bench/results/pass-holders.md
 OPTIONS="rounds duration warmup max-warmup connections threads items out" FLAGS="jfr no-pin"
 # shellcheck source=bench/lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
@@ -52,6 +52,10 @@ spawn defaults env -u ANTEROOM_TOKEN_KEY ANTEROOM_CONFIG="$ROOT/config/anteroom.
 DEFAULTS_PID=$SPAWNED_PID
 await "$DEFAULTS_PID" defaults http_ok "http://127.0.0.1:$DEFAULTS_MANAGEMENT_PORT/actuator/health/readiness"
 [ "$PINNED" -eq 0 ] || pin_process "$DEFAULTS_PID" "$ALL_LIST"
+# The JIT figures, and the warm-up's end, count both gateways' compilers.
+MAIN_PID=$GATEWAY_PID
+eval "one_jit_ticks() $(declare -f jit_ticks | sed 1d)"
+jit_ticks() { echo $(($(GATEWAY_PID=$MAIN_PID one_jit_ticks) + $(GATEWAY_PID=$DEFAULTS_PID one_jit_ticks))); }
 
 # Each wrk thread is one visitor, taking its pass for $QUEUED_PATH the way a browser does. The browse
 # items' passes, 16 items each (the most one pass opens, taken item by item, sending the pass so
@@ -243,7 +247,7 @@ Each round runs these sides in turn, the order reversed every other round, so ch
 - **inactive items** (goal 4): \`GET /browse/<n>\`, rotating over the $ITEMS items with the thread's pass. Their queues are off, so the gateway only counts the requests for activation by traffic and sends the counts about once a second, all items due in one script call.
 - **quiet**: no load, for as long as a run. The gateway reads Redis on its own all the time (active queues and live settings every 250 ms, and more); the Redis figures below subtract, per command and round, the quiet window's rate times the length of the run.
 
-Every answer must be \`200\` with the origin's whole page ($PRODUCT_BYTES bytes), checked by wrk's Lua script on every response. Requests/s and latency come from wrk. CPU per process comes from \`/proc/<pid>/stat\` (user + system, all threads; nginx: master and worker), per CPU from \`/proc/stat\`. Redis commands come from \`INFO commandstats\` before and after each run; commands that a script runs are counted inside its EVALSHA and also under their own names, and every one counts below.
+Every answer must be \`200\` with the origin's whole page ($PRODUCT_BYTES bytes), checked by wrk's Lua script on every response. The JIT figures count both gateways' compilers, so the warm-up ends once both are quiet. Requests/s and latency come from wrk. CPU per process comes from \`/proc/<pid>/stat\` (user + system, all threads; nginx: master and worker), per CPU from \`/proc/stat\`. Redis commands come from \`INFO commandstats\` before and after each run; commands that a script runs are counted inside its EVALSHA and also under their own names, and every one counts below.
 
 ## Results (median of $ROUNDS rounds, min–max in brackets)
 
