@@ -9,6 +9,7 @@ import io.anteroom.gateway.filter.BypassSecretStripper;
 import io.anteroom.gateway.filter.Decisions;
 import io.anteroom.gateway.filter.Line;
 import io.anteroom.gateway.filter.LineEvents;
+import io.anteroom.gateway.origin.OriginMeters;
 import io.anteroom.gateway.pass.AnteroomCookies;
 import io.anteroom.gateway.pass.PassRegistrar;
 import io.anteroom.gateway.pass.Passes;
@@ -206,6 +207,11 @@ class GatewayConfiguration {
   @Bean
   Decisions decisions(AnteroomProperties anteroom, MeterRegistry meters) {
     return new Decisions(anteroom.rooms().keySet(), meters);
+  }
+
+  @Bean
+  OriginMeters originMeters(AnteroomProperties anteroom, MeterRegistry meters) {
+    return new OriginMeters(anteroom.rooms().keySet(), meters);
   }
 
   @Bean

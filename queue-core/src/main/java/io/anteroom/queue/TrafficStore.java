@@ -1,20 +1,31 @@
 package io.anteroom.queue;
 
 import io.anteroom.queue.policy.RoomPolicy;
+import java.util.List;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
  * Requests per queue per second, summed over every gateway, for turning queues on and off with
- * traffic. Each call is one Redis round trip; nothing is sent until the {@link Mono} is subscribed.
+ * traffic. Nothing is sent until the returned publisher is subscribed.
  */
 public interface TrafficStore {
 
+  /** Requests one gateway counted for a queue, whose policy gives the activation window. */
+  record Hits(QueueId queue, long requests, RoomPolicy policy) {}
+
+  /** The requests of all gateways in a queue's activation window, after {@code hits} were added. */
+  record WindowTotal(Hits hits, long requests) {}
+
   /**
-   * Adds {@code requests} to the queue's current second.
+   * Adds each queue's requests to its current second, all in one round trip on one Redis server,
+   * one per Cluster slot the queues' keys fall in on a Redis Cluster.
    *
-   * @return the requests in the policy's activation window, this call's included
+   * @param hits at most one entry per queue
+   * @return each queue's total, as each round trip answers; a round trip that fails ends the flux
+   *     with its error once the others have answered
    */
-  Mono<Long> record(QueueId queue, long requests, RoomPolicy policy);
+  Flux<WindowTotal> record(List<Hits> hits);
 
   /**
    * Whether a queue that was turned on automatically may be turned off: for a queue that traffic

@@ -164,13 +164,25 @@ class ClusterModeIntegrationTests {
     ActiveQueues active = new RedisActiveQueues(connector.commands(), keys);
     SettingsStore settings = new RedisSettingsStore(connector.commands(), keys);
     RoomHistory history = new RedisRoomHistory(connector.commands(), keys, clock);
-    TrafficStore traffic = new RedisTrafficStore(connector.commands(), keys, clock);
+    TrafficStore traffic =
+        new RedisTrafficStore(connector.commands(), keys, clock, IdleLines.UNBOUNDED, true);
     List<QueueId> queues = queueOnEveryShard("shards");
+    List<TrafficStore.Hits> fives =
+        queues.stream().map(q -> new TrafficStore.Hits(q, 5, POLICY)).toList();
+    List<TrafficStore.Hits> twos =
+        queues.stream().map(q -> new TrafficStore.Hits(q, 2, POLICY)).toList();
 
+    // One record call for queues on every shard: one script call per slot.
+    assertThat(traffic.record(fives).collectList().block())
+        .extracting(TrafficStore.WindowTotal::requests)
+        .containsOnly(5L)
+        .hasSize(queues.size());
+    assertThat(traffic.record(twos).collectList().block())
+        .extracting(TrafficStore.WindowTotal::requests)
+        .containsOnly(7L)
+        .hasSize(queues.size());
     for (QueueId queue : queues) {
       assertThat(active.activate(queue, Activation.AUTO).block()).isTrue();
-      assertThat(traffic.record(queue, 5, POLICY).block()).isEqualTo(5);
-      assertThat(traffic.record(queue, 2, POLICY).block()).isEqualTo(7);
       assertThat(traffic.settled(queue, POLICY).block()).isFalse();
     }
     assertThat(active.list().block().keySet()).containsAll(queues);

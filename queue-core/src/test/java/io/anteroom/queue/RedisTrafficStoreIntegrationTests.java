@@ -1,13 +1,20 @@
 package io.anteroom.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
+import io.anteroom.queue.TrafficStore.Hits;
+import io.anteroom.queue.TrafficStore.WindowTotal;
 import io.anteroom.queue.policy.PolicyParser;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.testing.MutableClock;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -44,8 +51,20 @@ class RedisTrafficStoreIntegrationTests {
   }
 
   long record(long requests) {
-    return traffic.record(queue, requests, policy).block();
+    return traffic.record(List.of(new Hits(queue, requests, policy))).single().block().requests();
   }
+
+  /** Script calls Redis has run so far, by SHA or with their source. */
+  long scriptCalls() {
+    Matcher calls = SCRIPT_CALLS.matcher(sync.info("commandstats"));
+    long total = 0;
+    while (calls.find()) {
+      total += Long.parseLong(calls.group(1));
+    }
+    return total;
+  }
+
+  static final Pattern SCRIPT_CALLS = Pattern.compile("cmdstat_eval(?:sha)?:calls=(\\d+)");
 
   boolean settled() {
     return traffic.settled(queue, policy).block();
@@ -111,6 +130,56 @@ class RedisTrafficStoreIntegrationTests {
   }
 
   @Test
+  void recordCountsEachQueueOfOneCallInItsOwnHashAndWindow() {
+    QueueId other = QueueId.of("shop", "43");
+    QueueId elsewhere = QueueId.of("hall", "a");
+    RoomPolicy wide = PolicyParser.apply("t", policy, Map.of("activation-window", "10s"));
+    record(4);
+    clock.advance(Duration.ofSeconds(5));
+
+    List<WindowTotal> totals =
+        traffic
+            .record(
+                List.of(
+                    new Hits(queue, 10, policy),
+                    new Hits(other, 20, policy),
+                    new Hits(elsewhere, 30, wide)))
+            .collectList()
+            .block();
+
+    assertThat(totals)
+        .extracting(t -> t.hits().queue(), WindowTotal::requests)
+        .containsExactlyInAnyOrder(tuple(queue, 10L), tuple(other, 20L), tuple(elsewhere, 30L));
+    assertThat(sync.hget(keys.hits(other), Long.toString(clock.millis() / 1000))).isEqualTo("20");
+    assertThat(sync.pttl(keys.hits(queue))).isBetween(10_000L, 11_000L);
+    assertThat(sync.pttl(keys.hits(elsewhere))).isBetween(24_000L, 25_000L);
+  }
+
+  @Test
+  void aThousandQueuesAreCountedInOneRoundTrip() {
+    record(1);
+    List<Hits> hits = new ArrayList<>();
+    for (int i = 0; i < 1_000; i++) {
+      hits.add(new Hits(QueueId.of("shop", "item-" + i), i + 1, policy));
+    }
+    long before = scriptCalls();
+
+    List<WindowTotal> totals = traffic.record(hits).collectList().block();
+
+    assertThat(scriptCalls() - before).isEqualTo(1);
+    assertThat(totals).hasSize(1_000).allMatch(t -> t.requests() == t.hits().requests());
+  }
+
+  @Test
+  void recordingNothingSendsNothing() {
+    record(1);
+    long before = scriptCalls();
+
+    assertThat(traffic.record(List.of()).collectList().block()).isEmpty();
+    assertThat(scriptCalls()).isEqualTo(before);
+  }
+
+  @Test
   void settledOnlyAfterTheCoolDownOfEmptyQuietTraffic() {
     record(14);
     assertThat(settled()).isFalse();
@@ -166,7 +235,7 @@ class RedisTrafficStoreIntegrationTests {
   void aSettledQueueIsReportedToTheRoomsIdleLines() {
     RedisIdleLines idle = new RedisIdleLines(fixture.connector().commands(), keys, clock, 10);
     TrafficStore reporting =
-        new RedisTrafficStore(fixture.connector().commands(), keys, clock, idle);
+        new RedisTrafficStore(fixture.connector().commands(), keys, clock, idle, false);
     reporting.settled(queue, policy).block();
     clock.advance(Duration.ofSeconds(10));
 

@@ -10,6 +10,7 @@ import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.RedisActiveQueues;
 import io.anteroom.queue.RedisQueueStore;
 import io.anteroom.queue.RedisTrafficStore;
+import io.anteroom.queue.TrafficStore;
 import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.policy.PolicyParser;
 import io.anteroom.queue.policy.RedisSettingsStore;
@@ -19,6 +20,7 @@ import io.anteroom.testing.redis.RedisServerExtension;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -154,8 +156,8 @@ class ModesIntegrationTests {
   void queueTurnedOnByTrafficIsTurnedOffOnceEmptyAndQuietForTheCoolDown() {
     active.activate(queue, Activation.AUTO).block();
     new RedisTrafficStore(redisConnector.commands(), keys, Clock.systemUTC())
-        .record(queue, 5, policy)
-        .block();
+        .record(List.of(new TrafficStore.Hits(queue, 5, policy)))
+        .blockLast();
 
     worker.loop.runOnce().block();
     assertThat(active.list().block()).containsKey(queue);
@@ -174,8 +176,8 @@ class ModesIntegrationTests {
     lineUpThree(Activation.AUTO);
     settings.put("drop", queue.item(), Map.of("mode", "queue-all")).block();
     new RedisTrafficStore(redisConnector.commands(), keys, Clock.systemUTC())
-        .record(queue, 1_000, policy)
-        .block();
+        .record(List.of(new TrafficStore.Hits(queue, 1_000, policy)))
+        .blockLast();
 
     // The first tick admits the line; the next finds nobody waiting, the one after turns it off.
     worker.loop.runOnce().block();

@@ -81,7 +81,7 @@ public final class WorkerFixture implements AutoCloseable {
             policies.apply(redis, keys),
             new RedisQueueStore(redis.commands(), keys, clock),
             new RedisRoomStore(redis.commands(), keys, clock),
-            new RedisTrafficStore(redis.commands(), keys, clock, idle),
+            new RedisTrafficStore(redis.commands(), keys, clock, idle, false),
             new RedisRoomHistory(redis.commands(), keys, clock),
             settings,
             clock,

@@ -9,17 +9,18 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
  * Sends this gateway's request counts to Redis about once a second ({@link #flush()}, run
- * periodically), one script call per item whose count could matter ({@link PendingHits}: a tenth of
- * the threshold, at most 1,000 items a flush), and turns a queue on when the requests of all
- * gateways in its activation window cross the policy's threshold. Only queues whose policy
- * activates on traffic are counted at all.
+ * periodically), for the items whose count could matter ({@link PendingHits}: a tenth of the
+ * threshold, at most 1,000 items a flush) all in one script call ({@link TrafficStore#record}: one
+ * per slot on a Redis Cluster), and turns a queue on when the requests of all gateways in its
+ * activation window cross the policy's threshold. Only queues whose policy activates on traffic are
+ * counted at all.
  */
 public final class HitFlusher {
 
@@ -65,27 +66,35 @@ public final class HitFlusher {
   public Mono<Void> flush() {
     HitCounter.Drained drained = counter.drain();
     evicted.increment(drained.evicted());
-    return Flux.fromIterable(pending.due(drained.counts(), policies::policy, clock.millis()))
-        .flatMap(due -> send(due.queue(), due.requests(), due.policy()), 16)
-        .then();
-  }
-
-  private Mono<Void> send(QueueId queue, long requests, RoomPolicy policy) {
+    List<TrafficStore.Hits> due =
+        pending.due(drained.counts(), policies::policy, clock.millis()).stream()
+            .map(d -> new TrafficStore.Hits(d.queue(), d.requests(), d.policy()))
+            .toList();
+    if (due.isEmpty()) {
+      return Mono.empty();
+    }
     return traffic
-        .record(queue, requests, policy)
-        .filter(total -> total >= policy.activateAbove() * policy.activationWindowSeconds())
-        .filter(total -> !mirror.isActive(queue))
-        .flatMap(total -> activate(queue, policy, total))
+        .record(due)
+        .filter(HitFlusher::crossed)
+        .filter(total -> !mirror.isActive(total.hits().queue()))
+        // A failed call ends the flux only after every other call's totals, and their activations.
+        .flatMapDelayError(
+            total -> activate(total.hits().queue(), total.hits().policy(), total.requests()), 16, 1)
         .onErrorResume(
             error -> {
               warnings.warn(
-                  queue.toString(),
-                  "room={} queue={} traffic could not be counted: {}",
-                  queue.room(),
-                  queue.item(),
+                  "hits",
+                  "traffic of {} queues could not all be counted: {}",
+                  due.size(),
                   error.toString());
               return Mono.empty();
-            });
+            })
+        .then();
+  }
+
+  private static boolean crossed(TrafficStore.WindowTotal total) {
+    RoomPolicy policy = total.hits().policy();
+    return total.requests() >= policy.activateAbove() * policy.activationWindowSeconds();
   }
 
   private Mono<Void> activate(QueueId queue, RoomPolicy policy, long total) {

@@ -38,7 +38,7 @@ final class Answers {
   /** A request the room's bypass rules let through as it is. */
   Mono<Void> bypassed(ServerWebExchange exchange, GatewayFilterChain chain, String room) {
     decisions.count(room, Decision.BYPASSED);
-    return forwarder.forward(exchange, chain, null);
+    return forwarder.forward(exchange, chain, room, null);
   }
 
   /** An item id the room does not accept: refused as {@code refusal} answers, never forwarded. */
@@ -111,7 +111,7 @@ final class Answers {
       ServerWebExchange exchange, GatewayFilterChain chain, String room, RoomPolicy policy) {
     if (policy.failurePolicy() == FailurePolicy.OPEN) {
       decisions.count(room, Decision.FAILED_OPEN);
-      return forwarder.forwardDegraded(exchange, chain);
+      return forwarder.forwardDegraded(exchange, chain, room);
     }
     decisions.count(room, Decision.FAILED_CLOSED);
     return responses.lineUnavailable(

@@ -6,6 +6,7 @@ import io.anteroom.gateway.activation.HitFlusher;
 import io.anteroom.gateway.activation.QueueGate;
 import io.anteroom.gateway.client.ClientAddress;
 import io.anteroom.gateway.identity.Identities;
+import io.anteroom.gateway.origin.OriginMeters;
 import io.anteroom.gateway.pass.AnteroomCookies;
 import io.anteroom.gateway.pass.PassRegistrar;
 import io.anteroom.gateway.pass.Passes;
@@ -40,9 +41,15 @@ public class FilterConfiguration {
         LoggerFactory.getLogger(WaitingRoomFilter.class), clock, Duration.ofSeconds(10));
   }
 
+  /** Also one of the framework's header filters, which scrubs what the forwarder marks. */
+  @Bean
+  RequestScrubber requestScrubber(GatewayProperties gateway) {
+    return new RequestScrubber(gateway.forwardPassHeader());
+  }
+
   @Bean
   Forwarder forwarder(
-      GatewayProperties gateway,
+      RequestScrubber scrubber,
       AnteroomCookies cookies,
       Passes passes,
       SessionChecks checks,
@@ -50,9 +57,10 @@ public class FilterConfiguration {
       RedisGuard redis,
       PassRegistrar registrar,
       LineEvents events,
+      OriginMeters origin,
       Clock clock) {
     return new Forwarder(
-        new RequestScrubber(gateway.forwardPassHeader()),
+        scrubber,
         cookies,
         passes,
         checks,
@@ -60,7 +68,8 @@ public class FilterConfiguration {
         redis,
         registrar,
         events,
-        warnings(clock));
+        warnings(clock),
+        origin);
   }
 
   @Bean

@@ -1,6 +1,7 @@
 package io.anteroom.gateway.filter;
 
 import io.anteroom.gateway.RedisGuard;
+import io.anteroom.gateway.origin.OriginMeters;
 import io.anteroom.gateway.pass.AnteroomCookies;
 import io.anteroom.gateway.pass.PassRegistrar;
 import io.anteroom.gateway.pass.Passes;
@@ -13,14 +14,14 @@ import io.anteroom.queue.log.ThrottledWarnings;
 import java.util.List;
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
 import org.springframework.http.ResponseCookie;
-import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
 /**
  * Sends an allowed request on to the origin: scrubbed of Anteroom's headers and cookies, with a new
- * or renewed pass where one is given, and watching the origin's answer for the release header.
+ * or renewed pass where one is given, watching the origin's answer for the release header, and
+ * timing it ({@link OriginMeters}).
  */
 final class Forwarder {
 
@@ -36,6 +37,7 @@ final class Forwarder {
   private final PassRegistrar registrar;
   private final LineEvents events;
   private final ThrottledWarnings warnings;
+  private final OriginMeters origin;
 
   Forwarder(
       RequestScrubber scrubber,
@@ -46,7 +48,8 @@ final class Forwarder {
       RedisGuard redis,
       PassRegistrar registrar,
       LineEvents events,
-      ThrottledWarnings warnings) {
+      ThrottledWarnings warnings,
+      OriginMeters origin) {
     this.scrubber = scrubber;
     this.cookies = cookies;
     this.passes = passes;
@@ -56,12 +59,14 @@ final class Forwarder {
     this.registrar = registrar;
     this.events = events;
     this.warnings = warnings;
+    this.origin = origin;
   }
 
   /** Forwards as it is, carrying {@code passToken} to the origin when configured. */
-  Mono<Void> forward(ServerWebExchange exchange, GatewayFilterChain chain, String passToken) {
-    return chain.filter(
-        exchange.mutate().request(scrubber.scrub(exchange.getRequest(), passToken)).build());
+  Mono<Void> forward(
+      ServerWebExchange exchange, GatewayFilterChain chain, String room, String passToken) {
+    scrubber.forward(exchange, passToken);
+    return origin.timed(room, exchange, chain.filter(exchange));
   }
 
   /**
@@ -73,14 +78,9 @@ final class Forwarder {
    * Forwards a visitor without a pass because the line could not be reached and the room fails
    * open; the origin sees {@value #DEGRADED_HEADER}{@code : line-unavailable}.
    */
-  Mono<Void> forwardDegraded(ServerWebExchange exchange, GatewayFilterChain chain) {
-    ServerHttpRequest request =
-        scrubber
-            .scrub(exchange.getRequest(), null)
-            .mutate()
-            .headers(h -> h.set(DEGRADED_HEADER, "line-unavailable"))
-            .build();
-    return chain.filter(exchange.mutate().request(request).build());
+  Mono<Void> forwardDegraded(ServerWebExchange exchange, GatewayFilterChain chain, String room) {
+    scrubber.forwardDegraded(exchange);
+    return origin.timed(room, exchange, chain.filter(exchange));
   }
 
   /**
@@ -95,7 +95,7 @@ final class Forwarder {
       Pass pass,
       String current) {
     watchForRelease(exchange, queue, pass.visitor(), pass.entitlements());
-    return forward(exchange, chain, current);
+    return forward(exchange, chain, queue.room(), current);
   }
 
   /** Why a visitor gets a pass now. */
@@ -123,7 +123,7 @@ final class Forwarder {
       registrar.register(queue, pass.visitor());
     }
     watchForRelease(exchange, queue, pass.visitor(), pass.entitlements());
-    return forward(exchange, chain, pass.token());
+    return forward(exchange, chain, queue.room(), pass.token());
   }
 
   /**

@@ -3,18 +3,36 @@ package io.anteroom.gateway.filter;
 import io.anteroom.gateway.pass.AnteroomCookies;
 import java.util.ArrayList;
 import java.util.List;
+import org.springframework.cloud.gateway.filter.headers.HttpHeadersFilter;
+import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.web.server.ServerWebExchange;
 
 /**
  * Removes what clients send in Anteroom's name before a request reaches the origin: headers
  * starting with {@code Anteroom-} and Anteroom's cookies. The origin sees what it would see without
- * Anteroom, plus the pass header when configured. Runs on every forwarded request, so it scans
- * names and cookies in place instead of lower-casing and splitting them.
+ * Anteroom, plus the pass header when configured.
+ *
+ * <p>The waiting room marks a request it forwards ({@link #forward}); the scrubbing happens where
+ * Spring Cloud Gateway builds the origin's request from the visitor's headers, as one of its {@link
+ * HttpHeadersFilter}s, after it has dropped the hop-by-hop headers into a copy of its own. So a
+ * forwarded request costs an exchange attribute, not a mutated copy of the request and exchange;
+ * requests of routes without a waiting room carry no mark and pass untouched. Runs on every
+ * forwarded request, so it scans names and cookies in place instead of lower-casing and splitting
+ * them.
  */
-final class RequestScrubber {
+final class RequestScrubber implements HttpHeadersFilter, Ordered {
 
   static final String HEADER_PREFIX = "anteroom-";
+
+  /** The exchange attribute that marks a request the waiting room forwards: its {@link Mark}. */
+  static final String MARK = RequestScrubber.class.getName() + ".mark";
+
+  /** What the origin gets on top of the scrubbed headers: a header, or none. */
+  private record Mark(String header, String value) {}
+
+  private static final Mark NOTHING = new Mark(null, null);
+  private static final Mark DEGRADED = new Mark(Forwarder.DEGRADED_HEADER, "line-unavailable");
 
   private final String passHeader;
 
@@ -25,14 +43,53 @@ final class RequestScrubber {
     this.passHeader = passHeader;
   }
 
-  /**
-   * @param pass the visitor's pass token to forward, or null
-   */
-  ServerHttpRequest scrub(ServerHttpRequest request, String pass) {
-    return request.mutate().headers(headers -> scrub(headers, pass)).build();
+  /** After the framework's filters, hop-by-hop headers removal (which copies the headers) first. */
+  @Override
+  public int getOrder() {
+    return Ordered.LOWEST_PRECEDENCE;
   }
 
-  private void scrub(HttpHeaders headers, String pass) {
+  /**
+   * Marks {@code exchange} to be scrubbed on its way to the origin.
+   *
+   * @param pass the visitor's pass token to forward, or null
+   */
+  void forward(ServerWebExchange exchange, String pass) {
+    exchange
+        .getAttributes()
+        .put(MARK, pass != null && !passHeader.isEmpty() ? new Mark(passHeader, pass) : NOTHING);
+  }
+
+  /**
+   * Marks {@code exchange} to be scrubbed on its way to the origin, which sees {@value
+   * Forwarder#DEGRADED_HEADER}{@code : line-unavailable}.
+   */
+  void forwardDegraded(ServerWebExchange exchange) {
+    exchange.getAttributes().put(MARK, DEGRADED);
+  }
+
+  @Override
+  public HttpHeaders filter(HttpHeaders input, ServerWebExchange exchange) {
+    if (!(exchange.getAttribute(MARK) instanceof Mark mark)) {
+      return input;
+    }
+    // The request's own headers are read-only; the framework's filters before this one hand on a
+    // copy of their own.
+    HttpHeaders headers = input == exchange.getRequest().getHeaders() ? copyOf(input) : input;
+    scrub(headers);
+    if (mark.header() != null) {
+      headers.set(mark.header(), mark.value());
+    }
+    return headers;
+  }
+
+  private static HttpHeaders copyOf(HttpHeaders input) {
+    HttpHeaders copy = new HttpHeaders();
+    copy.addAll(input);
+    return copy;
+  }
+
+  private void scrub(HttpHeaders headers) {
     List<String> own = null;
     for (String name : headers.headerNames()) {
       if (name.regionMatches(true, 0, HEADER_PREFIX, 0, HEADER_PREFIX.length())
@@ -53,9 +110,6 @@ final class RequestScrubber {
       if (!kept.isEmpty()) {
         headers.set(HttpHeaders.COOKIE, kept);
       }
-    }
-    if (!passHeader.isEmpty() && pass != null) {
-      headers.set(passHeader, pass);
     }
   }
 

@@ -6,46 +6,90 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.springframework.cloud.gateway.filter.headers.HttpHeadersFilter;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
+import org.springframework.mock.web.server.MockServerWebExchange;
 
 class RequestScrubberTests {
 
   private final RequestScrubber scrubber = new RequestScrubber("X-Pass");
 
+  static final MockServerHttpRequest VISITOR =
+      MockServerHttpRequest.get("/products/1")
+          .header("Anteroom-Bypass", "secret")
+          .header("ANTEROOM-Degraded", "x")
+          .header("x-pass", "forged")
+          .header("Accept", "text/html")
+          .header(
+              HttpHeaders.COOKIE,
+              " a=1; anteroom_pass_shop=p ;b=2 ; ;",
+              "anteroom_ticket_shop=t",
+              "c=3")
+          .build();
+
+  /** The headers the origin gets, as the framework's routing filter asks for them. */
+  private HttpHeaders toOrigin(MockServerWebExchange exchange) {
+    return HttpHeadersFilter.filterRequest(List.of(scrubber), exchange);
+  }
+
   @Test
   void anteroomHeadersAndCookiesAreRemovedAndTheRestKept() {
-    ServerHttpRequest request =
-        MockServerHttpRequest.get("/products/1")
-            .header("Anteroom-Bypass", "secret")
-            .header("ANTEROOM-Degraded", "x")
-            .header("x-pass", "forged")
-            .header("Accept", "text/html")
-            .header(
-                HttpHeaders.COOKIE,
-                " a=1; anteroom_pass_shop=p ;b=2 ; ;",
-                "anteroom_ticket_shop=t",
-                "c=3")
-            .build();
+    MockServerWebExchange exchange = MockServerWebExchange.from(VISITOR);
+    scrubber.forward(exchange, "pass-token");
 
-    HttpHeaders headers = scrubber.scrub(request, "pass-token").getHeaders();
+    HttpHeaders headers = toOrigin(exchange);
 
     assertThat(headers.headerNames())
         .containsExactlyInAnyOrder("Accept", HttpHeaders.COOKIE, "X-Pass");
     assertThat(headers.get(HttpHeaders.COOKIE)).containsExactly("a=1; b=2; c=3");
     assertThat(headers.getFirst("X-Pass")).isEqualTo("pass-token");
+    assertThat(exchange.getRequest().getHeaders().getFirst("x-pass"))
+        .as("the visitor's request is left as it came")
+        .isEqualTo("forged");
+  }
+
+  @Test
+  void aDegradedForwardTellsTheOriginAndCarriesNoPass() {
+    MockServerWebExchange exchange = MockServerWebExchange.from(VISITOR);
+    scrubber.forwardDegraded(exchange);
+
+    HttpHeaders headers = toOrigin(exchange);
+
+    assertThat(headers.headerNames())
+        .containsExactlyInAnyOrder("Accept", HttpHeaders.COOKIE, Forwarder.DEGRADED_HEADER);
+    assertThat(headers.getFirst(Forwarder.DEGRADED_HEADER)).isEqualTo("line-unavailable");
+  }
+
+  @Test
+  void aCopyHandedOnByAnEarlierHeaderFilterIsScrubbedInPlace() {
+    MockServerWebExchange exchange = MockServerWebExchange.from(VISITOR);
+    scrubber.forward(exchange, null);
+    HttpHeaders copy = new HttpHeaders();
+    copy.addAll(VISITOR.getHeaders());
+
+    HttpHeaders headers = scrubber.filter(copy, exchange);
+
+    assertThat(headers).isSameAs(copy);
+    assertThat(headers.headerNames()).containsExactlyInAnyOrder("Accept", HttpHeaders.COOKIE);
+  }
+
+  @Test
+  void aRequestTheWaitingRoomDidNotForwardPassesUntouched() {
+    MockServerWebExchange exchange = MockServerWebExchange.from(VISITOR);
+
+    assertThat(toOrigin(exchange)).isSameAs(VISITOR.getHeaders());
   }
 
   @Test
   void onlyAnteroomCookiesLeaveNoCookieHeader() {
-    ServerHttpRequest request =
-        MockServerHttpRequest.get("/")
-            .header(HttpHeaders.COOKIE, "anteroom_pass_shop=p; anteroom_proof_shop=q")
-            .build();
+    MockServerWebExchange exchange =
+        MockServerWebExchange.from(
+            MockServerHttpRequest.get("/")
+                .header(HttpHeaders.COOKIE, "anteroom_pass_shop=p; anteroom_proof_shop=q"));
+    scrubber.forward(exchange, null);
 
-    assertThat(scrubber.scrub(request, null).getHeaders().containsHeader(HttpHeaders.COOKIE))
-        .isFalse();
+    assertThat(toOrigin(exchange).containsHeader(HttpHeaders.COOKIE)).isFalse();
   }
 
   @Test

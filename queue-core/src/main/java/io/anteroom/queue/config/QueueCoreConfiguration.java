@@ -81,8 +81,13 @@ public class QueueCoreConfiguration {
 
   @Bean
   TrafficStore trafficStore(
-      DeferredRedisConnector redis, QueueKeys keys, Clock clock, IdleLines idleLines) {
-    return new RedisTrafficStore(redis.commands(), keys, clock, idleLines);
+      DeferredRedisConnector redis,
+      AnteroomProperties anteroom,
+      QueueKeys keys,
+      Clock clock,
+      IdleLines idleLines) {
+    return new RedisTrafficStore(
+        redis.commands(), keys, clock, idleLines, anteroom.redis().clustered());
   }
 
   @Bean

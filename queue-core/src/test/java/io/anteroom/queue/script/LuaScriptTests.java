@@ -17,7 +17,9 @@ class LuaScriptTests {
           QueueScripts.TOUCH,
           QueueScripts.RELEASE,
           QueueScripts.REGISTER,
-          QueueScripts.DEACTIVATE
+          QueueScripts.DEACTIVATE,
+          QueueScripts.HITS,
+          QueueScripts.SETTLE
         }) {
       assertThat(script.source()).as(script.name()).contains("-- KEYS:", "-- ARGV:", "-- Reply:");
       assertThat(script.source()).as(script.name()).doesNotContain("--@include");
