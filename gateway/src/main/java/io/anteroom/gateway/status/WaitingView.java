@@ -63,8 +63,8 @@ public record WaitingView(
   /**
    * The view of a visitor the line says is waiting: paused in a paused line, closed in the kept
    * line of a closed one, pre-queue before a scheduled start (the page asks again at the start at
-   * the latest). Only a line that admits carries an estimate: from the measured rate when there is
-   * one, otherwise from the configured rate.
+   * the latest). Only a line that admits carries an estimate ({@link WaitEstimate}): from when the
+   * running sessions end while the cap holds the place back, else from the rate.
    */
   public static WaitingView of(Line.Outcome outcome, RoomPolicy policy) {
     State state =
@@ -76,7 +76,7 @@ public record WaitingView(
     long startsIn = state == State.PRE_QUEUE ? outcome.startsInSeconds() : 0;
     WaitEstimate estimate =
         state == State.WAITING
-            ? WaitEstimate.of(outcome.position(), outcome.measuredRate(), policy)
+            ? WaitEstimate.of(outcome.position(), outcome.measuredRate(), outcome.capWait(), policy)
             : WaitEstimate.NONE;
     long pollAfter = PollSchedule.pollAfterSeconds(outcome.position(), estimate, policy);
     return new WaitingView(
