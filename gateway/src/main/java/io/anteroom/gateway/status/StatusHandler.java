@@ -171,14 +171,17 @@ public final class StatusHandler {
   }
 
   /**
+   * The pass for a visitor whose turn has come, and when its session ends unless they come back.
+   *
    * @param lastActivity when Redis last recorded activity of the session, or null for now
    */
   private Mono<ServerResponse> admitted(
       QueueId queue, String visitor, Pass pass, Instant lastActivity, RoomPolicy policy) {
     Passes.Issued issued = passes.admitted(visitor, queue, pass, lastActivity, policy);
-    WaitingView view = new WaitingView(WaitingView.State.ADMITTED, 0, 0, 0, 0, false);
     return json(
-        HttpStatus.OK, view.toJson(), List.of(issued.cookie(), cookies.clearTicket(queue.room())));
+        HttpStatus.OK,
+        WaitingView.admittedJson(issued.at(), issued.firstEndsAt()),
+        List.of(issued.cookie(), cookies.clearTicket(queue.room())));
   }
 
   private String withMessage(String room, WaitingView view) {

@@ -198,6 +198,68 @@ class VisitorPagesBrowserIntegrationTests {
     }
   }
 
+  /**
+   * A visitor whose tab is in the background when their turn comes: the page offers a notification
+   * (a button; nothing is asked on load), then says so in the title, on the page and in a silent
+   * notification, with the time to come back by; once that has passed, that the place was given up.
+   */
+  @Test
+  void aTurnThatComesInTheBackgroundIsCalledAndSaysWhenItIsGivenUp() {
+    settings
+        .put(
+            "shop", null, Map.of("mode", "paused", "abandon-after", "9s", "session-duration", "8s"))
+        .block();
+    policyMirror.refresh().block();
+    try (HeadlessChromium browser = HeadlessChromium.start()) {
+      WebDriver driver = browser.driver();
+      JavascriptExecutor js = (JavascriptExecutor) driver;
+      driver.get(url());
+      String title = driver.getTitle();
+      assertThat(js.executeScript("return Notification.permission")).isEqualTo("default");
+      assertThat(driver.findElement(By.id("notify")).isDisplayed()).isTrue();
+      assertThat(driver.findElement(By.id("notify")).getText())
+          .isEqualTo("Notify me when it is my turn");
+
+      // The tab goes to the background with notifications allowed; a stand-in records them.
+      js.executeScript(
+          "Object.defineProperty(document, 'hidden', {configurable: true, get: function () {"
+              + " return true; }});"
+              + "window.notes = [];"
+              + "window.Notification = function (title, options) {"
+              + " window.notes.push(title + '|' + options.body + '|' + options.silent); };"
+              + "window.Notification.permission = 'granted';");
+      setMode("queue");
+      try (InProcessWorker worker = new InProcessWorker(redis.uri(), keys, policies, "200ms")) {
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .ignoreExceptionsInstanceOf(WebDriverException.class)
+            .until(() -> driver.findElement(By.id("turn")).isDisplayed());
+        assertThat(driver.getTitle()).isEqualTo("It is your turn \u2013 " + title);
+        assertThat(driver.findElement(By.id("turn-body")).getText())
+            .matches(
+                "Come back to this page by .*\\d.* to go in\\. After that your place is given up\\.");
+        assertThat(driver.findElement(By.id("turn-go")).getAttribute("href")).isEqualTo(url());
+        @SuppressWarnings("unchecked")
+        List<String> notes = (List<String>) js.executeScript("return window.notes");
+        assertThat(notes)
+            .singleElement()
+            .satisfies(
+                note -> assertThat(note).startsWith("It is your turn|Come back").endsWith("|true"));
+        browser.size(HeadlessChromium.MOBILE).screenshot("turn-called-mobile");
+        Axe.assertNoSeriousViolations(driver, "turn called");
+
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .ignoreExceptionsInstanceOf(WebDriverException.class)
+            .until(() -> driver.findElement(By.id("turn-missed")).isDisplayed());
+        assertThat(driver.findElement(By.id("turn")).isDisplayed()).isFalse();
+        assertThat(driver.getTitle()).isEqualTo(title);
+        assertThat(driver.findElement(By.id("turn-missed")).getText())
+            .startsWith("You did not come back in time");
+      }
+    }
+  }
+
   @Test
   void theClosedPageInBothLanguages() {
     setMode("closed");
