@@ -6,6 +6,7 @@ import io.anteroom.gateway.filter.LineEvents;
 import io.anteroom.gateway.room.FailurePolicySwitch;
 import io.anteroom.gateway.room.RoomMessages;
 import io.anteroom.gateway.room.RoomPolicyMirror;
+import io.anteroom.gateway.status.WaitingPage;
 import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.history.RoomHistory;
@@ -65,7 +66,8 @@ class AdminManagementContextConfiguration {
       RoomHistory history,
       LineEvents events,
       FailurePolicySwitch flips,
-      RoomMessages messages) {
+      RoomMessages messages,
+      WaitingPage pages) {
     Rooms rooms = new Rooms(policies, settings);
     Audit audit = new Audit();
     RoomListing listing = new RoomListing(policies, rooms, active, queues);
@@ -77,7 +79,7 @@ class AdminManagementContextConfiguration {
         new SettingsHandler(rooms, settings, policyMirror, audit),
         new HistoryHandler(rooms, history),
         new FailurePolicyHandler(rooms, policyMirror, flips, audit),
-        new MessageHandler(rooms, messages, audit),
+        new MessageHandler(rooms, messages, pages, audit),
         new QueueActions(
             rooms, listing, active, queues, settings, activeMirror, policyMirror, audit, events));
   }

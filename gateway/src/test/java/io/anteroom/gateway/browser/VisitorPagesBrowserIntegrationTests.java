@@ -17,6 +17,8 @@ import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.testing.redis.RedisServerExtension;
+import java.net.URI;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
@@ -319,6 +321,63 @@ class VisitorPagesBrowserIntegrationTests {
     assertThat(admin.put("/admin/api/rooms/shop/message", "{\"message\":null}").statusCode())
         .isEqualTo(200);
     assertThat(new Visitor(port).json(PRODUCT).body()).doesNotContain("\"message\"");
+  }
+
+  /**
+   * A message set in Korean is shown to Korean pages and JSON; others get the room's message. A
+   * language the room's pages do not have, and a message too long, are refused naming the field.
+   */
+  @Test
+  void theOperatorMessageCanBeSetPerLanguage() {
+    AdminClient admin = new AdminClient(managementPort, TOKEN);
+    assertThat(
+            admin
+                .put("/admin/api/rooms/shop/message", "{\"message\":\"Doors open at 10\"}")
+                .statusCode())
+        .isEqualTo(200);
+    HttpResponse<String> korean =
+        admin.put(
+            "/admin/api/rooms/shop/message", "{\"message\":\"10시에 문이 열립니다\",\"language\":\"ko\"}");
+    assertThat(korean.statusCode()).isEqualTo(200);
+    assertThat(korean.body()).contains("\"messages\":{\"ko\":\"10시에 문이 열립니다\"}");
+
+    assertThat(statusMessage("ko-KR,ko;q=0.9")).isEqualTo("10시에 문이 열립니다");
+    assertThat(statusMessage("en")).isEqualTo("Doors open at 10");
+    assertThat(statusMessage("fr")).isEqualTo("Doors open at 10");
+    try (HeadlessChromium browser = HeadlessChromium.inLanguage("ko")) {
+      browser.driver().get(url());
+      assertThat(browser.driver().findElement(By.id("message-text")).getText())
+          .isEqualTo("10시에 문이 열립니다");
+    }
+
+    HttpResponse<String> french =
+        admin.put("/admin/api/rooms/shop/message", "{\"message\":\"Bonjour\",\"language\":\"fr\"}");
+    assertThat(french.statusCode()).isEqualTo(400);
+    assertThat(french.body()).contains("\"field\":\"language\"");
+    HttpResponse<String> tooLong =
+        admin.put(
+            "/admin/api/rooms/shop/message",
+            "{\"message\":\"" + "가".repeat(501) + "\",\"language\":\"ko\"}");
+    assertThat(tooLong.statusCode()).isEqualTo(400);
+    assertThat(tooLong.body()).contains("\"field\":\"message\"").contains("500");
+    assertThat(
+            admin
+                .put("/admin/api/rooms/shop/message", "{\"message\":null,\"language\":\"ko\"}")
+                .statusCode())
+        .isEqualTo(200);
+    assertThat(statusMessage("ko")).isEqualTo("Doors open at 10");
+    admin.put("/admin/api/rooms/shop/message", "{\"message\":null}");
+  }
+
+  private String statusMessage(String acceptLanguage) {
+    Visitor visitor = new Visitor(port);
+    visitor.json(PRODUCT);
+    HttpResponse<String> status =
+        visitor.send(
+            HttpRequest.newBuilder(URI.create(visitor.base() + "/_anteroom/status?room=shop"))
+                .header("Accept", "application/json")
+                .header("Accept-Language", acceptLanguage));
+    return Visitor.text(status.body(), "message");
   }
 
   private void setMode(String mode) {
