@@ -158,7 +158,7 @@ public final class WaitingPage {
   }
 
   /** The page of a request refused a new place by a limit. */
-  String renderLimited(
+  public String renderLimited(
       String room, String reason, String reasonKey, long retryAfterSeconds, PageText text) {
     Map<String, String> values = new HashMap<>();
     values.put("room", room);
