@@ -238,10 +238,20 @@ class GatewayConfiguration {
       Line line,
       PassRegistrar registrar,
       RoomMessages messages,
+      WaitingPage page,
       Passes passes,
       Tickets tickets) {
     return new StatusHandler(
-        policies, gate, tokens, cookies, line, registrar, messages::message, passes, tickets);
+        policies,
+        gate,
+        tokens,
+        cookies,
+        line,
+        registrar,
+        (room, acceptLanguage) ->
+            messages.message(room, page.text(room, acceptLanguage).language()),
+        passes,
+        tickets);
   }
 
   @Bean

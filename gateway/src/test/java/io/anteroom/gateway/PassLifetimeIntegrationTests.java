@@ -62,6 +62,13 @@ class PassLifetimeIntegrationTests {
 
     assertThat(Visitor.text(status.body(), "state")).isEqualTo("admitted");
     assertEndsWithTheSession(visitor, admitted);
+    // The deadline to come back is the end of that session, for apps to show.
+    Instant sessionEnds = admitted.plus(policies.policy(queue).sessionIdleLimit());
+    assertThat(status.body()).contains("\"admitted\":true");
+    assertThat(Visitor.text(status.body(), "returnBy"))
+        .isEqualTo(sessionEnds.truncatedTo(ChronoUnit.SECONDS).toString());
+    long left = Duration.between(Instant.now(), sessionEnds).getSeconds();
+    assertThat(Visitor.field(status.body(), "returnWithinSeconds")).isBetween(left - 5, left + 1);
   }
 
   @Test

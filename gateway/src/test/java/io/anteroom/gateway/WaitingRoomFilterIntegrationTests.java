@@ -143,7 +143,8 @@ class WaitingRoomFilterIntegrationTests {
     assertThat(json.body())
         .matches(
             "\\{\"state\":\"waiting\",\"position\":(\\d+),\"waiting\":\\1,\"etaSeconds\":\\d+,"
-                + "\"etaMinSeconds\":\\d+,\"etaMaxSeconds\":\\d+,\"pollAfterSeconds\":\\d+,\"requeued\":false}");
+                + "\"etaMinSeconds\":\\d+,\"etaMaxSeconds\":\\d+,\"pollAfterSeconds\":\\d+,\"requeued\":false,"
+                + "\"admitted\":false}");
   }
 
   @Test

@@ -13,6 +13,7 @@ package io.anteroom.queue;
  *     there already (a repeated call)
  * @param measuredRate when waiting: the queue's admissions per second as measured lately (30 s time
  *     constant); 0 when not known
+ * @param capWait when waiting: how long the cap on running sessions holds the place back
  */
 public record EnqueueResult(
     boolean admitted,
@@ -20,7 +21,19 @@ public record EnqueueResult(
     long waiting,
     boolean requeued,
     boolean added,
-    double measuredRate) {
+    double measuredRate,
+    CapWait capWait) {
+
+  /** A result the cap does not hold back. */
+  public EnqueueResult(
+      boolean admitted,
+      long position,
+      long waiting,
+      boolean requeued,
+      boolean added,
+      double measuredRate) {
+    this(admitted, position, waiting, requeued, added, measuredRate, CapWait.NONE);
+  }
 
   /** A result without a measured rate. */
   public EnqueueResult(

@@ -29,6 +29,7 @@ import java.util.regex.Pattern;
  * PUBLISH wr:active:changed  shop:42                            after each change of wr:active
  * HSET wr:settings:shop      admit-per-second 250 42/mode paused  live overrides: room, queue
  * SET wr:message:shop        &lt;text&gt;                          operator message on the room's pages
+ * HSET wr:messages:shop      ko &lt;text&gt; ja &lt;text&gt;            the message in other languages
  * ZADD wr:idle:shop          &lt;written-ms&gt; 42               lines of queues that are off, bounded
  * ZADD wr:places:shop:&lt;visitor&gt; &lt;joined-ms&gt; 42        queues a visitor id joined, for a cap
  * INCR wr:newplaces:shop:&lt;address&gt;:&lt;epoch-minute&gt;       new places per client address, expires
@@ -134,6 +135,14 @@ public final class QueueKeys {
   /** Hash of a room's live policy overrides, property name to value. */
   public String settings(String room) {
     return prefix + ":settings:" + QueueId.requireRoom(room);
+  }
+
+  /**
+   * The room's operator message in other languages than its default one, a hash by language, shown
+   * on the pages in that language instead of {@link #message(String)}.
+   */
+  public String messages(String room) {
+    return prefix + ":messages:" + QueueId.requireRoom(room);
   }
 
   /** The room's operator message, shown on its visitor pages. */

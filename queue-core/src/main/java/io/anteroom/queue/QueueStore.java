@@ -29,8 +29,18 @@ public interface QueueStore {
     return enqueue(queue, newcomer, policy);
   }
 
-  /** Where {@code visitor} stands; counts as a poll for abandonment when waiting. */
-  Mono<VisitorStatus> status(QueueId queue, String visitor);
+  /**
+   * Where {@code visitor} stands; counts as a poll for abandonment when waiting. With a policy, a
+   * waiting visitor's status says how long its cap holds the place back ({@link CapWait}).
+   *
+   * @param policy the queue's policy, or null to leave the cap out
+   */
+  Mono<VisitorStatus> status(QueueId queue, String visitor, RoomPolicy policy);
+
+  /** Where {@code visitor} stands, without the cap; counts as a poll when waiting. */
+  default Mono<VisitorStatus> status(QueueId queue, String visitor) {
+    return status(queue, visitor, null);
+  }
 
   /** Admits the next visitors at the policy's rate and cap. */
   Mono<AdmitResult> admit(QueueId queue, RoomPolicy policy);

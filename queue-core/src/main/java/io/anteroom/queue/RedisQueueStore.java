@@ -74,7 +74,7 @@ public final class RedisQueueStore implements QueueStore {
     args[7] = Long.toString(policy.idleTimeToLive().toMillis());
     return list(QueueScripts.ENQUEUE, queue, args)
         .doOnNext(r -> reportIdle(queue, r.get(6) == 1L, policy))
-        .map(r -> enqueued(queue, r, instant.toEpochMilli(), 0));
+        .map(r -> enqueued(queue, r, instant.toEpochMilli(), 0, policy));
   }
 
   /**
@@ -91,7 +91,7 @@ public final class RedisQueueStore implements QueueStore {
     args[8] = Long.toString(policy.idleTimeToLive().toMillis());
     return list(QueueScripts.JOIN, queue, args)
         .doOnNext(r -> reportIdle(queue, r.get(6) == 1L, policy))
-        .map(r -> enqueued(queue, r, now, recent.orElse(0)));
+        .map(r -> enqueued(queue, r, now, recent.orElse(0), policy));
   }
 
   /**
@@ -128,7 +128,8 @@ public final class RedisQueueStore implements QueueStore {
    * Maps the reply; a rate of -1 (not read) is replaced by {@code knownRate}. A visitor found
    * finished (outcome 3, a repeated call) is neither admitted nor in line: position 0, no rate.
    */
-  private EnqueueResult enqueued(QueueId queue, List<Long> r, long now, double knownRate) {
+  private EnqueueResult enqueued(
+      QueueId queue, List<Long> r, long now, double knownRate, RoomPolicy policy) {
     boolean admitted = r.get(0) == 2;
     boolean waiting = r.get(0) == 1;
     double rate = knownRate;
@@ -139,13 +140,20 @@ public final class RedisQueueStore implements QueueStore {
       }
     }
     return new EnqueueResult(
-        admitted, r.get(1), r.get(2), r.get(3) == 1, r.get(4) == 1, waiting ? rate : 0);
+        admitted,
+        r.get(1),
+        r.get(2),
+        r.get(3) == 1,
+        r.get(4) == 1,
+        waiting ? rate : 0,
+        CapWait.of(r.get(7), r.get(8), r.get(9), now, policy));
   }
 
   @Override
-  public Mono<VisitorStatus> status(QueueId queue, String visitor) {
+  public Mono<VisitorStatus> status(QueueId queue, String visitor, RoomPolicy policy) {
     long now = clock.millis();
-    return list(QueueScripts.STATUS, queue, visitor, Long.toString(now))
+    String cap = policy == null ? "0" : Integer.toString(policy.maxActive());
+    return list(QueueScripts.STATUS, queue, visitor, Long.toString(now), cap)
         .map(
             r -> {
               VisitorStatus status =
@@ -154,7 +162,10 @@ public final class RedisQueueStore implements QueueStore {
                       r.get(1),
                       r.get(2),
                       r.get(3),
-                      perSecond(r.get(4)));
+                      perSecond(r.get(4)),
+                      policy == null
+                          ? CapWait.NONE
+                          : CapWait.of(r.get(5), r.get(6), r.get(7), now, policy));
               if (status.state() == VisitorStatus.State.WAITING) {
                 rates.record(queue, status.measuredRate(), now);
               }

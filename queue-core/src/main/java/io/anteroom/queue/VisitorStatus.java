@@ -10,13 +10,26 @@ package io.anteroom.queue;
  *     the admission time until the visitor's first request with a pass; otherwise 0
  * @param measuredRate when {@link State#WAITING}: the queue's admissions per second as measured
  *     lately (30 s time constant); 0 when not known
+ * @param capWait when {@link State#WAITING} and asked for: how long the cap on running sessions
+ *     holds the place back; otherwise {@link CapWait#NONE}
  */
 public record VisitorStatus(
-    State state, long position, long waiting, long admittedAt, double measuredRate) {
+    State state,
+    long position,
+    long waiting,
+    long admittedAt,
+    double measuredRate,
+    CapWait capWait) {
 
   /** A status without a measured rate. */
   public VisitorStatus(State state, long position, long waiting, long admittedAt) {
     this(state, position, waiting, admittedAt, 0);
+  }
+
+  /** A status the cap does not hold back. */
+  public VisitorStatus(
+      State state, long position, long waiting, long admittedAt, double measuredRate) {
+    this(state, position, waiting, admittedAt, measuredRate, CapWait.NONE);
   }
 
   /** A visitor's state in one queue. */

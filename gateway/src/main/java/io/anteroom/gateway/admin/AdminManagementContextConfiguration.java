@@ -7,6 +7,7 @@ import io.anteroom.gateway.room.FailurePolicySwitch;
 import io.anteroom.gateway.room.ItemIds;
 import io.anteroom.gateway.room.RoomMessages;
 import io.anteroom.gateway.room.RoomPolicyMirror;
+import io.anteroom.gateway.status.WaitingPage;
 import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.config.AnteroomProperties;
@@ -70,6 +71,7 @@ class AdminManagementContextConfiguration {
       LineEvents events,
       FailurePolicySwitch flips,
       RoomMessages messages,
+      WaitingPage pages,
       AnteroomProperties anteroom) {
     Map<String, ItemIds> ids = new LinkedHashMap<>();
     anteroom.roomOptions().forEach((room, options) -> ids.put(room, ItemIds.parse(room, options)));
@@ -84,7 +86,7 @@ class AdminManagementContextConfiguration {
         new SettingsHandler(rooms, settings, policyMirror, audit),
         new HistoryHandler(rooms, history),
         new FailurePolicyHandler(rooms, policyMirror, flips, audit),
-        new MessageHandler(rooms, messages, audit),
+        new MessageHandler(rooms, messages, pages, audit),
         new QueueActions(
             rooms, listing, active, queues, settings, activeMirror, policyMirror, audit, events));
   }

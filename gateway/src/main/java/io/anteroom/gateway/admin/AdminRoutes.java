@@ -42,8 +42,10 @@ import reactor.core.publisher.Mono;
  *                                          "stored": "redis", or "local" when Redis could not be
  *                                          written (this gateway writes it once Redis answers);
  *                                          works while Redis is down
- * GET   /admin/api/rooms/R/message    {"room", "message" (the operator message, or null)}
- * PUT   /admin/api/rooms/R/message    {"message": "text"|null} (at most 500 characters; null or
+ * GET   /admin/api/rooms/R/message    {"room", "message" (the operator message, or null),
+ *                                     "messages" ({language: text} for other languages)}
+ * PUT   /admin/api/rooms/R/message    {"message": "text"|null, "language": optional, one of the
+ *                                     room's page languages} (at most 500 characters; null or
  *                                     blank removes it) → 200 as GET
  * GET   /admin/api/rooms/R/queues/I    queue: {"item", "queue", "active" (manual|auto|null),
  *                                      "mode", "state", "admit-per-second", "overrides",

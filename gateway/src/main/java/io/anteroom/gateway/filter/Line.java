@@ -2,6 +2,7 @@ package io.anteroom.gateway.filter;
 
 import io.anteroom.gateway.RedisGuard;
 import io.anteroom.gateway.token.Ticket;
+import io.anteroom.queue.CapWait;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.VisitorStatus;
@@ -34,6 +35,7 @@ public final class Line {
    * @param sessionSince when admitted earlier: the start of the session in Redis (epoch ms; the
    *     last activity once the visitor has used a pass); 0 when not admitted, or admitted by this
    *     very call
+   * @param capWait while waiting: how long the cap on running sessions holds the place back
    */
   public record Outcome(
       String visitor,
@@ -44,7 +46,8 @@ public final class Line {
       boolean requeued,
       long startsInSeconds,
       double measuredRate,
-      long sessionSince) {
+      long sessionSince,
+      CapWait capWait) {
 
     /** An outcome without an earlier session. */
     public Outcome(
@@ -57,7 +60,16 @@ public final class Line {
         long startsInSeconds,
         double measuredRate) {
       this(
-          visitor, admitted, position, waiting, joined, requeued, startsInSeconds, measuredRate, 0);
+          visitor,
+          admitted,
+          position,
+          waiting,
+          joined,
+          requeued,
+          startsInSeconds,
+          measuredRate,
+          0,
+          CapWait.NONE);
     }
 
     /**
@@ -92,7 +104,7 @@ public final class Line {
     String visitor = ticket.visitor();
     return redis.call(
         store
-            .status(queue, visitor)
+            .status(queue, visitor, policy)
             .map(
                 status ->
                     switch (status.state()) {
@@ -109,7 +121,8 @@ public final class Line {
                                 false,
                                 0,
                                 0,
-                                status.admittedAt()));
+                                status.admittedAt(),
+                                CapWait.NONE));
                       }
                       case WAITING ->
                           Optional.of(
@@ -121,7 +134,9 @@ public final class Line {
                                   false,
                                   false,
                                   startsIn(policy),
-                                  status.measuredRate()));
+                                  status.measuredRate(),
+                                  0,
+                                  status.capWait()));
                       case FINISHED, UNKNOWN -> Optional.<Outcome>empty();
                     }));
   }
@@ -181,7 +196,9 @@ public final class Line {
                     true,
                     result.requeued(),
                     result.admitted() ? 0 : startsIn(policy),
-                    result.measuredRate()));
+                    result.measuredRate(),
+                    0,
+                    result.capWait()));
   }
 
   /** Seconds until a scheduled start while its pre-queue is open; 0 otherwise. */

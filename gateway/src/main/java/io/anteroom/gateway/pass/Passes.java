@@ -30,9 +30,23 @@ public final class Passes {
    * @param entitlements what it opens
    * @param token the signed pass
    * @param cookie the pass cookie, living as long as the pass
+   * @param at when it was issued
    */
   public record Issued(
-      String visitor, List<Entitlement> entitlements, String token, ResponseCookie cookie) {}
+      String visitor,
+      List<Entitlement> entitlements,
+      String token,
+      ResponseCookie cookie,
+      Instant at) {
+
+    /**
+     * The end of the first entitlement, the one the pass was given for: a visitor who has not used
+     * the pass by then has lost the session, and their place with it.
+     */
+    public Instant firstEndsAt() {
+      return entitlements.get(0).until();
+    }
+  }
 
   private final TokenCodec tokens;
   private final AnteroomCookies cookies;
@@ -94,6 +108,6 @@ public final class Passes {
     // Max-Age counts whole seconds: round up, so the cookie outlives its last entitlement.
     long seconds = lifetime.getSeconds() + (lifetime.getNano() > 0 ? 1 : 0);
     return new Issued(
-        visitor, entitlements, token, cookies.pass(room, token, Duration.ofSeconds(seconds)));
+        visitor, entitlements, token, cookies.pass(room, token, Duration.ofSeconds(seconds)), now);
   }
 }

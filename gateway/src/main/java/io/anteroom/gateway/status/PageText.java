@@ -26,7 +26,7 @@ public final class PageText {
   private final String language;
   private final Map<String, String> strings;
 
-  private PageText(String language, Map<String, String> strings) {
+  PageText(String language, Map<String, String> strings) {
     this.language = language;
     this.strings = Map.copyOf(strings);
   }
@@ -64,6 +64,18 @@ public final class PageText {
     return strings;
   }
 
+  /** The built-in languages' wording, by language. */
+  static Map<String, PageText> builtIn() {
+    return ALL;
+  }
+
+  /** This wording with some strings replaced. */
+  PageText overlaid(Map<String, String> replacements) {
+    Map<String, String> merged = new TreeMap<>(strings);
+    merged.putAll(replacements);
+    return new PageText(language, merged);
+  }
+
   private static Map<String, PageText> load() {
     Map<String, PageText> all = new TreeMap<>();
     Map<String, String> english = null;
@@ -85,14 +97,19 @@ public final class PageText {
       if (in == null) {
         throw new IllegalStateException("missing page text " + path);
       }
-      Properties properties = new Properties();
-      properties.load(new InputStreamReader(in, StandardCharsets.UTF_8));
-      Map<String, String> strings = new TreeMap<>();
-      properties.forEach((key, value) -> strings.put(key.toString(), value.toString()));
-      return strings;
+      return read(in);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** Strings from a properties stream in UTF-8. */
+  static Map<String, String> read(InputStream in) throws IOException {
+    Properties properties = new Properties();
+    properties.load(new InputStreamReader(in, StandardCharsets.UTF_8));
+    Map<String, String> strings = new TreeMap<>();
+    properties.forEach((key, value) -> strings.put(key.toString(), value.toString()));
+    return strings;
   }
 
   /**
@@ -100,8 +117,16 @@ public final class PageText {
    * match of {@code Accept-Language} (q-values honoured), otherwise English.
    */
   public static PageText choose(String roomLanguage, String acceptLanguage) {
+    return choose(ALL, roomLanguage, acceptLanguage);
+  }
+
+  /**
+   * As {@link #choose(String, String)} among {@code available} (by language), which holds English.
+   */
+  static PageText choose(
+      Map<String, PageText> available, String roomLanguage, String acceptLanguage) {
     if (roomLanguage != null) {
-      return of(roomLanguage);
+      return available.get(roomLanguage);
     }
     if (acceptLanguage != null && !acceptLanguage.isBlank()) {
       try {
@@ -111,14 +136,14 @@ public final class PageText {
             continue;
           }
           String primary = range.getRange().split("-", 2)[0].toLowerCase(Locale.ROOT);
-          if (ALL.containsKey(primary)) {
-            return ALL.get(primary);
+          if (available.containsKey(primary)) {
+            return available.get(primary);
           }
         }
       } catch (IllegalArgumentException e) {
-        return english();
+        return available.get(LANGUAGES.get(0));
       }
     }
-    return english();
+    return available.get(LANGUAGES.get(0));
   }
 }

@@ -18,7 +18,7 @@ import io.anteroom.queue.policy.RoomPolicy;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -44,13 +44,14 @@ public final class StatusHandler {
   private final AnteroomCookies cookies;
   private final Line line;
   private final PassRegistrar registrar;
-  private final Function<String, String> messages;
+  private final BiFunction<String, String, String> messages;
   private final Passes passes;
   private final Tickets tickets;
 
   /**
-   * @param messages each room's operator message (or null), added to the JSON of a visitor in line
-   *     or of a closed room as {@code "message"}
+   * @param messages each room's operator message (or null) for a request's {@code Accept-Language}
+   *     (room, header), added to the JSON of a visitor in line or of a closed room as {@code
+   *     "message"}
    * @param passes gives the pass of a visitor whose turn has come
    * @param tickets renews the tickets of visitors who keep polling
    */
@@ -61,7 +62,7 @@ public final class StatusHandler {
       AnteroomCookies cookies,
       Line line,
       PassRegistrar registrar,
-      Function<String, String> messages,
+      BiFunction<String, String, String> messages,
       Passes passes,
       Tickets tickets) {
     this.policies = policies;
@@ -98,16 +99,18 @@ public final class StatusHandler {
         registrar.register(queue, visitor);
         yield admitted(queue, visitor, pass, null, policy);
       }
-      case CLOSED -> closed(queue, visitor, policy);
-      case WAIT -> inLine(room, held, pass, policy);
+      case CLOSED -> closed(queue, visitor, policy, language(request));
+      case WAIT -> inLine(room, held, pass, policy, language(request));
       case UNAVAILABLE -> lineUnavailable(policy);
     };
   }
 
   /** Closed; with the place of a visitor in a line that is kept, whose poll counts. */
-  private Mono<ServerResponse> closed(QueueId queue, String visitor, RoomPolicy policy) {
+  private Mono<ServerResponse> closed(
+      QueueId queue, String visitor, RoomPolicy policy, String language) {
     if (policy.closedLine() != ClosedLine.KEEP) {
-      return json(HttpStatus.OK, withMessage(queue.room(), WaitingView.CLOSED), List.of());
+      return json(
+          HttpStatus.OK, withMessage(queue.room(), WaitingView.CLOSED, language), List.of());
     }
     return line.standing(queue, visitor)
         .onErrorReturn(Optional.empty())
@@ -117,7 +120,8 @@ public final class StatusHandler {
                     HttpStatus.OK,
                     withMessage(
                         queue.room(),
-                        standing.map(o -> WaitingView.of(o, policy)).orElse(WaitingView.CLOSED)),
+                        standing.map(o -> WaitingView.of(o, policy)).orElse(WaitingView.CLOSED),
+                        language),
                     List.of()));
   }
 
@@ -125,7 +129,8 @@ public final class StatusHandler {
    * Where the ticket's holder stands. When the place is gone, {@code unknown}: the page loads its
    * URL again, where the filter lets them join again past the room's defences.
    */
-  private Mono<ServerResponse> inLine(String room, Ticket ticket, Pass pass, RoomPolicy policy) {
+  private Mono<ServerResponse> inLine(
+      String room, Ticket ticket, Pass pass, RoomPolicy policy, String language) {
     QueueId queue = ticket.queue();
     String visitor = ticket.visitor();
     return line.find(queue, ticket, policy)
@@ -142,7 +147,7 @@ public final class StatusHandler {
               ResponseCookie renewed = tickets.renewal(ticket, policy);
               return json(
                   HttpStatus.OK,
-                  withMessage(room, WaitingView.of(outcome, policy)),
+                  withMessage(room, WaitingView.of(outcome, policy), language),
                   renewed == null ? List.of() : List.of(renewed));
             })
         .onErrorResume(error -> lineUnavailable(policy));
@@ -171,18 +176,25 @@ public final class StatusHandler {
   }
 
   /**
+   * The pass for a visitor whose turn has come, and when its session ends unless they come back.
+   *
    * @param lastActivity when Redis last recorded activity of the session, or null for now
    */
   private Mono<ServerResponse> admitted(
       QueueId queue, String visitor, Pass pass, Instant lastActivity, RoomPolicy policy) {
     Passes.Issued issued = passes.admitted(visitor, queue, pass, lastActivity, policy);
-    WaitingView view = new WaitingView(WaitingView.State.ADMITTED, 0, 0, 0, 0, false);
     return json(
-        HttpStatus.OK, view.toJson(), List.of(issued.cookie(), cookies.clearTicket(queue.room())));
+        HttpStatus.OK,
+        WaitingView.admittedJson(issued.at(), issued.firstEndsAt()),
+        List.of(issued.cookie(), cookies.clearTicket(queue.room())));
   }
 
-  private String withMessage(String room, WaitingView view) {
-    return WaitingResponses.withMessage(view.toJson(), messages.apply(room));
+  private String withMessage(String room, WaitingView view, String acceptLanguage) {
+    return WaitingResponses.withMessage(view.toJson(), messages.apply(room, acceptLanguage));
+  }
+
+  private static String language(ServerRequest request) {
+    return request.headers().firstHeader(HttpHeaders.ACCEPT_LANGUAGE);
   }
 
   private Pass currentPass(ServerRequest request, String room) {

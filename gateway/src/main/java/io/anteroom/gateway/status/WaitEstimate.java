@@ -1,11 +1,17 @@
 package io.anteroom.gateway.status;
 
+import io.anteroom.queue.CapWait;
 import io.anteroom.queue.policy.RoomPolicy;
 
 /**
- * How long a waiting visitor may still wait, as a range. From the queue's measured admission rate
- * when there is one (±20 %); otherwise from the configured rate, which is the fastest the line can
- * move: the cap on active sessions can only slow it, so that range reaches twice as long.
+ * How long a waiting visitor may still wait, as a range. While the cap on running sessions holds
+ * the place back ({@link CapWait}), from when the running session that frees a slot for it ends:
+ * never before that end, nor sooner than the configured rate allows; at most two seconds per turn
+ * later (the worker ends the session and admits on its next ticks), plus one admission interval for
+ * each end of the turn before it (ends that come together are admitted one by one at the rate).
+ * Otherwise, or when the rate holds the place back longer than the cap, from the queue's measured
+ * admission rate when there is one (±20 %), else from the configured rate, which is the fastest the
+ * line can move, so that range reaches twice as long.
  *
  * @param minSeconds the short end; at least 1 while waiting, 0 when there is no estimate
  * @param midSeconds the middle, for clients that show one number; 0 when there is no estimate
@@ -20,6 +26,34 @@ public record WaitEstimate(long minSeconds, long midSeconds, long maxSeconds) {
   static final double MEASURED_HIGH = 1.2;
   static final double CONFIGURED_LOW = 0.8;
   static final double CONFIGURED_HIGH = 2.0;
+
+  /** Allowed per turn for the worker to end the session and admit on its next ticks. */
+  static final double CAP_SLACK_SECONDS = 2;
+
+  /**
+   * @param position 1-based place in line
+   * @param measuredRate admissions per second as measured lately; 0 when not known
+   * @param cap how long the cap on running sessions holds the place back
+   */
+  public static WaitEstimate of(
+      long position, double measuredRate, CapWait cap, RoomPolicy policy) {
+    WaitEstimate byRate = of(position, measuredRate, policy);
+    if (!cap.binds()) {
+      return byRate;
+    }
+    double rate = policy.admitPerSecond();
+    double sessionEnds = cap.millisLeft() / 1000.0;
+    double byCap =
+        sessionEnds + CAP_SLACK_SECONDS * (cap.turns() + 1) + Math.max(0, cap.ends() - 1) / rate;
+    double byConfiguredRate = position / rate * MEASURED_HIGH + CAP_SLACK_SECONDS;
+    double low =
+        Math.max(sessionEnds, Math.max(0, position - policy.burstTokens()) / rate * MEASURED_LOW);
+    double high = Math.max(byCap, byConfiguredRate);
+    long min = Math.max(1, (long) Math.floor(low));
+    long max = Math.max(min, (long) Math.ceil(high));
+    long mid = Math.min(max, Math.max(min, Math.round((low + high) / 2)));
+    return new WaitEstimate(min, mid, max);
+  }
 
   /**
    * @param position 1-based place in line

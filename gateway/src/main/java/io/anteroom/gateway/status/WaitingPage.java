@@ -7,174 +7,142 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.Locale;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
- * The visitor pages: waiting ({@code templates/waiting.html}, or a room's own {@code template}),
- * closed, unavailable, proof of work and limited, filled in with named {@code {{placeholders}}}:
- * the values of the moment and every key of the page text ({@link PageText}) in the chosen
- * language. Every value is HTML-escaped except {@code {{style}}}, the one shared stylesheet ({@code
- * templates/page.css}) inlined into each page; pages load nothing from elsewhere.
+ * The visitor pages: waiting (also paused), closed, unavailable, proof of work and limited, from
+ * {@code templates/<page>.html} or a room's own ({@link RoomPages}), filled in with named {@code
+ * {{placeholders}}}: the values of the moment and every key of the page text ({@link PageText}) in
+ * the chosen language. Every value is HTML-escaped except {@code {{style}}}, the one shared
+ * stylesheet ({@code templates/page.css}) inlined into each page; pages load nothing from
+ * elsewhere.
  */
 public final class WaitingPage {
 
-  private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{([a-zA-Z][a-zA-Z0-9.]*)}}");
-
   /** The placeholders of the waiting page besides the page text. */
-  public static final Set<String> WAITING_PLACEHOLDERS =
-      Set.of(
-          "lang",
-          "style",
-          "room",
-          "position",
-          "waiting",
-          "eta",
-          "etaSeconds",
-          "pollAfterSeconds",
-          "requeuedHidden",
-          "pausedHidden",
-          "closedHidden",
-          "state",
-          "preQueueHidden",
-          "startsInSeconds",
-          "message",
-          "messageHidden");
+  public static final Set<String> WAITING_PLACEHOLDERS = PageKind.WAITING.placeholders();
 
   private final String style;
-  private final String template;
-  private final String closedTemplate;
-  private final String unavailableTemplate;
-  private final String challengeTemplate;
-  private final String limitedTemplate;
-  private final Map<String, String> languages;
-  private final Map<String, String> templates;
+  private final Map<PageKind, String> builtIn;
+  private final Map<String, RoomPages> rooms;
 
   /** The built-in pages for every room, in the language each request asks for. */
   public WaitingPage() {
-    this(Map.of(), Map.of());
+    this(Map.of());
   }
 
   /**
-   * @param languages rooms whose pages are always in one language, by room
-   * @param templates rooms with their own waiting page, the template text by room
+   * @param rooms the rooms with their own pages, wording or language
    */
-  WaitingPage(Map<String, String> languages, Map<String, String> templates) {
+  WaitingPage(Map<String, RoomPages> rooms) {
     this.style = read("/templates/page.css");
-    this.template = read("/templates/waiting.html");
-    this.closedTemplate = read("/templates/closed.html");
-    this.unavailableTemplate = read("/templates/unavailable.html");
-    this.challengeTemplate = read("/templates/challenge.html");
-    this.limitedTemplate = read("/templates/limited.html");
-    this.languages = Map.copyOf(languages);
-    this.templates = Map.copyOf(templates);
+    Map<PageKind, String> pages = new EnumMap<>(PageKind.class);
+    for (PageKind kind : PageKind.values()) {
+      if (kind != PageKind.PAUSED) {
+        pages.put(kind, builtInTemplate(kind));
+      }
+    }
+    this.builtIn = pages;
+    this.rooms = Map.copyOf(rooms);
   }
 
   /**
-   * The pages with each room's {@code language} and {@code template} options; a language other than
-   * those of {@link PageText#LANGUAGES}, a template that cannot be read or one with an unknown
-   * placeholder fails with a message naming the room.
+   * The pages with each room's {@code language}, {@code template} and {@code templates} options; a
+   * problem with any fails with a message naming the room, the file and the line ({@link
+   * RoomPages}).
    */
   public static WaitingPage of(AnteroomProperties anteroom) {
-    Map<String, String> languages = new LinkedHashMap<>();
-    Map<String, String> templates = new LinkedHashMap<>();
+    Map<String, RoomPages> rooms = new LinkedHashMap<>();
     for (Map.Entry<String, RoomOptions> room : anteroom.roomOptions().entrySet()) {
-      String language = trimmed(room.getValue().language()).toLowerCase(Locale.ROOT);
-      if (!language.isEmpty()) {
-        if (!PageText.LANGUAGES.contains(language)) {
-          throw new IllegalArgumentException(
-              "anteroom.rooms."
-                  + room.getKey()
-                  + ".language: "
-                  + language
-                  + " is not one of "
-                  + String.join(", ", PageText.LANGUAGES));
-        }
-        languages.put(room.getKey(), language);
-      }
-      String path = trimmed(room.getValue().template());
-      if (!path.isEmpty()) {
-        templates.put(room.getKey(), customTemplate(room.getKey(), path));
-      }
+      rooms.put(room.getKey(), RoomPages.of(room.getKey(), room.getValue()));
     }
-    return new WaitingPage(languages, templates);
+    return new WaitingPage(rooms);
   }
 
-  private static String trimmed(String option) {
-    return option == null ? "" : option.trim();
-  }
-
-  private static String customTemplate(String room, String path) {
-    String source = "anteroom.rooms." + room + ".template";
-    String text;
-    try {
-      text = Files.readString(Path.of(path), StandardCharsets.UTF_8);
-    } catch (IOException | RuntimeException e) {
-      throw new IllegalArgumentException(
-          source + ": cannot read " + path + " (" + e.getMessage() + ")", e);
-    }
-    Set<String> unknown = new TreeSet<>();
-    Matcher m = PLACEHOLDER.matcher(text);
-    while (m.find()) {
-      String name = m.group(1);
-      if (!WAITING_PLACEHOLDERS.contains(name) && !PageText.english().all().containsKey(name)) {
-        unknown.add(name);
-      }
-    }
-    if (!unknown.isEmpty()) {
-      throw new IllegalArgumentException(
-          source
-              + ": "
-              + path
-              + " has unknown placeholders "
-              + unknown
-              + "; known are "
-              + new TreeSet<>(WAITING_PLACEHOLDERS)
-              + " and the page text keys");
+  private static String builtInTemplate(PageKind kind) {
+    String path = "/templates/" + kind.file();
+    String text = read(path);
+    Set<String> keys = PageText.english().all().keySet();
+    List<String> problems =
+        TemplateCheck.problems(
+            path, text, name -> kind.placeholders().contains(name) || keys.contains(name));
+    if (!problems.isEmpty()) {
+      throw new IllegalStateException(String.join("; ", problems));
     }
     return text;
   }
 
+  private RoomPages pages(String room) {
+    return rooms.getOrDefault(room, RoomPages.BUILT_IN);
+  }
+
   /** The wording for a request to {@code room}: the room's language, else Accept-Language. */
   public PageText text(String room, String acceptLanguage) {
-    return PageText.choose(languages.get(room), acceptLanguage);
+    RoomPages pages = pages(room);
+    return PageText.choose(pages.languages(), pages.language(), acceptLanguage);
+  }
+
+  /** The languages the room's pages can be written in. */
+  public Set<String> languages(String room) {
+    return pages(room).languages().keySet();
+  }
+
+  /** The room's default language: its operator message in this one is shown when none other is. */
+  public String defaultLanguage(String room) {
+    return pages(room).defaultLanguage();
+  }
+
+  /**
+   * The room's template of {@code kind}: its own, else (for paused) its waiting page, else ours.
+   */
+  private String template(String room, PageKind kind) {
+    Map<PageKind, String> own = pages(room).templates();
+    if (own.containsKey(kind)) {
+      return own.get(kind);
+    }
+    if (kind == PageKind.PAUSED) {
+      return template(room, PageKind.WAITING);
+    }
+    return builtIn.get(kind);
   }
 
   /** The page that solves a proof-of-work challenge and comes back with the answer. */
-  public String renderChallenge(String room, String challenge, int difficulty, PageText text) {
+  public String renderChallenge(
+      String room, String challenge, int difficulty, String message, PageText text) {
     Map<String, String> values = new HashMap<>();
     values.put("room", room);
     values.put("challenge", challenge);
     values.put("difficulty", Integer.toString(difficulty));
     values.put("cookie", AnteroomCookies.proofName(room));
-    return fill(challengeTemplate, values, text);
+    putMessage(values, message);
+    return fill(template(room, PageKind.CHALLENGE), values, text);
   }
 
   public String renderChallenge(String room, String challenge, int difficulty) {
-    return renderChallenge(room, challenge, difficulty, text(room, null));
+    return renderChallenge(room, challenge, difficulty, null, text(room, null));
   }
 
   /**
    * The page of a room whose line cannot be reached now; it loads its URL again after {@code
    * retryAfterSeconds}.
    */
-  public String renderUnavailable(String room, long retryAfterSeconds, PageText text) {
+  public String renderUnavailable(
+      String room, long retryAfterSeconds, String message, PageText text) {
     Map<String, String> values = new HashMap<>();
     values.put("room", room);
     values.put("retryAfterSeconds", Long.toString(retryAfterSeconds));
-    return fill(unavailableTemplate, values, text);
+    putMessage(values, message);
+    return fill(template(room, PageKind.UNAVAILABLE), values, text);
   }
 
   public String renderUnavailable(String room, long retryAfterSeconds) {
-    return renderUnavailable(room, retryAfterSeconds, text(room, null));
+    return renderUnavailable(room, retryAfterSeconds, null, text(room, null));
   }
 
   /** The page of a closed room or queue, with the room's operator message when there is one. */
@@ -182,7 +150,7 @@ public final class WaitingPage {
     Map<String, String> values = new HashMap<>();
     values.put("room", room);
     putMessage(values, message);
-    return fill(closedTemplate, values, text);
+    return fill(template(room, PageKind.CLOSED), values, text);
   }
 
   public String renderClosed(String room) {
@@ -190,17 +158,19 @@ public final class WaitingPage {
   }
 
   /** The page of a request refused a new place by a limit. */
-  String renderLimited(
+  public String renderLimited(
       String room, String reason, String reasonKey, long retryAfterSeconds, PageText text) {
     Map<String, String> values = new HashMap<>();
     values.put("room", room);
     values.put("reason", reason);
     values.put("reasonText", text.get(reasonKey));
     values.put("retryAfterSeconds", Long.toString(retryAfterSeconds));
-    return fill(limitedTemplate, values, text);
+    return fill(template(room, PageKind.LIMITED), values, text);
   }
 
   /**
+   * The waiting page, or the room's paused page while admission is paused.
+   *
    * @param room the room, for the status endpoint
    * @param view the visitor's place
    * @param message the room's operator message, or null
@@ -221,7 +191,8 @@ public final class WaitingPage {
     values.put("preQueueHidden", hiddenUnless(view, WaitingView.State.PRE_QUEUE));
     values.put("startsInSeconds", Long.toString(view.startsInSeconds()));
     putMessage(values, message);
-    return fill(templates.getOrDefault(room, template), values, text);
+    PageKind kind = view.state() == WaitingView.State.PAUSED ? PageKind.PAUSED : PageKind.WAITING;
+    return fill(template(room, kind), values, text);
   }
 
   public String render(String room, WaitingView view) {
@@ -239,7 +210,7 @@ public final class WaitingPage {
   }
 
   private String fill(String template, Map<String, String> values, PageText text) {
-    Matcher m = PLACEHOLDER.matcher(template);
+    Matcher m = TemplateCheck.PLACEHOLDER.matcher(template);
     StringBuilder out = new StringBuilder(template.length() + style.length() + 256);
     while (m.find()) {
       String name = m.group(1);

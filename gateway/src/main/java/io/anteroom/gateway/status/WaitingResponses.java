@@ -2,7 +2,7 @@ package io.anteroom.gateway.status;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpHeaders;
@@ -27,13 +27,14 @@ public final class WaitingResponses {
 
   private final WaitingPage page;
   private final HttpStatus waitingStatus;
-  private final Function<String, String> messages;
+  private final BiFunction<String, String, String> messages;
 
   /**
    * @param waitingStatus status of the waiting page and its JSON (200, 202, 429 or 503)
-   * @param messages each room's operator message, or null
+   * @param messages each room's operator message in a language (room, language), or null
    */
-  public WaitingResponses(WaitingPage page, int waitingStatus, Function<String, String> messages) {
+  public WaitingResponses(
+      WaitingPage page, int waitingStatus, BiFunction<String, String, String> messages) {
     this.page = page;
     this.waitingStatus = HttpStatus.valueOf(waitingStatus);
     this.messages = messages;
@@ -46,12 +47,12 @@ public final class WaitingResponses {
     if (waitingStatus.value() == 429 || waitingStatus.value() == 503) {
       response.getHeaders().set(HttpHeaders.RETRY_AFTER, Long.toString(view.pollAfterSeconds()));
     }
-    String message = messages.apply(room);
+    PageText text = text(exchange, room);
+    String message = messages.apply(room, text.language());
     if (wantsJson(exchange)) {
       return write(response, MediaType.APPLICATION_JSON, withMessage(view.toJson(), message));
     }
-    return write(
-        response, MediaType.TEXT_HTML, page.render(room, view, message, text(exchange, room)));
+    return write(response, MediaType.TEXT_HTML, page.render(room, view, message, text));
   }
 
   /**
@@ -61,13 +62,13 @@ public final class WaitingResponses {
   public Mono<Void> closed(ServerWebExchange exchange, String room) {
     ServerHttpResponse response = exchange.getResponse();
     response.setStatusCode(HttpStatus.SERVICE_UNAVAILABLE);
-    String message = messages.apply(room);
+    PageText text = text(exchange, room);
+    String message = messages.apply(room, text.language());
     if (wantsJson(exchange)) {
       return write(
           response, MediaType.APPLICATION_JSON, withMessage(WaitingView.CLOSED.toJson(), message));
     }
-    return write(
-        response, MediaType.TEXT_HTML, page.renderClosed(room, message, text(exchange, room)));
+    return write(response, MediaType.TEXT_HTML, page.renderClosed(room, message, text));
   }
 
   /**
@@ -92,10 +93,11 @@ public final class WaitingResponses {
               + "}";
       return write(response, MediaType.APPLICATION_JSON, body);
     }
+    PageText text = text(exchange, room);
     return write(
         response,
         MediaType.TEXT_HTML,
-        page.renderChallenge(room, challenge, difficulty, text(exchange, room)));
+        page.renderChallenge(room, challenge, difficulty, message(room, text), text));
   }
 
   /** A JSON status (the status endpoint always answers JSON). */
@@ -118,10 +120,11 @@ public final class WaitingResponses {
     ServerHttpResponse response = exchange.getResponse();
     response.setStatusCode(HttpStatus.SERVICE_UNAVAILABLE);
     response.getHeaders().set(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds));
+    PageText text = text(exchange, room);
     return write(
         response,
         MediaType.TEXT_HTML,
-        page.renderUnavailable(room, retryAfterSeconds, text(exchange, room)));
+        page.renderUnavailable(room, retryAfterSeconds, message(room, text), text));
   }
 
   /** 503 with Retry-After and a JSON reason, for requests that cannot be served now. */
@@ -168,6 +171,10 @@ public final class WaitingResponses {
       }
     }
     return out.append('"').toString();
+  }
+
+  private String message(String room, PageText text) {
+    return messages.apply(room, text.language());
   }
 
   private PageText text(ServerWebExchange exchange, String room) {

@@ -2,6 +2,9 @@ package io.anteroom.gateway.status;
 
 import io.anteroom.gateway.filter.Line;
 import io.anteroom.queue.policy.RoomPolicy;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Locale;
 
 /**
@@ -63,8 +66,8 @@ public record WaitingView(
   /**
    * The view of a visitor the line says is waiting: paused in a paused line, closed in the kept
    * line of a closed one, pre-queue before a scheduled start (the page asks again at the start at
-   * the latest). Only a line that admits carries an estimate: from the measured rate when there is
-   * one, otherwise from the configured rate.
+   * the latest). Only a line that admits carries an estimate ({@link WaitEstimate}): from when the
+   * running sessions end while the cap holds the place back, else from the rate.
    */
   public static WaitingView of(Line.Outcome outcome, RoomPolicy policy) {
     State state =
@@ -76,7 +79,7 @@ public record WaitingView(
     long startsIn = state == State.PRE_QUEUE ? outcome.startsInSeconds() : 0;
     WaitEstimate estimate =
         state == State.WAITING
-            ? WaitEstimate.of(outcome.position(), outcome.measuredRate(), policy)
+            ? WaitEstimate.of(outcome.position(), outcome.measuredRate(), outcome.capWait(), policy)
             : WaitEstimate.NONE;
     long pollAfter = PollSchedule.pollAfterSeconds(outcome.position(), estimate, policy);
     return new WaitingView(
@@ -105,6 +108,22 @@ public record WaitingView(
     return eta.maxSeconds();
   }
 
+  /**
+   * The JSON of a visitor whose turn has come: the pass cookie is set, and the session it opens
+   * ends unless used by {@code returnBy}, taking the place with it. {@code
+   * {"state":"admitted",…,"admitted":true,"returnWithinSeconds":…,"returnBy":"…Z"}}.
+   */
+  public static String admittedJson(Instant now, Instant returnBy) {
+    String json = new WaitingView(State.ADMITTED, 0, 0, 0, 0, false).toJson();
+    long within = Math.max(0, Duration.between(now, returnBy).getSeconds());
+    return json.substring(0, json.length() - 1)
+        + ",\"returnWithinSeconds\":"
+        + within
+        + ",\"returnBy\":\""
+        + returnBy.truncatedTo(ChronoUnit.SECONDS)
+        + "\"}";
+  }
+
   /** The view of a visitor of a closed room or queue. */
   public static final WaitingView CLOSED = new WaitingView(State.CLOSED, 0, 0, 0, 0, false);
 
@@ -126,7 +145,8 @@ public record WaitingView(
   /**
    * The JSON body: {@code
    * {"state":…,"position":…,"waiting":…,"etaSeconds":…,"etaMinSeconds":…,"etaMaxSeconds":…,
-   * "pollAfterSeconds":…,"requeued":…}}, and in the pre-queue {@code "startsInSeconds":…}.
+   * "pollAfterSeconds":…,"requeued":…,"admitted":…}}, and in the pre-queue {@code
+   * "startsInSeconds":…}.
    */
   public String toJson() {
     return "{\"state\":\""
@@ -145,6 +165,8 @@ public record WaitingView(
         + pollAfterSeconds
         + ",\"requeued\":"
         + requeued
+        + ",\"admitted\":"
+        + (state == State.ADMITTED)
         + (state == State.PRE_QUEUE ? ",\"startsInSeconds\":" + startsInSeconds : "")
         + "}";
   }

@@ -26,7 +26,7 @@ final class HeadlessChromium implements AutoCloseable {
   static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
 
   static final Dimension DESKTOP = new Dimension(1280, 900);
-  static final Dimension MOBILE = new Dimension(390, 844);
+  static final Dimension MOBILE = new Dimension(360, 800);
 
   /** Under the module's target directory; surefire runs with the module as working directory. */
   static final Path SCREENSHOTS =

@@ -17,6 +17,8 @@ import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.testing.redis.RedisServerExtension;
 import io.anteroom.worker.admission.WorkerFixture;
+import java.net.URI;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
@@ -179,6 +181,68 @@ class VisitorPagesBrowserIntegrationTests {
     }
   }
 
+  /**
+   * A visitor whose tab is in the background when their turn comes: the page offers a notification
+   * (a button; nothing is asked on load), then says so in the title, on the page and in a silent
+   * notification, with the time to come back by; once that has passed, that the place was given up.
+   */
+  @Test
+  void aTurnThatComesInTheBackgroundIsCalledAndSaysWhenItIsGivenUp() {
+    settings
+        .put(
+            "shop", null, Map.of("mode", "paused", "abandon-after", "9s", "session-duration", "8s"))
+        .block();
+    policyMirror.refresh().block();
+    try (HeadlessChromium browser = HeadlessChromium.start()) {
+      WebDriver driver = browser.driver();
+      JavascriptExecutor js = (JavascriptExecutor) driver;
+      driver.get(url());
+      String title = driver.getTitle();
+      assertThat(js.executeScript("return Notification.permission")).isEqualTo("default");
+      assertThat(driver.findElement(By.id("notify")).isDisplayed()).isTrue();
+      assertThat(driver.findElement(By.id("notify")).getText())
+          .isEqualTo("Notify me when it is my turn");
+
+      // The tab goes to the background with notifications allowed; a stand-in records them.
+      js.executeScript(
+          "Object.defineProperty(document, 'hidden', {configurable: true, get: function () {"
+              + " return true; }});"
+              + "window.notes = [];"
+              + "window.Notification = function (title, options) {"
+              + " window.notes.push(title + '|' + options.body + '|' + options.silent); };"
+              + "window.Notification.permission = 'granted';");
+      setMode("queue");
+      try (WorkerFixture worker = WorkerFixture.running(redis.uri(), keys, policies, "200ms")) {
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .ignoreExceptionsInstanceOf(WebDriverException.class)
+            .until(() -> driver.findElement(By.id("turn")).isDisplayed());
+        assertThat(driver.getTitle()).isEqualTo("It is your turn \u2013 " + title);
+        assertThat(driver.findElement(By.id("turn-body")).getText())
+            .matches(
+                "Come back to this page by .*\\d.* to go in\\. After that your place is given up\\.");
+        assertThat(driver.findElement(By.id("turn-go")).getAttribute("href")).isEqualTo(url());
+        @SuppressWarnings("unchecked")
+        List<String> notes = (List<String>) js.executeScript("return window.notes");
+        assertThat(notes)
+            .singleElement()
+            .satisfies(
+                note -> assertThat(note).startsWith("It is your turn|Come back").endsWith("|true"));
+        browser.size(HeadlessChromium.MOBILE).screenshot("turn-called-mobile");
+        Axe.assertNoSeriousViolations(driver, "turn called");
+
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .ignoreExceptionsInstanceOf(WebDriverException.class)
+            .until(() -> driver.findElement(By.id("turn-missed")).isDisplayed());
+        assertThat(driver.findElement(By.id("turn")).isDisplayed()).isFalse();
+        assertThat(driver.getTitle()).isEqualTo(title);
+        assertThat(driver.findElement(By.id("turn-missed")).getText())
+            .startsWith("You did not come back in time");
+      }
+    }
+  }
+
   @Test
   void theClosedPageInBothLanguages() {
     setMode("closed");
@@ -238,6 +302,63 @@ class VisitorPagesBrowserIntegrationTests {
     assertThat(admin.put("/admin/api/rooms/shop/message", "{\"message\":null}").statusCode())
         .isEqualTo(200);
     assertThat(new Visitor(port).json(PRODUCT).body()).doesNotContain("\"message\"");
+  }
+
+  /**
+   * A message set in Korean is shown to Korean pages and JSON; others get the room's message. A
+   * language the room's pages do not have, and a message too long, are refused naming the field.
+   */
+  @Test
+  void theOperatorMessageCanBeSetPerLanguage() {
+    AdminClient admin = new AdminClient(managementPort, TOKEN);
+    assertThat(
+            admin
+                .put("/admin/api/rooms/shop/message", "{\"message\":\"Doors open at 10\"}")
+                .statusCode())
+        .isEqualTo(200);
+    HttpResponse<String> korean =
+        admin.put(
+            "/admin/api/rooms/shop/message", "{\"message\":\"10시에 문이 열립니다\",\"language\":\"ko\"}");
+    assertThat(korean.statusCode()).isEqualTo(200);
+    assertThat(korean.body()).contains("\"messages\":{\"ko\":\"10시에 문이 열립니다\"}");
+
+    assertThat(statusMessage("ko-KR,ko;q=0.9")).isEqualTo("10시에 문이 열립니다");
+    assertThat(statusMessage("en")).isEqualTo("Doors open at 10");
+    assertThat(statusMessage("fr")).isEqualTo("Doors open at 10");
+    try (HeadlessChromium browser = HeadlessChromium.inLanguage("ko")) {
+      browser.driver().get(url());
+      assertThat(browser.driver().findElement(By.id("message-text")).getText())
+          .isEqualTo("10시에 문이 열립니다");
+    }
+
+    HttpResponse<String> french =
+        admin.put("/admin/api/rooms/shop/message", "{\"message\":\"Bonjour\",\"language\":\"fr\"}");
+    assertThat(french.statusCode()).isEqualTo(400);
+    assertThat(french.body()).contains("\"field\":\"language\"");
+    HttpResponse<String> tooLong =
+        admin.put(
+            "/admin/api/rooms/shop/message",
+            "{\"message\":\"" + "가".repeat(501) + "\",\"language\":\"ko\"}");
+    assertThat(tooLong.statusCode()).isEqualTo(400);
+    assertThat(tooLong.body()).contains("\"field\":\"message\"").contains("500");
+    assertThat(
+            admin
+                .put("/admin/api/rooms/shop/message", "{\"message\":null,\"language\":\"ko\"}")
+                .statusCode())
+        .isEqualTo(200);
+    assertThat(statusMessage("ko")).isEqualTo("Doors open at 10");
+    admin.put("/admin/api/rooms/shop/message", "{\"message\":null}");
+  }
+
+  private String statusMessage(String acceptLanguage) {
+    Visitor visitor = new Visitor(port);
+    visitor.json(PRODUCT);
+    HttpResponse<String> status =
+        visitor.send(
+            HttpRequest.newBuilder(URI.create(visitor.base() + "/_anteroom/status?room=shop"))
+                .header("Accept", "application/json")
+                .header("Accept-Language", acceptLanguage));
+    return Visitor.text(status.body(), "message");
   }
 
   private void setMode(String mode) {

@@ -64,6 +64,28 @@ class RoomMessagesIntegrationTests {
   }
 
   @Test
+  void aMessageInALanguageIsShownInThatLanguageAndTheRoomsOneElsewhere() {
+    one.set("shop", "Doors open at 10:00").block();
+    one.set("shop", "ko", "10시에 입장이 시작됩니다").block();
+    other.refresh().block();
+
+    assertThat(other.message("shop", "ko")).isEqualTo("10시에 입장이 시작됩니다");
+    assertThat(other.message("shop", "en")).isEqualTo("Doors open at 10:00");
+    assertThat(other.message("shop", "ja")).isEqualTo("Doors open at 10:00");
+    assertThat(other.translations("shop")).containsOnlyKeys("ko");
+
+    one.set("shop", null).block();
+    other.refresh().block();
+    assertThat(other.message("shop", "ko")).isEqualTo("10시에 입장이 시작됩니다");
+    assertThat(other.message("shop", "en")).as("no fallback left").isNull();
+
+    one.set("shop", "ko", "").block();
+    other.refresh().block();
+    assertThat(other.message("shop", "ko")).isNull();
+    assertThat(other.translations("shop")).isEmpty();
+  }
+
+  @Test
   void tooLongIsRefusedAndAHandWrittenOneIsCut() throws Exception {
     assertThatThrownBy(() -> one.set("shop", "x".repeat(RoomMessages.MAX_LENGTH + 1)))
         .hasMessageContaining("500");

@@ -48,8 +48,8 @@ class PageLanguageTests {
         new String[] {
           page.render("shop", view, "hi", ko),
           page.renderClosed("shop", "hi", ko),
-          page.renderUnavailable("shop", 5, ko),
-          page.renderChallenge("shop", "abc", 8, ko),
+          page.renderUnavailable("shop", 5, null, ko),
+          page.renderChallenge("shop", "abc", 8, null, ko),
           page.renderLimited("shop", "r", "limited.placesPerIp", 30, ko)
         }) {
       assertThat(html)
@@ -104,12 +104,13 @@ class PageLanguageTests {
     Path file = dir.resolve("shop.html");
     Files.writeString(
         file,
-        "<html lang=\"{{lang}}\"><h1>{{waiting.title}}</h1><p>{{position}}</p><p>{{message}}</p>",
+        "<html lang=\"{{lang}}\"><h1>{{waiting.title}}</h1><p>{{position}}</p><p>{{message}}</p>"
+            + "</html>",
         StandardCharsets.UTF_8);
     WaitingPage pages = WaitingPage.of(properties(Map.of("template", file.toString())));
 
     assertThat(pages.render("shop", view, "<i>", PageText.of("ko")))
-        .isEqualTo("<html lang=\"ko\"><h1>대기열에 들어와 있습니다</h1><p>42</p><p>&lt;i&gt;</p>");
+        .isEqualTo("<html lang=\"ko\"><h1>대기열에 들어와 있습니다</h1><p>42</p><p>&lt;i&gt;</p></html>");
     assertThat(pages.render("other", view)).contains("id=\"position\"");
   }
 

@@ -2,6 +2,7 @@ package io.anteroom.gateway.status;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.anteroom.queue.CapWait;
 import io.anteroom.queue.policy.PolicyParser;
 import io.anteroom.queue.policy.RoomPolicy;
 import java.util.Map;
@@ -41,5 +42,94 @@ class WaitEstimateTests {
     assertThat(front.maxSeconds()).isGreaterThanOrEqualTo(1);
     assertThat(front.midSeconds()).isEqualTo(1);
     assertThat(WaitEstimate.of(1, 0, tenPerSecond).minSeconds()).isEqualTo(1);
+  }
+
+  final RoomPolicy onePerSecondCapOfOne =
+      PolicyParser.apply(
+          "x",
+          RoomPolicy.DEFAULTS,
+          Map.of("admit-per-second", "1", "max-active", "1", "session-duration", "30s"));
+
+  @Test
+  void whenTheCapBindsTheFrontOfTheLineWaitsForTheRunningSessionToEnd() {
+    // The one running session ends in 19.5 s; the rate alone would say 1 s.
+    WaitEstimate estimate = WaitEstimate.of(1, 0, new CapWait(19_500, 0, 1), onePerSecondCapOfOne);
+
+    assertThat(estimate.minSeconds()).isEqualTo(19);
+    assertThat(estimate.maxSeconds()).isEqualTo(22);
+    assertThat(estimate.midSeconds()).isBetween(19L, 22L);
+  }
+
+  @Test
+  void whenTheCapBindsAMeasuredRateOfSessionEndsDoesNotShortenTheWait() {
+    // One session of 30 s at a time measures as 1/33 per second; the session ends in 5 s.
+    WaitEstimate estimate =
+        WaitEstimate.of(1, 1 / 33.0, new CapWait(5_000, 0, 1), onePerSecondCapOfOne);
+
+    assertThat(estimate).isEqualTo(new WaitEstimate(5, 6, 7));
+  }
+
+  @Test
+  void endsThatComeTogetherAreAdmittedOneByOneAtTheRate() {
+    RoomPolicy fiveAtHalfPerSecond =
+        PolicyParser.apply(
+            "x", RoomPolicy.DEFAULTS, Map.of("admit-per-second", "0.5", "max-active", "5"));
+
+    WaitEstimate fifth = WaitEstimate.of(5, 0, new CapWait(10_000, 0, 5), fiveAtHalfPerSecond);
+
+    assertThat(fifth.minSeconds()).isEqualTo(10);
+    assertThat(fifth.maxSeconds()).isEqualTo(10 + 2 + 4 * 2);
+  }
+
+  @Test
+  void eachTurnOfTheSlotAddsItsOwnAllowance() {
+    WaitEstimate third = WaitEstimate.of(3, 0, new CapWait(70_000, 2, 1), onePerSecondCapOfOne);
+
+    assertThat(third.minSeconds()).isEqualTo(70);
+    assertThat(third.maxSeconds()).isEqualTo(70 + 3 * 2);
+  }
+
+  @Test
+  void whenTheRateHoldsThePlaceBackLongerThanTheCapTheConfiguredRateGivesTheRange() {
+    // Place 100 at 1 per second, behind a session that ends in 3 s: the rate binds. The measured
+    // 0.1 per second are session ends of an earlier moment, not the rate.
+    RoomPolicy onePerSecondCapOfTen =
+        PolicyParser.apply(
+            "x", RoomPolicy.DEFAULTS, Map.of("admit-per-second", "1", "max-active", "10"));
+
+    WaitEstimate estimate =
+        WaitEstimate.of(100, 0.1, new CapWait(3_000, 9, 1), onePerSecondCapOfTen);
+
+    assertThat(estimate.minSeconds()).isEqualTo(79);
+    assertThat(estimate.maxSeconds()).isEqualTo(122);
+  }
+
+  @Test
+  void theRangeNeverStartsBeforeTheSessionThatFreesTheSlotEnds() {
+    RoomPolicy onePerSecondCapOfTen =
+        PolicyParser.apply(
+            "x", RoomPolicy.DEFAULTS, Map.of("admit-per-second", "1", "max-active", "10"));
+
+    // The rate binds (place 30 at 1 per second, 24-36 s), but the slot is only free in 27 s.
+    WaitEstimate estimate = WaitEstimate.of(30, 1, new CapWait(27_000, 0, 1), onePerSecondCapOfTen);
+
+    assertThat(estimate.minSeconds()).isEqualTo(27);
+    assertThat(estimate.maxSeconds()).isEqualTo(38);
+  }
+
+  @Test
+  void aSlotFreeForThePlaceWhileTheCapBindsBehindItLeavesTheConfiguredRate() {
+    // One session of 30 s at a time measured 1/33 per second; place 1 has a free slot now.
+    WaitEstimate estimate =
+        WaitEstimate.of(1, 1 / 33.0, new CapWait(0, 0, 0), onePerSecondCapOfOne);
+
+    assertThat(estimate.minSeconds()).isEqualTo(1);
+    assertThat(estimate.maxSeconds()).isEqualTo(4);
+  }
+
+  @Test
+  void withoutTheCapTheRateGivesTheRange() {
+    assertThat(WaitEstimate.of(58, 10, CapWait.NONE, tenPerSecond))
+        .isEqualTo(WaitEstimate.of(58, 10, tenPerSecond));
   }
 }

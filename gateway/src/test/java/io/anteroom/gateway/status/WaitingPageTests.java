@@ -48,7 +48,7 @@ class WaitingPageTests {
     assertThat(view.toJson())
         .isEqualTo(
             "{\"state\":\"pre-queue\",\"position\":3,\"waiting\":9,\"etaSeconds\":125,"
-                + "\"etaMinSeconds\":125,\"etaMaxSeconds\":125,\"pollAfterSeconds\":5,\"requeued\":false,\"startsInSeconds\":120}");
+                + "\"etaMinSeconds\":125,\"etaMaxSeconds\":125,\"pollAfterSeconds\":5,\"requeued\":false,\"admitted\":false,\"startsInSeconds\":120}");
     assertThat(page.render("shop", new WaitingView(WaitingView.State.WAITING, 1, 1, 1, 1, false)))
         .contains("id=\"prequeue\" hidden");
   }

@@ -31,9 +31,12 @@ import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
  * @param bypassNetworks client addresses or CIDR ranges that pass; default none
  * @param bypassSecret the {@code Anteroom-Bypass} header value that lets a request pass; default
  *     none
- * @param language the one language of the room's visitor pages, {@code en} or {@code ko}; default
- *     the visitor's {@code Accept-Language}
+ * @param language the one language of the room's visitor pages, {@code en}, {@code ko} or one its
+ *     {@code templates} add; default the visitor's {@code Accept-Language}
  * @param template the path of the room's own waiting page template; default the built-in one
+ * @param templates a directory of the room's own pages and wording ({@code waiting.html}, {@code
+ *     paused.html}, {@code closed.html}, {@code unavailable.html}, {@code challenge.html}, {@code
+ *     limited.html}, {@code messages_<language>.properties}), each optional; default none
  */
 public record RoomOptions(
     String item,
@@ -47,7 +50,8 @@ public record RoomOptions(
     List<String> bypassNetworks,
     String bypassSecret,
     String language,
-    String template) {
+    String template,
+    String templates) {
 
   /** The options' names as written under a room: {@code item}, {@code item-pattern}, … */
   public static final Set<String> NAMES =
@@ -75,7 +79,8 @@ public record RoomOptions(
         list(settings, "bypass-networks"),
         settings.get("bypass-secret"),
         settings.get("language"),
-        settings.get("template"));
+        settings.get("template"),
+        settings.get("templates"));
   }
 
   /**

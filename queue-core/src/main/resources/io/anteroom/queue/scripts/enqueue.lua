@@ -7,7 +7,8 @@
 --       7 draw: a uniform random number in [0, 1) for a random place, or '' for the back,
 --       8 idle time to live (ms): how long the keys of a queue that is off are kept
 --         (idle_keys.lua)
--- Reply: {outcome, position, waiting, requeued, added, rate, idle}
+-- Reply: {outcome, position, waiting, requeued, added, rate, idle, cap activity, cap turns,
+--   cap ends}
 --   outcome 1 = waiting at 1-based position, 2 = admitted (position 0), 3 = finished at or after
 --   now, so left as they are (position 0; a repeated call, see below)
 --   waiting: people in line after this call
@@ -16,6 +17,8 @@
 --   rate: when waiting, the measured admission rate per 1000 s, 0 when not known (rate.lua); -1
 --   when finished
 --   idle 1 when the queue is off and its keys now live for the idle time to live, 0 when on
+--   cap activity, cap turns, cap ends: while waiting, the running session whose end frees the
+--   place (cap_wait.lua); -1, 0, 0 when the cap holds nobody back, or unless waiting
 -- Safe to repeat at any later moment: in line, the place is kept and seen only moves forward;
 -- running, admitted is reported and nothing changes; finished at or after this call's now, the
 -- visitor left after the call was sent, so they stay finished. Only a visitor who finished before
@@ -29,6 +32,7 @@
 --@include sessions.lua
 --@include place.lua
 --@include idle_keys.lua
+--@include cap_wait.lua
 
 local visitor, now = ARGV[1], tonumber(ARGV[2])
 
@@ -55,4 +59,9 @@ end
 local idle = line_is_idle()
 local reply = enqueue()
 reply[7] = keep_if_idle(idle, tonumber(ARGV[8]))
+reply[8], reply[9], reply[10] = -1, 0, 0
+if reply[1] == 1 then
+  reply[8], reply[9], reply[10] =
+    cap_wait(KEYS[2], reply[2], reply[3], tonumber(ARGV[5]), tonumber(ARGV[2]))
+end
 return reply

@@ -17,6 +17,7 @@
 --@include sessions.lua
 --@include place.lua
 --@include idle_keys.lua
+--@include cap_wait.lua
 
 local visitor = ARGV[1]
 
@@ -33,4 +34,9 @@ end
 local idle = line_is_idle()
 local reply = join()
 reply[7] = keep_if_idle(idle, tonumber(ARGV[9]))
+reply[8], reply[9], reply[10] = -1, 0, 0
+if reply[1] == 1 then
+  reply[8], reply[9], reply[10] =
+    cap_wait(KEYS[2], reply[2], reply[3], tonumber(ARGV[5]), tonumber(ARGV[2]))
+end
 return reply

@@ -1,0 +1,202 @@
+package io.anteroom.queue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.anteroom.queue.policy.RoomPolicy;
+import io.anteroom.testing.MutableClock;
+import io.lettuce.core.api.sync.RedisCommands;
+import java.time.Duration;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Every branch of cap_wait.lua, as status.lua, enqueue.lua and join.lua reply it, against a real
+ * Redis with a clock moved by hand: which running session has to end before a place in line can be
+ * admitted.
+ */
+class CapWaitIntegrationTests {
+
+  @RegisterExtension static RedisFixture fixture = RedisFixture.create();
+  final RedisCommands<String, String> sync = fixture.sync();
+
+  final QueueKeys keys = new QueueKeys("wr");
+  final QueueId queue = QueueId.of("shop", "7");
+  MutableClock clock;
+  QueueStore store;
+
+  /** 1 per second, room for 3 running sessions of 1 minute (an idle limit of 66 s). */
+  static final RoomPolicy THREE =
+      new RoomPolicy(
+          1,
+          Duration.ofSeconds(1),
+          3,
+          Duration.ofMinutes(1),
+          Duration.ofSeconds(30),
+          100,
+          Duration.ofMinutes(10));
+
+  static final long IDLE_LIMIT = THREE.sessionIdleLimit().toMillis();
+
+  @BeforeEach
+  void setUp() {
+    clock = MutableClock.startingAt2026();
+    store = new RedisQueueStore(fixture.connector().commands(), keys, clock);
+    // The bucket is empty, so newcomers queue even while a slot is free.
+    sync.hset(keys.state(queue), "tokens", "0");
+    sync.hset(keys.state(queue), "refill", Long.toString(clock.millis()));
+  }
+
+  /** A session whose last activity was {@code secondsAgo} before now. */
+  void running(String visitor, long secondsAgo) {
+    sync.zadd(keys.running(queue), clock.millis() - secondsAgo * 1000, visitor);
+  }
+
+  void inLine(int count) {
+    for (int i = 1; i <= count; i++) {
+      assertThat(store.enqueue(queue, "w" + i, THREE).block().position()).isEqualTo(i);
+    }
+  }
+
+  CapWait capWait(String visitor) {
+    return store.status(queue, visitor, THREE).block().capWait();
+  }
+
+  long leftOf(long secondsAgo) {
+    return IDLE_LIMIT - secondsAgo * 1000;
+  }
+
+  @Test
+  void whenASlotIsFreeForThePlaceThenNoSessionHasToEnd() {
+    running("a", 10);
+    inLine(2);
+
+    assertThat(capWait("w1")).isEqualTo(CapWait.NONE);
+    assertThat(capWait("w2")).isEqualTo(CapWait.NONE);
+  }
+
+  @Test
+  void whenASlotIsFreeForThePlaceButNotForTheWholeLineThenNothingHasToEndForIt() {
+    running("a", 10);
+    inLine(3);
+
+    assertThat(capWait("w1")).isEqualTo(new CapWait(0, 0, 0));
+    assertThat(capWait("w3")).isEqualTo(new CapWait(leftOf(10), 0, 1));
+  }
+
+  @Test
+  void whenTheCapBindsThenTheNthPlaceWaitsForTheNthEarliestEnd() {
+    running("late", 5);
+    running("early", 50);
+    running("middle", 20);
+    inLine(3);
+
+    assertThat(capWait("w1")).isEqualTo(new CapWait(leftOf(50), 0, 1));
+    assertThat(capWait("w2")).isEqualTo(new CapWait(leftOf(20), 0, 2));
+    assertThat(capWait("w3")).isEqualTo(new CapWait(leftOf(5), 0, 3));
+  }
+
+  @Test
+  void whenSomeSlotsAreFreeThenThePlacesBeyondThemWaitForTheEarliestEnds() {
+    running("early", 50);
+    running("late", 5);
+    inLine(3);
+
+    assertThat(capWait("w1")).isEqualTo(new CapWait(0, 0, 0));
+    assertThat(capWait("w2")).isEqualTo(new CapWait(leftOf(50), 0, 1));
+    assertThat(capWait("w3")).isEqualTo(new CapWait(leftOf(5), 0, 2));
+  }
+
+  @Test
+  void whenASlotFreeNowComesRoundThenItIsASessionStartingNow() {
+    running("early", 50);
+    running("late", 5);
+    inLine(4);
+
+    assertThat(capWait("w4")).isEqualTo(new CapWait(IDLE_LIMIT, 0, 3));
+  }
+
+  @Test
+  void pastMaxActiveEndsTheSlotComesRoundAWholeSessionLater() {
+    running("a", 50);
+    running("b", 20);
+    running("c", 5);
+    inLine(7);
+
+    assertThat(capWait("w4")).isEqualTo(new CapWait(leftOf(50) + IDLE_LIMIT, 1, 1));
+    assertThat(capWait("w6")).isEqualTo(new CapWait(leftOf(5) + IDLE_LIMIT, 1, 3));
+    assertThat(capWait("w7")).isEqualTo(new CapWait(leftOf(50) + 2 * IDLE_LIMIT, 2, 1));
+  }
+
+  @Test
+  void whenTheCapWasLoweredBelowRunningThenTheExtraSessionsEndFirst() {
+    running("a", 50);
+    running("b", 20);
+    running("c", 5);
+    inLine(1);
+    RoomPolicy two =
+        new RoomPolicy(
+            1,
+            Duration.ofSeconds(1),
+            2,
+            Duration.ofMinutes(1),
+            Duration.ofSeconds(30),
+            100,
+            Duration.ofMinutes(10));
+
+    assertThat(store.status(queue, "w1", two).block().capWait())
+        .isEqualTo(new CapWait(leftOf(20), 0, 2));
+  }
+
+  @Test
+  void anOverdueSessionLeavesNothingToWaitFor() {
+    running("a", 70);
+    running("b", 20);
+    running("c", 5);
+    inLine(1);
+
+    assertThat(capWait("w1")).isEqualTo(new CapWait(0, 0, 1));
+  }
+
+  @Test
+  void withoutAPolicyTheCapIsLeftOut() {
+    running("a", 50);
+    running("b", 20);
+    running("c", 5);
+    inLine(1);
+
+    assertThat(store.status(queue, "w1").block().capWait()).isEqualTo(CapWait.NONE);
+  }
+
+  @Test
+  void whenNotWaitingThenNothingIsHeldBack() {
+    running("a", 50);
+    running("b", 20);
+    running("c", 5);
+
+    assertThat(capWait("a")).isEqualTo(CapWait.NONE);
+    assertThat(capWait("stranger")).isEqualTo(CapWait.NONE);
+  }
+
+  @Test
+  void enqueueAndJoinSayHowLongTheCapHoldsTheNewPlaceBack() {
+    running("a", 50);
+    running("b", 20);
+    running("c", 5);
+
+    assertThat(store.enqueue(queue, "w1", THREE).block().capWait())
+        .isEqualTo(new CapWait(leftOf(50), 0, 1));
+    assertThat(store.join(queue, "w2", THREE).block().capWait())
+        .isEqualTo(new CapWait(leftOf(20), 0, 2));
+  }
+
+  @Test
+  void enqueueOfAVisitorWhoWentStraightInSaysNothingIsHeldBack() {
+    sync.del(keys.state(queue));
+
+    EnqueueResult result = store.enqueue(queue, "first", THREE).block();
+
+    assertThat(result.admitted()).isTrue();
+    assertThat(result.capWait()).isEqualTo(CapWait.NONE);
+  }
+}
