@@ -297,9 +297,12 @@ class ItemSpellingIntegrationTests {
    */
   private static List<QueueId> queuesInRedis(String room) {
     String keys = redis.server().command("KEYS", "*");
-    Matcher tag = Pattern.compile("\\{([^}]*)}").matcher(keys == null ? "" : keys);
-    return tag.results()
-        .map(m -> QueueId.parse(m.group(1)))
+    // A queue's keys are <prefix>:{room}:<item>:<part> (QueueKeys); the room's own have no item.
+    Matcher key =
+        Pattern.compile("\\{([^}]*)}:([^:\\s]+):(?:waiting|running|finished|seen|state|hits)")
+            .matcher(keys == null ? "" : keys);
+    return key.results()
+        .map(m -> new QueueId(m.group(1), m.group(2)))
         .filter(queue -> queue.room().equals(room))
         .distinct()
         .toList();
