@@ -128,19 +128,21 @@ final class SettingsHandler {
   /** The overrides on {@code base}, or null with the problems added. */
   private static RoomPolicy parse(
       RoomPolicy base, Map<String, String> values, List<Problem> problems) {
-    try {
-      return PolicyParser.apply(PATCH, base, values);
-    } catch (InvalidPolicyException e) {
-      problems.addAll(SettingsPatch.problems(PATCH, "", e));
-      return null;
-    }
+    return parse(base, values, problems, false);
   }
 
   /** The overrides on {@code base} for one queue, or null with the problems added. */
   private static RoomPolicy parseQueue(
       RoomPolicy base, Map<String, String> values, List<Problem> problems) {
+    return parse(base, values, problems, true);
+  }
+
+  private static RoomPolicy parse(
+      RoomPolicy base, Map<String, String> values, List<Problem> problems, boolean queue) {
     try {
-      return PolicyParser.applyToQueue(PATCH, base, values);
+      return queue
+          ? PolicyParser.applyToQueue(PATCH, base, values)
+          : PolicyParser.apply(PATCH, base, values);
     } catch (InvalidPolicyException e) {
       problems.addAll(SettingsPatch.problems(PATCH, "", e));
       return null;
