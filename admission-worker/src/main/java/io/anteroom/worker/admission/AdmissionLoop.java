@@ -154,11 +154,16 @@ public final class AdmissionLoop implements SmartLifecycle {
             });
   }
 
-  /** Every configured room, and any other room with active queues (to warn of it). */
+  /**
+   * Every room with active queues (a room that is not configured, to warn of it), and the other
+   * configured rooms when due for a reading of their sessions.
+   */
   private Mono<Void> work(Map<QueueId, Activation> queues) {
     Map<String, Map<QueueId, Activation>> byRoom = byRoom(queues);
-    Set<String> rooms = new TreeSet<>(policies.rooms());
-    rooms.addAll(byRoom.keySet());
+    // A room without active queues has only its sessions read, once a RoomWork.CHECK: its
+    // settings need no read on the other ticks.
+    Set<String> rooms = new TreeSet<>(byRoom.keySet());
+    policies.rooms().stream().filter(this.rooms::isDue).forEach(rooms::add);
     return Flux.fromIterable(rooms)
         .flatMap(room -> withPolicy(room, byRoom.getOrDefault(room, Map.of())))
         .flatMap(this::work)

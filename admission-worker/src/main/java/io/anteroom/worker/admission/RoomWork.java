@@ -14,18 +14,18 @@ import java.util.concurrent.ConcurrentHashMap;
 import reactor.core.publisher.Mono;
 
 /**
- * One tick's room-wide work: for a room with room-wide limits, its admissions across the queues
- * that admit, in one call per batch (room_admit.lua), a call that filled its batch followed by
+ * One tick's room-wide work: for a room with room-wide limits and queues that admit, its admissions
+ * across them, in one call per batch (room_admit.lua), a call that filled its batch followed by
  * another, up to {@value QueueWork#MAX_CALLS_PER_TICK} per tick; for any other room, a reading of
- * its running sessions for the gauge (which also drops those idle past the limit), at most once a
- * {@link #UNLIMITED_CHECK}. Whether a room is at its limits goes to the active-queues hash, where
- * gateways read it. Each queue's own work follows in {@link QueueWork}. A failure is logged with
- * {@code room=}, counted and swallowed.
+ * its running sessions for the gauge and its limits (which also drops those idle past the limit),
+ * at most once a {@link #CHECK}. Whether a room is at its limits goes to the active-queues hash,
+ * where gateways read it. Each queue's own work follows in {@link QueueWork}. A failure is logged
+ * with {@code room=}, counted and swallowed.
  */
 final class RoomWork {
 
-  /** How often a room without room-wide limits has its sessions read. */
-  static final Duration UNLIMITED_CHECK = Duration.ofSeconds(1);
+  /** How often a room that admits nothing across its queues has its sessions read. */
+  static final Duration CHECK = Duration.ofSeconds(1);
 
   private final RoomStore rooms;
   private final ActiveQueues active;
@@ -54,14 +54,12 @@ final class RoomWork {
             admitting.put(queue, queuePolicy);
           }
         });
-    boolean limited = policy.budget().limited();
-    if (!limited && !due(room)) {
+    boolean admits = policy.budget().limited() && !admitting.isEmpty();
+    if (!admits && !due(room)) {
       return Mono.empty();
     }
     Mono<RoomAdmitResult> last =
-        limited && !admitting.isEmpty()
-            ? admit(room, policy, admitting)
-            : rooms.check(room, policy);
+        admits ? admit(room, policy, admitting) : rooms.check(room, policy);
     return last.doOnNext(result -> meters.observe(room, result.activeSessions()))
         .flatMap(result -> active.markFull(room, result.full()))
         .then()
@@ -73,13 +71,21 @@ final class RoomWork {
   }
 
   /** Whether a room without limits is due for a reading of its sessions; if so, now it is not. */
-  private boolean due(String room) {
-    long now = clock.millis();
+  /**
+   * Whether a room that admits nothing this tick is due for a reading of its sessions: one {@link
+   * #CHECK} after the last.
+   */
+  boolean isDue(String room) {
     Long last = checked.get(room);
-    if (last != null && now - last < UNLIMITED_CHECK.toMillis()) {
+    return last == null || clock.millis() - last >= CHECK.toMillis();
+  }
+
+  /** {@link #isDue}; if so, the reading starts now. */
+  private boolean due(String room) {
+    if (!isDue(room)) {
       return false;
     }
-    checked.put(room, now);
+    checked.put(room, clock.millis());
     return true;
   }
 
