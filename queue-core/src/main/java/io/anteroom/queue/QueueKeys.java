@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
  * HINCRBY wr:{shop}:42:hits  &lt;epoch-second&gt; &lt;requests&gt;      traffic per second, expires
  *                            tidied &lt;epoch-second&gt;             (old seconds dropped, see hits.lua)
  * ZADD wr:{shop}:sessions    &lt;last-activity-ms&gt; &lt;item&gt;|&lt;visitor&gt;  running sessions of every item
- * HSET wr:{shop}:budget      tokens &lt;f&gt; refill &lt;ms&gt; pass &lt;f&gt;   new users per minute, shares
+ * HSET wr:{shop}:budget      tokens &lt;f&gt; refill &lt;ms&gt; pass &lt;f&gt; full 0|1  rate, shares, at limits
  * HSET wr:active             shop:42 manual|auto                active queues and why
  * HSET wr:active             shop full                          a room at its room-wide limits
  * PUBLISH wr:active:changed  shop:42                            after each change of wr:active

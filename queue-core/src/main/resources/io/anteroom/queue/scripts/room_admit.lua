@@ -115,7 +115,8 @@ local active_after = active + admitted_total
 local at_limits = (total > 0 and active_after >= total) or (room_rate > 0 and tokens_left < 1)
 local roomy = (total == 0 or active_after < 0.9 * total)
   and (room_rate == 0 or tokens_left >= room_burst / 2)
-local full = redis.call('HGET', KEYS[1], 'full') == '1'
+local was_full = redis.call('HGET', KEYS[1], 'full') == '1'
+local full = was_full
 if at_limits then
   full = true
 elseif roomy then
@@ -124,7 +125,10 @@ end
 if full then
   reply[3] = 1
 end
-redis.call('HSET', KEYS[1], 'full', reply[3])
+-- Written only on a change, so a room without limits keeps no budget at all.
+if full ~= was_full then
+  redis.call('HSET', KEYS[1], 'full', reply[3])
+end
 if next_pass and next_pass > room_pass then
   redis.call('HSET', KEYS[1], 'pass', string.format('%.6f', next_pass))
 end
