@@ -27,4 +27,14 @@ public interface RoomStore {
    * admits nobody.
    */
   Mono<RoomAdmitResult> check(String roomName, RoomPolicy room);
+
+  /**
+   * Lets {@code visitor} into {@code queue}, whose queue is off, as a session of the item and of
+   * its room, if the room is not at its limits: one of its places taken at once, or none. For rooms
+   * whose {@link io.anteroom.queue.policy.Budget} is limited; a visitor running in the item already
+   * keeps the session.
+   *
+   * @return true when the visitor may enter, false when the room is at its limits
+   */
+  Mono<Boolean> enter(QueueId queue, String visitor, RoomPolicy policy);
 }
