@@ -37,15 +37,17 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * replayed ({@link RoomReplay}), so the room's rate is judged on its token bucket's own clock and
  * its sessions after every command Redis ran, never on when this JVM saw something happen.
  *
- * <p>Sessions last {@value #SESSION} (idle limit 2.2 s), so at {@value #RATE} a second the room's
- * total active users ({@value #TOTAL}) binds part of the time and its rate the rest.
+ * <p>Sessions last {@value #SESSION} (idle limit 6.6 s), so at {@value #RATE} a second the room's
+ * total active users ({@value #TOTAL}) binds part of the time and its rate the rest. (Long enough
+ * that an admitted visitor of the crowd, asking a few times a second, learns of it before the
+ * session ends.)
  */
 class RoomManyInstancesIntegrationTests {
 
   static final double RATE = 12; // new-users-per-minute 720: a bucket of 12
   static final double BURST = 12;
-  static final int TOTAL = 24;
-  static final String SESSION = "2s";
+  static final int TOTAL = 60;
+  static final String SESSION = "6s";
   static final int LINE = 40;
   static final String TICK = "100ms";
   static final long[] WINDOWS_MS = {100, 250, 500, 1_000, 2_000, 5_000};
@@ -225,7 +227,7 @@ class RoomManyInstancesIntegrationTests {
     softly
         .assertThat(Timeline.rate(hot))
         .as("the room admitted while hot")
-        .isGreaterThan(0.5 * Math.min(RATE, TOTAL / 2.2));
+        .isGreaterThan(0.5 * Math.min(RATE, TOTAL / 6.6));
   }
 
   /** After every command Redis ran, and in every sample: sessions ≤ total active users. */
@@ -269,7 +271,7 @@ class RoomManyInstancesIntegrationTests {
           .as("share of shop:%s", weight.getKey())
           .isBetween(0.8 * expected, 1.2 * expected);
     }
-    softly.assertThat(window.size()).as("hot admissions in the window").isGreaterThan(50);
+    softly.assertThat(window.size()).as("hot admissions in the window").isGreaterThan(40);
   }
 
   private void orderKept(SoftAssertions softly, List<RedisMonitor.Command> executed) {
