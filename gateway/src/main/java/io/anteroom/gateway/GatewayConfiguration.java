@@ -19,6 +19,7 @@ import io.anteroom.gateway.pass.Tickets;
 import io.anteroom.gateway.room.FailurePolicySwitch;
 import io.anteroom.gateway.room.RoomMessages;
 import io.anteroom.gateway.room.RoomPolicyMirror;
+import io.anteroom.gateway.status.RoomShares;
 import io.anteroom.gateway.status.StatusHandler;
 import io.anteroom.gateway.status.WaitingPage;
 import io.anteroom.gateway.status.WaitingResponses;
@@ -238,6 +239,7 @@ class GatewayConfiguration {
       AnteroomCookies cookies,
       Line line,
       DirectEntry direct,
+      RoomShares shares,
       RoomMessages messages,
       WaitingPage page,
       Passes passes,
@@ -249,6 +251,7 @@ class GatewayConfiguration {
         cookies,
         line,
         direct,
+        shares,
         (room, acceptLanguage) ->
             messages.message(room, page.text(room, acceptLanguage).language()),
         passes,

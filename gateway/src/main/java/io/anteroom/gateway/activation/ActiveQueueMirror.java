@@ -9,6 +9,7 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
@@ -38,7 +39,7 @@ public final class ActiveQueueMirror implements SmartLifecycle {
   private volatile Set<QueueId> queues = Set.of();
   private volatile Set<String> fullRooms = Set.of();
   private volatile boolean known;
-  private volatile Map<String, Long> perRoom = Map.of();
+  private volatile Map<String, List<QueueId>> perRoom = Map.of();
   private final AtomicLong sent = new AtomicLong();
   private long applied;
   private volatile Disposable running;
@@ -92,7 +93,12 @@ public final class ActiveQueueMirror implements SmartLifecycle {
 
   /** How many queues of {@code room} were on at the last read. */
   public long activeIn(String room) {
-    return perRoom.getOrDefault(room, 0L);
+    return activeQueues(room).size();
+  }
+
+  /** The queues of {@code room} that were on at the last read. */
+  public List<QueueId> activeQueues(String room) {
+    return perRoom.getOrDefault(room, List.of());
   }
 
   /**
@@ -129,8 +135,7 @@ public final class ActiveQueueMirror implements SmartLifecycle {
     Map<QueueId, ?> map = set.queues();
     queues = Set.copyOf(map.keySet());
     fullRooms = set.fullRooms();
-    perRoom =
-        map.keySet().stream().collect(Collectors.groupingBy(QueueId::room, Collectors.counting()));
+    perRoom = map.keySet().stream().collect(Collectors.groupingBy(QueueId::room));
     known = true;
   }
 

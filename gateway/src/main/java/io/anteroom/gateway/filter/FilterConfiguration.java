@@ -17,6 +17,7 @@ import io.anteroom.gateway.pass.Tickets;
 import io.anteroom.gateway.proof.Proofs;
 import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.gateway.status.LimitResponses;
+import io.anteroom.gateway.status.RoomShares;
 import io.anteroom.gateway.status.WaitingResponses;
 import io.anteroom.gateway.token.TokenCodec;
 import io.anteroom.queue.PlaceLimits;
@@ -108,10 +109,26 @@ public class FilterConfiguration {
       QueueGate gate,
       Passes passes,
       DirectEntry direct,
+      RoomShares shares,
       Answers answers,
       Clock clock) {
     return new LineEntry(
-        line, places, proofs, cookies, visitors, gate, passes, direct, answers, warnings(clock));
+        line,
+        places,
+        proofs,
+        cookies,
+        visitors,
+        gate,
+        passes,
+        direct,
+        shares,
+        answers,
+        warnings(clock));
+  }
+
+  @Bean
+  RoomShares roomShares(ActiveQueueMirror mirror, RoomPolicyMirror policies) {
+    return new RoomShares(mirror, policies);
   }
 
   @Bean

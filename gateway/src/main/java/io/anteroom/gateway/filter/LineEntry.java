@@ -6,6 +6,7 @@ import io.anteroom.gateway.pass.AnteroomCookies;
 import io.anteroom.gateway.pass.DirectEntry;
 import io.anteroom.gateway.pass.Passes;
 import io.anteroom.gateway.proof.Proofs;
+import io.anteroom.gateway.status.RoomShares;
 import io.anteroom.gateway.status.WaitingView;
 import io.anteroom.gateway.token.Rejection;
 import io.anteroom.gateway.token.Ticket;
@@ -37,6 +38,7 @@ final class LineEntry {
   private final QueueGate gate;
   private final Passes passes;
   private final DirectEntry direct;
+  private final RoomShares shares;
   private final Answers answers;
   private final ThrottledWarnings warnings;
 
@@ -49,6 +51,7 @@ final class LineEntry {
       QueueGate gate,
       Passes passes,
       DirectEntry direct,
+      RoomShares shares,
       Answers answers,
       ThrottledWarnings warnings) {
     this.line = line;
@@ -59,6 +62,7 @@ final class LineEntry {
     this.gate = gate;
     this.passes = passes;
     this.direct = direct;
+    this.shares = shares;
     this.answers = answers;
     this.warnings = warnings;
   }
@@ -110,7 +114,9 @@ final class LineEntry {
               }
               visitors.renew(exchange, ticket, policy);
               return answers.closedKeepingPlace(
-                  exchange, queue.room(), WaitingView.of(standing.get(), policy));
+                  exchange,
+                  queue.room(),
+                  WaitingView.of(standing.get(), policy, shares.configuredRate(queue, policy)));
             });
   }
 
@@ -296,7 +302,10 @@ final class LineEntry {
     if (outcome.joined()) {
       visitors.joined(exchange, outcome.visitor(), queue);
     }
-    return answers.queued(exchange, queue.room(), WaitingView.of(outcome, policy));
+    return answers.queued(
+        exchange,
+        queue.room(),
+        WaitingView.of(outcome, policy, shares.configuredRate(queue, policy)));
   }
 
   private static boolean isRead(HttpMethod method) {

@@ -44,6 +44,7 @@ public final class StatusHandler {
   private final AnteroomCookies cookies;
   private final Line line;
   private final DirectEntry direct;
+  private final RoomShares shares;
   private final BiFunction<String, String, String> messages;
   private final Passes passes;
   private final Tickets tickets;
@@ -62,6 +63,7 @@ public final class StatusHandler {
       AnteroomCookies cookies,
       Line line,
       DirectEntry direct,
+      RoomShares shares,
       BiFunction<String, String, String> messages,
       Passes passes,
       Tickets tickets) {
@@ -71,6 +73,7 @@ public final class StatusHandler {
     this.cookies = cookies;
     this.line = line;
     this.direct = direct;
+    this.shares = shares;
     this.messages = messages;
     this.passes = passes;
     this.tickets = tickets;
@@ -125,7 +128,11 @@ public final class StatusHandler {
                     HttpStatus.OK,
                     withMessage(
                         queue.room(),
-                        standing.map(o -> WaitingView.of(o, policy)).orElse(WaitingView.CLOSED),
+                        standing
+                            .map(
+                                o ->
+                                    WaitingView.of(o, policy, shares.configuredRate(queue, policy)))
+                            .orElse(WaitingView.CLOSED),
                         language),
                     List.of()));
   }
@@ -152,7 +159,10 @@ public final class StatusHandler {
               ResponseCookie renewed = tickets.renewal(ticket, policy);
               return json(
                   HttpStatus.OK,
-                  withMessage(room, WaitingView.of(outcome, policy), language),
+                  withMessage(
+                      room,
+                      WaitingView.of(outcome, policy, shares.configuredRate(queue, policy)),
+                      language),
                   renewed == null ? List.of() : List.of(renewed));
             })
         .onErrorResume(error -> lineUnavailable(policy));

@@ -10,8 +10,9 @@ import io.anteroom.queue.policy.RoomPolicy;
  * later (the worker ends the session and admits on its next ticks), plus one admission interval for
  * each end of the turn before it (ends that come together are admitted one by one at the rate).
  * Otherwise, or when the rate holds the place back longer than the cap, from the queue's measured
- * admission rate when there is one (±20 %), else from the configured rate, which is the fastest the
- * line can move, so that range reaches twice as long.
+ * admission rate when there is one (±20 %), else from the configured rate ({@link RoomShares}: in a
+ * room with a room-wide rate, the queue's share of it), which is the fastest the line can move, so
+ * that range reaches twice as long.
  *
  * @param minSeconds the short end; at least 1 while waiting, 0 when there is no estimate
  * @param midSeconds the middle, for clients that show one number; 0 when there is no estimate
@@ -33,15 +34,16 @@ public record WaitEstimate(long minSeconds, long midSeconds, long maxSeconds) {
   /**
    * @param position 1-based place in line
    * @param measuredRate admissions per second as measured lately; 0 when not known
+   * @param configuredRate admissions per second the settings allow the queue
    * @param cap how long the cap on running sessions holds the place back
    */
   public static WaitEstimate of(
-      long position, double measuredRate, CapWait cap, RoomPolicy policy) {
-    WaitEstimate byRate = of(position, measuredRate, policy);
+      long position, double measuredRate, double configuredRate, CapWait cap, RoomPolicy policy) {
+    WaitEstimate byRate = of(position, measuredRate, configuredRate);
     if (!cap.binds()) {
       return byRate;
     }
-    double rate = policy.admitPerSecond();
+    double rate = configuredRate;
     double sessionEnds = cap.millisLeft() / 1000.0;
     double byCap =
         sessionEnds + CAP_SLACK_SECONDS * (cap.turns() + 1) + Math.max(0, cap.ends() - 1) / rate;
@@ -58,10 +60,11 @@ public record WaitEstimate(long minSeconds, long midSeconds, long maxSeconds) {
   /**
    * @param position 1-based place in line
    * @param measuredRate admissions per second as measured lately; 0 when not known
+   * @param configuredRate admissions per second the settings allow the queue
    */
-  public static WaitEstimate of(long position, double measuredRate, RoomPolicy policy) {
+  public static WaitEstimate of(long position, double measuredRate, double configuredRate) {
     boolean measured = measuredRate > 0;
-    double base = position / (measured ? measuredRate : policy.admitPerSecond());
+    double base = position / (measured ? measuredRate : configuredRate);
     double low = base * (measured ? MEASURED_LOW : CONFIGURED_LOW);
     double high = base * (measured ? MEASURED_HIGH : CONFIGURED_HIGH);
     long min = Math.max(1, Math.round(low));

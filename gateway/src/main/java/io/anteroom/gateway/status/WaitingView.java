@@ -68,8 +68,10 @@ public record WaitingView(
    * line of a closed one, pre-queue before a scheduled start (the page asks again at the start at
    * the latest). Only a line that admits carries an estimate ({@link WaitEstimate}): from when the
    * running sessions end while the cap holds the place back, else from the rate.
+   *
+   * @param configuredRate admissions per second the settings allow the queue ({@link RoomShares})
    */
-  public static WaitingView of(Line.Outcome outcome, RoomPolicy policy) {
+  public static WaitingView of(Line.Outcome outcome, RoomPolicy policy, double configuredRate) {
     State state =
         switch (policy.mode()) {
           case PAUSED -> State.PAUSED;
@@ -79,7 +81,12 @@ public record WaitingView(
     long startsIn = state == State.PRE_QUEUE ? outcome.startsInSeconds() : 0;
     WaitEstimate estimate =
         state == State.WAITING
-            ? WaitEstimate.of(outcome.position(), outcome.measuredRate(), outcome.capWait(), policy)
+            ? WaitEstimate.of(
+                outcome.position(),
+                outcome.measuredRate(),
+                configuredRate,
+                outcome.capWait(),
+                policy)
             : WaitEstimate.NONE;
     long pollAfter = PollSchedule.pollAfterSeconds(outcome.position(), estimate, policy);
     return new WaitingView(

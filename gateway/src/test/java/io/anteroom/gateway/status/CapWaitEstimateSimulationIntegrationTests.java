@@ -154,7 +154,8 @@ class CapWaitEstimateSimulationIntegrationTests {
       assertThat(joined.position()).isEqualTo(position);
       assertThat(joined.capWait().binds()).as("the cap binds").isTrue();
       WaitEstimate estimate =
-          WaitEstimate.of(position, joined.measuredRate(), joined.capWait(), policy);
+          WaitEstimate.of(
+              position, joined.measuredRate(), policy.admitPerSecond(), joined.capWait(), policy);
       if (position == 1) {
         assertThat(estimate.minSeconds())
             .as("the front of the line is not told less than the earliest session's time left")
@@ -180,7 +181,11 @@ class CapWaitEstimateSimulationIntegrationTests {
                   position,
                   askAt[position],
                   WaitEstimate.of(
-                      status.position(), status.measuredRate(), status.capWait(), policy));
+                      status.position(),
+                      status.measuredRate(),
+                      policy.admitPerSecond(),
+                      status.capWait(),
+                      policy));
         }
       }
       clock.set(Instant.ofEpochMilli(tick));

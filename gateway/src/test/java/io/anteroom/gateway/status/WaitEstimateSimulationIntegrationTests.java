@@ -102,7 +102,8 @@ class WaitEstimateSimulationIntegrationTests {
                     false,
                     0,
                     result.measuredRate()),
-                shown);
+                shown,
+                shown.admitPerSecond());
         entries.add(
             new Entry(
                 visitor, joinedAt, result.position(), result.measuredRate(), view.etaSeconds()));

@@ -15,7 +15,7 @@ class WaitEstimateTests {
 
   @Test
   void aMeasuredRateGivesTwentyPercentEitherSide() {
-    WaitEstimate estimate = WaitEstimate.of(500, 2.5, tenPerSecond);
+    WaitEstimate estimate = WaitEstimate.of(500, 2.5, tenPerSecond.admitPerSecond());
 
     assertThat(estimate).isEqualTo(new WaitEstimate(160, 200, 240));
     assertThat(estimate.midSeconds()).isEqualTo(200);
@@ -23,7 +23,7 @@ class WaitEstimateTests {
 
   @Test
   void withoutAMeasuredRateTheConfiguredOneIsTheFastestTheLineCanMove() {
-    WaitEstimate estimate = WaitEstimate.of(500, 0, tenPerSecond);
+    WaitEstimate estimate = WaitEstimate.of(500, 0, tenPerSecond.admitPerSecond());
 
     assertThat(estimate).isEqualTo(new WaitEstimate(40, 70, 100));
   }
@@ -31,17 +31,18 @@ class WaitEstimateTests {
   @Test
   void theMiddleIsTheMeasuredWaitRoundedNotTheMiddleOfRoundedEnds() {
     // 58 places at 10 per second: 5.8 s, whose ends 4.64 and 6.96 round to 5 and 7.
-    assertThat(WaitEstimate.of(58, 10, tenPerSecond)).isEqualTo(new WaitEstimate(5, 6, 7));
+    assertThat(WaitEstimate.of(58, 10, tenPerSecond.admitPerSecond()))
+        .isEqualTo(new WaitEstimate(5, 6, 7));
   }
 
   @Test
   void theEstimateNeverReadsZeroBeforeAdmission() {
-    WaitEstimate front = WaitEstimate.of(1, 1000, tenPerSecond);
+    WaitEstimate front = WaitEstimate.of(1, 1000, tenPerSecond.admitPerSecond());
 
     assertThat(front.minSeconds()).isEqualTo(1);
     assertThat(front.maxSeconds()).isGreaterThanOrEqualTo(1);
     assertThat(front.midSeconds()).isEqualTo(1);
-    assertThat(WaitEstimate.of(1, 0, tenPerSecond).minSeconds()).isEqualTo(1);
+    assertThat(WaitEstimate.of(1, 0, tenPerSecond.admitPerSecond()).minSeconds()).isEqualTo(1);
   }
 
   final RoomPolicy onePerSecondCapOfOne =
@@ -53,7 +54,13 @@ class WaitEstimateTests {
   @Test
   void whenTheCapBindsTheFrontOfTheLineWaitsForTheRunningSessionToEnd() {
     // The one running session ends in 19.5 s; the rate alone would say 1 s.
-    WaitEstimate estimate = WaitEstimate.of(1, 0, new CapWait(19_500, 0, 1), onePerSecondCapOfOne);
+    WaitEstimate estimate =
+        WaitEstimate.of(
+            1,
+            0,
+            onePerSecondCapOfOne.admitPerSecond(),
+            new CapWait(19_500, 0, 1),
+            onePerSecondCapOfOne);
 
     assertThat(estimate.minSeconds()).isEqualTo(19);
     assertThat(estimate.maxSeconds()).isEqualTo(22);
@@ -64,7 +71,12 @@ class WaitEstimateTests {
   void whenTheCapBindsAMeasuredRateOfSessionEndsDoesNotShortenTheWait() {
     // One session of 30 s at a time measures as 1/33 per second; the session ends in 5 s.
     WaitEstimate estimate =
-        WaitEstimate.of(1, 1 / 33.0, new CapWait(5_000, 0, 1), onePerSecondCapOfOne);
+        WaitEstimate.of(
+            1,
+            1 / 33.0,
+            onePerSecondCapOfOne.admitPerSecond(),
+            new CapWait(5_000, 0, 1),
+            onePerSecondCapOfOne);
 
     assertThat(estimate).isEqualTo(new WaitEstimate(5, 6, 7));
   }
@@ -75,7 +87,13 @@ class WaitEstimateTests {
         PolicyParser.apply(
             "x", RoomPolicy.DEFAULTS, Map.of("admit-per-second", "0.5", "max-active", "5"));
 
-    WaitEstimate fifth = WaitEstimate.of(5, 0, new CapWait(10_000, 0, 5), fiveAtHalfPerSecond);
+    WaitEstimate fifth =
+        WaitEstimate.of(
+            5,
+            0,
+            fiveAtHalfPerSecond.admitPerSecond(),
+            new CapWait(10_000, 0, 5),
+            fiveAtHalfPerSecond);
 
     assertThat(fifth.minSeconds()).isEqualTo(10);
     assertThat(fifth.maxSeconds()).isEqualTo(10 + 2 + 4 * 2);
@@ -83,7 +101,13 @@ class WaitEstimateTests {
 
   @Test
   void eachTurnOfTheSlotAddsItsOwnAllowance() {
-    WaitEstimate third = WaitEstimate.of(3, 0, new CapWait(70_000, 2, 1), onePerSecondCapOfOne);
+    WaitEstimate third =
+        WaitEstimate.of(
+            3,
+            0,
+            onePerSecondCapOfOne.admitPerSecond(),
+            new CapWait(70_000, 2, 1),
+            onePerSecondCapOfOne);
 
     assertThat(third.minSeconds()).isEqualTo(70);
     assertThat(third.maxSeconds()).isEqualTo(70 + 3 * 2);
@@ -98,7 +122,12 @@ class WaitEstimateTests {
             "x", RoomPolicy.DEFAULTS, Map.of("admit-per-second", "1", "max-active", "10"));
 
     WaitEstimate estimate =
-        WaitEstimate.of(100, 0.1, new CapWait(3_000, 9, 1), onePerSecondCapOfTen);
+        WaitEstimate.of(
+            100,
+            0.1,
+            onePerSecondCapOfTen.admitPerSecond(),
+            new CapWait(3_000, 9, 1),
+            onePerSecondCapOfTen);
 
     assertThat(estimate.minSeconds()).isEqualTo(79);
     assertThat(estimate.maxSeconds()).isEqualTo(122);
@@ -111,7 +140,13 @@ class WaitEstimateTests {
             "x", RoomPolicy.DEFAULTS, Map.of("admit-per-second", "1", "max-active", "10"));
 
     // The rate binds (place 30 at 1 per second, 24-36 s), but the slot is only free in 27 s.
-    WaitEstimate estimate = WaitEstimate.of(30, 1, new CapWait(27_000, 0, 1), onePerSecondCapOfTen);
+    WaitEstimate estimate =
+        WaitEstimate.of(
+            30,
+            1,
+            onePerSecondCapOfTen.admitPerSecond(),
+            new CapWait(27_000, 0, 1),
+            onePerSecondCapOfTen);
 
     assertThat(estimate.minSeconds()).isEqualTo(27);
     assertThat(estimate.maxSeconds()).isEqualTo(38);
@@ -121,7 +156,12 @@ class WaitEstimateTests {
   void aSlotFreeForThePlaceWhileTheCapBindsBehindItLeavesTheConfiguredRate() {
     // One session of 30 s at a time measured 1/33 per second; place 1 has a free slot now.
     WaitEstimate estimate =
-        WaitEstimate.of(1, 1 / 33.0, new CapWait(0, 0, 0), onePerSecondCapOfOne);
+        WaitEstimate.of(
+            1,
+            1 / 33.0,
+            onePerSecondCapOfOne.admitPerSecond(),
+            new CapWait(0, 0, 0),
+            onePerSecondCapOfOne);
 
     assertThat(estimate.minSeconds()).isEqualTo(1);
     assertThat(estimate.maxSeconds()).isEqualTo(4);
@@ -129,7 +169,7 @@ class WaitEstimateTests {
 
   @Test
   void withoutTheCapTheRateGivesTheRange() {
-    assertThat(WaitEstimate.of(58, 10, CapWait.NONE, tenPerSecond))
-        .isEqualTo(WaitEstimate.of(58, 10, tenPerSecond));
+    assertThat(WaitEstimate.of(58, 10, tenPerSecond.admitPerSecond(), CapWait.NONE, tenPerSecond))
+        .isEqualTo(WaitEstimate.of(58, 10, tenPerSecond.admitPerSecond()));
   }
 }

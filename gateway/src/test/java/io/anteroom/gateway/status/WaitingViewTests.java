@@ -20,7 +20,8 @@ class WaitingViewTests {
 
   @Test
   void aWaitingVisitorGetsTheRangeFromTheMeasuredRate() {
-    WaitingView view = WaitingView.of(waitingAt(300, 2, 0), tenPerSecond);
+    WaitingView view =
+        WaitingView.of(waitingAt(300, 2, 0), tenPerSecond, tenPerSecond.admitPerSecond());
 
     assertThat(view.etaMinSeconds()).isEqualTo(120);
     assertThat(view.etaMaxSeconds()).isEqualTo(180);
@@ -34,8 +35,9 @@ class WaitingViewTests {
   void pausedAndPreQueueCarryNoEstimate() {
     RoomPolicy paused = PolicyParser.apply("x", tenPerSecond, Map.of("mode", "paused"));
 
-    WaitingView pausedView = WaitingView.of(waitingAt(300, 2, 0), paused);
-    WaitingView preQueue = WaitingView.of(waitingAt(300, 0, 120), tenPerSecond);
+    WaitingView pausedView = WaitingView.of(waitingAt(300, 2, 0), paused, paused.admitPerSecond());
+    WaitingView preQueue =
+        WaitingView.of(waitingAt(300, 0, 120), tenPerSecond, tenPerSecond.admitPerSecond());
 
     assertThat(pausedView.state()).isEqualTo(WaitingView.State.PAUSED);
     assertThat(preQueue.state()).isEqualTo(WaitingView.State.PRE_QUEUE);
@@ -49,7 +51,8 @@ class WaitingViewTests {
 
   @Test
   void theFrontOfTheLineNeverReadsZero() {
-    WaitingView view = WaitingView.of(waitingAt(1, 50, 0), tenPerSecond);
+    WaitingView view =
+        WaitingView.of(waitingAt(1, 50, 0), tenPerSecond, tenPerSecond.admitPerSecond());
 
     assertThat(view.etaMinSeconds()).isEqualTo(1);
     assertThat(view.etaSeconds()).isEqualTo(1);
@@ -58,7 +61,8 @@ class WaitingViewTests {
 
   @Test
   void thePageScriptGetsTheHiddenTabCeilingOfAThirdOfTheAbandonTimeout() {
-    WaitingView view = WaitingView.of(waitingAt(300, 2, 0), tenPerSecond);
+    WaitingView view =
+        WaitingView.of(waitingAt(300, 2, 0), tenPerSecond, tenPerSecond.admitPerSecond());
 
     assertThat(view.pollCeilingSeconds()).isEqualTo(30);
     assertThat(new WaitingPage().render("shop", view))
