@@ -1,6 +1,7 @@
 package io.anteroom.worker;
 
 import io.anteroom.queue.ActiveQueues;
+import io.anteroom.queue.GatewayBeats;
 import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.RoomStore;
 import io.anteroom.queue.TrafficStore;
@@ -27,10 +28,11 @@ class WorkerConfiguration {
       RoomStore rooms,
       TrafficStore traffic,
       RoomHistory history,
+      GatewayBeats beats,
       WorkerProperties worker,
       Clock clock,
       MeterRegistry meters) {
     return AdmissionLoop.create(
-        active, policies, store, rooms, traffic, history, worker, clock, meters);
+        active, policies, store, rooms, traffic, history, beats, worker, clock, meters);
   }
 }

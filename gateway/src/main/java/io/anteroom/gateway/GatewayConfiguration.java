@@ -26,6 +26,7 @@ import io.anteroom.gateway.status.WaitingResponses;
 import io.anteroom.gateway.token.TokenCodec;
 import io.anteroom.queue.Activation;
 import io.anteroom.queue.ActiveQueues;
+import io.anteroom.queue.GatewayBeats;
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.TrafficStore;
@@ -90,6 +91,16 @@ class GatewayConfiguration {
   PeriodicTask hitFlush(
       HitFlusher flusher, GatewayProperties gateway, Clock clock, MeterRegistry meters) {
     return new PeriodicTask("hits", gateway.hitFlush(), flusher::flush, clock, meters);
+  }
+
+  @Bean(destroyMethod = "leave")
+  GatewayPulse gatewayPulse(GatewayBeats beats, RedisGuard redis) {
+    return new GatewayPulse(beats, redis);
+  }
+
+  @Bean
+  PeriodicTask gatewayBeat(GatewayPulse pulse, Clock clock, MeterRegistry meters) {
+    return new PeriodicTask("beat", GatewayPulse.EVERY, pulse::beat, clock, meters);
   }
 
   @Bean

@@ -127,6 +127,14 @@ public final class QueueKeys {
     return prefix + ":active";
   }
 
+  /**
+   * Hash of the gateways' beats: field a gateway's instance id, value a count it raises every
+   * second ({@link GatewayBeats}).
+   */
+  public String gateways() {
+    return prefix + ":gateways";
+  }
+
   /** Pub/sub channel announcing a change of {@link #active()}; the message is the queue id. */
   public String activeChanged() {
     return prefix + ":active:changed";

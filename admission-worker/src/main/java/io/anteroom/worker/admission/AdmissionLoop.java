@@ -2,6 +2,7 @@ package io.anteroom.worker.admission;
 
 import io.anteroom.queue.Activation;
 import io.anteroom.queue.ActiveQueues;
+import io.anteroom.queue.GatewayBeats;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.RoomStore;
@@ -54,6 +55,7 @@ public final class AdmissionLoop implements SmartLifecycle {
   private final LineMeters lines;
   private final HistoryWriter history;
   private final OutageCredit outage;
+  private final GatewaySilence silence;
   private final Duration tick;
   private final int concurrency;
   private final Counter failedTicks;
@@ -68,6 +70,7 @@ public final class AdmissionLoop implements SmartLifecycle {
       AutoDeactivation deactivation,
       LineMeters lines,
       HistoryWriter history,
+      GatewaySilence silence,
       WorkerProperties properties,
       Clock clock,
       MeterRegistry meters) {
@@ -79,6 +82,7 @@ public final class AdmissionLoop implements SmartLifecycle {
     this.lines = lines;
     this.history = history;
     this.outage = new OutageCredit(clock, properties.tick());
+    this.silence = silence;
     this.tick = properties.tick();
     this.concurrency = properties.queueConcurrency();
     this.failedTicks = meters.counter("anteroom.worker.ticks.failed");
@@ -98,6 +102,7 @@ public final class AdmissionLoop implements SmartLifecycle {
       RoomStore rooms,
       TrafficStore traffic,
       RoomHistory history,
+      GatewayBeats beats,
       WorkerProperties properties,
       Clock clock,
       MeterRegistry meters) {
@@ -111,6 +116,7 @@ public final class AdmissionLoop implements SmartLifecycle {
         new AutoDeactivation(traffic, active, policies.rooms(), meters, clock),
         lines,
         new HistoryWriter(history, clock),
+        new GatewaySilence(beats, clock),
         properties,
         clock,
         meters);
@@ -145,7 +151,9 @@ public final class AdmissionLoop implements SmartLifecycle {
     return active
         .list()
         .doOnNext(queues -> outage.reached())
-        .flatMap(queues -> work(queues).then(Mono.defer(() -> report(queues.keySet()))))
+        .flatMap(
+            queues ->
+                silence.read().then(work(queues)).then(Mono.defer(() -> report(queues.keySet()))))
         .onErrorResume(
             error -> {
               failedTicks.increment();
@@ -176,10 +184,10 @@ public final class AdmissionLoop implements SmartLifecycle {
    * the room's reading of its sessions runs alongside, adding nothing to the tick's length.
    */
   private Mono<Void> work(RoomJob room) {
-    RoomPolicy roomPolicy = outage.apply(room.settings().policy());
+    RoomPolicy roomPolicy = credited(room.settings().policy());
     boolean together = roomPolicy.budget().limited();
     Map<QueueId, RoomPolicy> queues = new LinkedHashMap<>();
-    room.jobs().forEach(job -> queues.put(job.queue(), outage.apply(job.policy())));
+    room.jobs().forEach(job -> queues.put(job.queue(), credited(job.policy())));
     Mono<Void> roomWork = rooms.run(room.name(), roomPolicy, queues);
     Mono<Void> queueWork =
         Flux.fromIterable(room.jobs())
@@ -195,6 +203,15 @@ public final class AdmissionLoop implements SmartLifecycle {
                 concurrency)
             .then();
     return together ? roomWork.then(queueWork) : Mono.when(roomWork, queueWork);
+  }
+
+  /**
+   * {@code policy} with {@code abandon-after} extended by the longer of this worker's recent outage
+   * ({@link OutageCredit}) and the gateways' ({@link GatewaySilence}): polls could not arrive.
+   */
+  private RoomPolicy credited(RoomPolicy policy) {
+    long extra = Math.max(outage.extraMs(policy), silence.extraMs(policy));
+    return extra == 0 ? policy : policy.withAbandonAfter(policy.abandonAfter().plusMillis(extra));
   }
 
   private Mono<Void> report(Set<QueueId> queues) {

@@ -61,11 +61,11 @@ final class OutageCredit {
     lastReachedMs = now;
   }
 
-  /** {@code policy}, with {@code abandon-after} extended by a recent outage's length. */
-  synchronized RoomPolicy apply(RoomPolicy policy) {
+  /** How much longer than {@code policy}'s {@code abandon-after} places are kept now. */
+  synchronized long extraMs(RoomPolicy policy) {
     if (outageMs == 0 || clock.millis() >= recoveredAtMs + policy.abandonAfter().toMillis()) {
-      return policy;
+      return 0;
     }
-    return policy.withAbandonAfter(policy.abandonAfter().plusMillis(outageMs));
+    return outageMs;
   }
 }

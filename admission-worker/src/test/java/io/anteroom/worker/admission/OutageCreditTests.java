@@ -23,7 +23,7 @@ class OutageCreditTests {
       clock.advance(TICK);
       credit.reached();
     }
-    assertThat(credit.apply(policy)).isEqualTo(policy);
+    assertThat(credit.extraMs(policy)).isZero();
   }
 
   @Test
@@ -35,11 +35,13 @@ class OutageCreditTests {
     clock.advance(Duration.ofSeconds(45));
     credit.reached();
 
-    assertThat(credit.apply(policy).abandonAfter()).isEqualTo(Duration.ofSeconds(75));
+    assertThat(policy.abandonAfter().plusMillis(credit.extraMs(policy)))
+        .isEqualTo(Duration.ofSeconds(75));
     clock.advance(Duration.ofSeconds(29));
-    assertThat(credit.apply(policy).abandonAfter()).isEqualTo(Duration.ofSeconds(75));
+    assertThat(policy.abandonAfter().plusMillis(credit.extraMs(policy)))
+        .isEqualTo(Duration.ofSeconds(75));
     clock.advance(Duration.ofSeconds(1));
-    assertThat(credit.apply(policy)).isEqualTo(policy);
+    assertThat(credit.extraMs(policy)).isZero();
   }
 
   @Test
@@ -49,7 +51,7 @@ class OutageCreditTests {
       clock.advance(Duration.ofMillis(900));
       credit.reached();
     }
-    assertThat(credit.apply(policy)).isEqualTo(policy);
+    assertThat(credit.extraMs(policy)).isZero();
   }
 
   @Test
@@ -58,7 +60,8 @@ class OutageCreditTests {
     clock.advance(Duration.ofSeconds(40));
     credit.reached();
 
-    assertThat(credit.apply(policy).abandonAfter()).isEqualTo(Duration.ofSeconds(70));
+    assertThat(policy.abandonAfter().plusMillis(credit.extraMs(policy)))
+        .isEqualTo(Duration.ofSeconds(70));
   }
 
   @Test
@@ -67,6 +70,6 @@ class OutageCreditTests {
     clock.advance(TICK);
     credit.reached();
 
-    assertThat(credit.apply(policy)).isEqualTo(policy);
+    assertThat(credit.extraMs(policy)).isZero();
   }
 }

@@ -1,5 +1,6 @@
 package io.anteroom.worker.admission;
 
+import io.anteroom.queue.GatewayBeats;
 import io.anteroom.queue.IdleLines;
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.RedisActiveQueues;
@@ -83,6 +84,7 @@ public final class WorkerFixture implements AutoCloseable {
             new RedisRoomStore(redis.commands(), keys, clock),
             new RedisTrafficStore(redis.commands(), keys, clock, idle, false),
             new RedisRoomHistory(redis.commands(), keys, clock),
+            new GatewayBeats(redis.commands(), keys),
             settings,
             clock,
             meters);

@@ -1,6 +1,7 @@
 package io.anteroom.queue.config;
 
 import io.anteroom.queue.ActiveQueues;
+import io.anteroom.queue.GatewayBeats;
 import io.anteroom.queue.IdleLines;
 import io.anteroom.queue.PlaceLimits;
 import io.anteroom.queue.QueueKeys;
@@ -88,6 +89,11 @@ public class QueueCoreConfiguration {
       IdleLines idleLines) {
     return new RedisTrafficStore(
         redis.commands(), keys, clock, idleLines, anteroom.redis().clustered());
+  }
+
+  @Bean
+  GatewayBeats gatewayBeats(DeferredRedisConnector redis, QueueKeys keys) {
+    return new GatewayBeats(redis.commands(), keys);
   }
 
   @Bean

@@ -1,0 +1,41 @@
+package io.anteroom.gateway;
+
+import io.anteroom.queue.GatewayBeats;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+import reactor.core.publisher.Mono;
+
+/**
+ * This gateway's beat in Redis ({@link GatewayBeats}), sent every {@link #EVERY} through the
+ * breaker in front of Redis: while visitors' calls cannot reach Redis, neither does the beat, and
+ * the workers hold back giving up the places of visitors whose polls could not arrive. Removed when
+ * the gateway stops, so a gateway scaled away is not taken for one cut off.
+ */
+public final class GatewayPulse {
+
+  /** Time between beats. */
+  public static final Duration EVERY = Duration.ofSeconds(1);
+
+  private static final Duration LEAVE_WAIT = Duration.ofSeconds(2);
+
+  private final GatewayBeats beats;
+  private final RedisGuard redis;
+  private final String id = UUID.randomUUID().toString();
+  private final AtomicLong count = new AtomicLong();
+
+  public GatewayPulse(GatewayBeats beats, RedisGuard redis) {
+    this.beats = beats;
+    this.redis = redis;
+  }
+
+  /** One beat; fails when Redis does or the breaker refuses. */
+  public Mono<Void> beat() {
+    return redis.call(beats.beat(id, count.incrementAndGet()));
+  }
+
+  /** Removes this gateway's beat, waiting a short while at most; a failure is left to expiry. */
+  public void leave() {
+    beats.remove(id).timeout(LEAVE_WAIT).onErrorResume(error -> Mono.empty()).block();
+  }
+}
