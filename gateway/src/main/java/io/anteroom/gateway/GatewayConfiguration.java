@@ -11,6 +11,7 @@ import io.anteroom.gateway.filter.Line;
 import io.anteroom.gateway.filter.LineEvents;
 import io.anteroom.gateway.origin.OriginMeters;
 import io.anteroom.gateway.pass.AnteroomCookies;
+import io.anteroom.gateway.pass.DirectEntry;
 import io.anteroom.gateway.pass.PassRegistrar;
 import io.anteroom.gateway.pass.Passes;
 import io.anteroom.gateway.pass.SessionChecks;
@@ -236,7 +237,7 @@ class GatewayConfiguration {
       TokenCodec tokens,
       AnteroomCookies cookies,
       Line line,
-      PassRegistrar registrar,
+      DirectEntry direct,
       RoomMessages messages,
       WaitingPage page,
       Passes passes,
@@ -247,7 +248,7 @@ class GatewayConfiguration {
         tokens,
         cookies,
         line,
-        registrar,
+        direct,
         (room, acceptLanguage) ->
             messages.message(room, page.text(room, acceptLanguage).language()),
         passes,

@@ -91,6 +91,23 @@ public final class RedisRoomStore implements RoomStore {
                     reply.get(3) == 1L));
   }
 
+  @Override
+  public Mono<Boolean> enter(QueueId queue, String visitor, RoomPolicy policy) {
+    return scripts
+        .<Long>run(
+            QueueScripts.ENTER,
+            ScriptOutputType.INTEGER,
+            keys.scriptKeys(queue),
+            Long.toString(clock.millis()),
+            Long.toString(policy.sessionDuration().toMillis() * 2),
+            Double.toString(policy.budget().newUsersPerSecond()),
+            Double.toString(policy.budget().burstTokens()),
+            Integer.toString(policy.budget().totalActiveUsers()),
+            Long.toString(policy.sessionIdleLimit().toMillis()),
+            visitor)
+        .map(entered -> entered == 1L);
+  }
+
   /** ARGV 1-6 of room_admit.lua. */
   private List<String> roomArgs(RoomPolicy room) {
     return List.of(

@@ -37,4 +37,14 @@ public interface RoomStore {
    * @param queues queues of the room whose lines to count, such as those that are on
    */
   Mono<RoomTotals> totals(String roomName, RoomPolicy room, Collection<QueueId> queues);
+
+  /**
+   * Lets {@code visitor} into {@code queue}, whose queue is off, as a session of the item and of
+   * its room, if the room is not at its limits: one of its places taken at once, or none. For rooms
+   * whose {@link io.anteroom.queue.policy.Budget} is limited; a visitor running in the item already
+   * keeps the session.
+   *
+   * @return true when the visitor may enter, false when the room is at its limits
+   */
+  Mono<Boolean> enter(QueueId queue, String visitor, RoomPolicy policy);
 }

@@ -513,4 +513,102 @@ class RedisRoomStoreIntegrationTests {
       assertThat(rooms.check("shop", plain).block().activeSessions()).isEqualTo(3);
     }
   }
+
+  /** enter.lua: a newcomer on an item whose queue is off, in a room with limits. */
+  @Nested
+  class Enter {
+
+    final QueueId quiet = QueueId.of("shop", "3");
+
+    boolean enter(String visitor, RoomPolicy room) {
+      return rooms.enter(quiet, visitor, room).block();
+    }
+
+    @Test
+    void enterWhenTheRoomHasRoomAddsASessionOfTheItemAndOfTheRoomAndTakesAToken() {
+      RoomPolicy room = room("new-users-per-minute", "600", "total-active-users", "100");
+
+      assertThat(enter("a", room)).isTrue();
+
+      assertThat(sync.zscore(keys.running(quiet), "a")).isEqualTo(clock.millis());
+      assertThat(sync.zscore(keys.sessions("shop"), "3|a")).isEqualTo(clock.millis());
+      assertThat(Double.parseDouble(sync.hget(keys.budget("shop"), "tokens"))).isEqualTo(9.0);
+      assertThat(sync.pttl(keys.running(quiet))).isPositive();
+    }
+
+    @Test
+    void enterWhenTheRoomIsAtTotalActiveUsersRefusesAndChangesNothing() {
+      RoomPolicy room = room("total-active-users", "2");
+      assertThat(enter("a", room)).isTrue();
+      assertThat(enter("b", room)).isTrue();
+
+      assertThat(enter("c", room)).isFalse();
+
+      assertThat(sync.zscore(keys.running(quiet), "c")).isNull();
+      assertThat(sessions()).isEqualTo(2);
+    }
+
+    @Test
+    void enterWhenTheRoomsBucketIsEmptyRefusesUntilATokenRefilled() {
+      // 60 a minute: one a second, a bucket of one.
+      RoomPolicy room = room("new-users-per-minute", "60");
+      assertThat(enter("a", room)).isTrue();
+
+      assertThat(enter("b", room)).isFalse();
+      clock.advance(Duration.ofMillis(999));
+      assertThat(enter("b", room)).isFalse();
+      clock.advance(Duration.ofMillis(1));
+      assertThat(enter("b", room)).isTrue();
+      assertThat(sessions()).isEqualTo(2);
+    }
+
+    @Test
+    void enterWhenTheRoomIsMarkedFullRefusesThoughItsCountsAllow() {
+      RoomPolicy room = room("total-active-users", "10");
+      queues
+          .register(hot, List.of("p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9"), room)
+          .block();
+      assertThat(rooms.check("shop", room).block().full()).isTrue();
+      queues.release(hot, "p0").block();
+
+      assertThat(enter("a", room)).as("9 of 10, the mark still standing").isFalse();
+      assertThat(sessions()).isEqualTo(9);
+    }
+
+    @Test
+    void enterAgainForARunningVisitorRenewsTheSessionWithoutATokenOrAPlace() {
+      RoomPolicy room = room("new-users-per-minute", "600", "total-active-users", "1");
+      assertThat(enter("a", room)).isTrue();
+      clock.advance(Duration.ofSeconds(5));
+
+      assertThat(enter("a", room)).as("the room's one place is a's own").isTrue();
+
+      assertThat(sync.zscore(keys.sessions("shop"), "3|a")).isEqualTo(clock.millis());
+      assertThat(Double.parseDouble(sync.hget(keys.budget("shop"), "tokens"))).isEqualTo(9.0);
+    }
+
+    @Test
+    void enterDropsSessionsIdlePastTheRoomsIdleLimitFirst() {
+      RoomPolicy room = room("total-active-users", "1");
+      assertThat(enter("a", room)).isTrue();
+      clock.advance(room.sessionIdleLimit());
+
+      assertThat(enter("b", room)).isTrue();
+
+      assertThat(sync.zrange(keys.sessions("shop"), 0, -1)).containsExactly("3|b");
+    }
+
+    @Test
+    void enterForAVisitorWhoHadFinishedMovesThemBackToRunning() {
+      RoomPolicy room = room("total-active-users", "5");
+      assertThat(enter("a", room)).isTrue();
+      queues.release(quiet, "a").block();
+      clock.advance(Duration.ofSeconds(1));
+
+      assertThat(enter("a", room)).isTrue();
+
+      assertThat(sync.zscore(keys.finished(quiet), "a")).isNull();
+      assertThat(sync.zscore(keys.running(quiet), "a")).isEqualTo(clock.millis());
+    }
+  }
 }

@@ -78,6 +78,18 @@ public final class ActiveQueueMirror implements SmartLifecycle {
     return fullRooms.contains(room);
   }
 
+  /**
+   * Takes {@code room} as at its limits until the next read says otherwise: Redis refused a
+   * newcomer a place in it before the worker marked it.
+   */
+  public synchronized void markFull(String room) {
+    if (!fullRooms.contains(room)) {
+      Set<String> rooms = new java.util.HashSet<>(fullRooms);
+      rooms.add(room);
+      fullRooms = Set.copyOf(rooms);
+    }
+  }
+
   /** How many queues of {@code room} were on at the last read. */
   public long activeIn(String room) {
     return perRoom.getOrDefault(room, 0L);

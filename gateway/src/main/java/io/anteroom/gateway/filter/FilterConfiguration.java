@@ -2,12 +2,14 @@ package io.anteroom.gateway.filter;
 
 import io.anteroom.gateway.GatewayProperties;
 import io.anteroom.gateway.RedisGuard;
+import io.anteroom.gateway.activation.ActiveQueueMirror;
 import io.anteroom.gateway.activation.HitFlusher;
 import io.anteroom.gateway.activation.QueueGate;
 import io.anteroom.gateway.client.ClientAddress;
 import io.anteroom.gateway.identity.Identities;
 import io.anteroom.gateway.origin.OriginMeters;
 import io.anteroom.gateway.pass.AnteroomCookies;
+import io.anteroom.gateway.pass.DirectEntry;
 import io.anteroom.gateway.pass.PassRegistrar;
 import io.anteroom.gateway.pass.Passes;
 import io.anteroom.gateway.pass.SessionChecks;
@@ -19,6 +21,7 @@ import io.anteroom.gateway.status.WaitingResponses;
 import io.anteroom.gateway.token.TokenCodec;
 import io.anteroom.queue.PlaceLimits;
 import io.anteroom.queue.QueueStore;
+import io.anteroom.queue.RoomStore;
 import io.anteroom.queue.config.AnteroomProperties;
 import io.anteroom.queue.log.ThrottledWarnings;
 import java.time.Clock;
@@ -55,21 +58,11 @@ public class FilterConfiguration {
       SessionChecks checks,
       QueueStore store,
       RedisGuard redis,
-      PassRegistrar registrar,
       LineEvents events,
       OriginMeters origin,
       Clock clock) {
     return new Forwarder(
-        scrubber,
-        cookies,
-        passes,
-        checks,
-        store,
-        redis,
-        registrar,
-        events,
-        warnings(clock),
-        origin);
+        scrubber, cookies, passes, checks, store, redis, events, warnings(clock), origin);
   }
 
   @Bean
@@ -114,10 +107,17 @@ public class FilterConfiguration {
       Visitors visitors,
       QueueGate gate,
       Passes passes,
+      DirectEntry direct,
       Answers answers,
       Clock clock) {
     return new LineEntry(
-        line, places, proofs, cookies, visitors, gate, passes, answers, warnings(clock));
+        line, places, proofs, cookies, visitors, gate, passes, direct, answers, warnings(clock));
+  }
+
+  @Bean
+  DirectEntry directEntry(
+      RoomStore rooms, RedisGuard redis, PassRegistrar registrar, ActiveQueueMirror mirror) {
+    return new DirectEntry(rooms, redis, registrar, mirror);
   }
 
   @Bean

@@ -3,7 +3,7 @@ package io.anteroom.gateway.filter;
 import io.anteroom.gateway.RedisGuard;
 import io.anteroom.gateway.origin.OriginMeters;
 import io.anteroom.gateway.pass.AnteroomCookies;
-import io.anteroom.gateway.pass.PassRegistrar;
+import io.anteroom.gateway.pass.DirectEntry;
 import io.anteroom.gateway.pass.Passes;
 import io.anteroom.gateway.pass.SessionChecks;
 import io.anteroom.gateway.token.Entitlement;
@@ -34,7 +34,6 @@ final class Forwarder {
   private final SessionChecks checks;
   private final QueueStore store;
   private final RedisGuard redis;
-  private final PassRegistrar registrar;
   private final LineEvents events;
   private final ThrottledWarnings warnings;
   private final OriginMeters origin;
@@ -46,7 +45,6 @@ final class Forwarder {
       SessionChecks checks,
       QueueStore store,
       RedisGuard redis,
-      PassRegistrar registrar,
       LineEvents events,
       ThrottledWarnings warnings,
       OriginMeters origin) {
@@ -56,7 +54,6 @@ final class Forwarder {
     this.checks = checks;
     this.store = store;
     this.redis = redis;
-    this.registrar = registrar;
     this.events = events;
     this.warnings = warnings;
     this.origin = origin;
@@ -104,7 +101,7 @@ final class Forwarder {
     RENEWED,
     /** The line admitted the visitor: the ticket is cleared. */
     FROM_LINE,
-    /** The queue is off: the pass is registered in running (batched). */
+    /** The queue is off: the pass was counted on the way in ({@link DirectEntry}). */
     QUEUE_OFF
   }
 
@@ -119,8 +116,6 @@ final class Forwarder {
     response.getCookies().set(pass.cookie().getName(), pass.cookie());
     if (given == Given.FROM_LINE) {
       response.addCookie(cookies.clearTicket(queue.room()));
-    } else if (given == Given.QUEUE_OFF) {
-      registrar.register(queue, pass.visitor());
     }
     watchForRelease(exchange, queue, pass.visitor(), pass.entitlements());
     return forward(exchange, chain, queue.room(), pass.token());

@@ -3,6 +3,7 @@ package io.anteroom.gateway.filter;
 import io.anteroom.gateway.activation.QueueGate;
 import io.anteroom.gateway.filter.Visitors.Visitor;
 import io.anteroom.gateway.pass.AnteroomCookies;
+import io.anteroom.gateway.pass.DirectEntry;
 import io.anteroom.gateway.pass.Passes;
 import io.anteroom.gateway.proof.Proofs;
 import io.anteroom.gateway.status.WaitingView;
@@ -35,6 +36,7 @@ final class LineEntry {
   private final Visitors visitors;
   private final QueueGate gate;
   private final Passes passes;
+  private final DirectEntry direct;
   private final Answers answers;
   private final ThrottledWarnings warnings;
 
@@ -46,6 +48,7 @@ final class LineEntry {
       Visitors visitors,
       QueueGate gate,
       Passes passes,
+      DirectEntry direct,
       Answers answers,
       ThrottledWarnings warnings) {
     this.line = line;
@@ -55,11 +58,15 @@ final class LineEntry {
     this.visitors = visitors;
     this.gate = gate;
     this.passes = passes;
+    this.direct = direct;
     this.answers = answers;
     this.warnings = warnings;
   }
 
-  /** The queue is off: in, with a pass, registered as running (batched). */
+  /**
+   * The queue is off: in, with a pass, counted as running ({@link DirectEntry}); in a room at its
+   * limits, into the line instead.
+   */
   Mono<Void> enter(
       ServerWebExchange exchange,
       GatewayFilterChain chain,
@@ -67,12 +74,19 @@ final class LineEntry {
       RoomPolicy policy,
       Visitor visitor) {
     String id = visitor.known() != null ? visitor.known() : VisitorIds.newVisitorId();
-    return answers.withPass(
-        exchange,
-        chain,
-        queue,
-        passes.admitted(id, queue, visitor.pass(), null, policy),
-        Forwarder.Given.QUEUE_OFF);
+    return reach(exchange, queue, null, id, direct.enter(queue, id, policy))
+        .flatMap(
+            entered ->
+                entered.isEmpty()
+                    ? answers.withoutLine(exchange, chain, queue.room(), policy)
+                    : entered.get()
+                        ? answers.withPass(
+                            exchange,
+                            chain,
+                            queue,
+                            passes.admitted(id, queue, visitor.pass(), null, policy),
+                            Forwarder.Given.QUEUE_OFF)
+                        : meet(exchange, chain, queue, policy, visitor));
   }
 
   /**

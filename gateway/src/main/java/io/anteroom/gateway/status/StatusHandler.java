@@ -3,7 +3,7 @@ package io.anteroom.gateway.status;
 import io.anteroom.gateway.activation.QueueGate;
 import io.anteroom.gateway.filter.Line;
 import io.anteroom.gateway.pass.AnteroomCookies;
-import io.anteroom.gateway.pass.PassRegistrar;
+import io.anteroom.gateway.pass.DirectEntry;
 import io.anteroom.gateway.pass.Passes;
 import io.anteroom.gateway.pass.Tickets;
 import io.anteroom.gateway.room.RoomPolicyMirror;
@@ -43,7 +43,7 @@ public final class StatusHandler {
   private final TokenCodec tokens;
   private final AnteroomCookies cookies;
   private final Line line;
-  private final PassRegistrar registrar;
+  private final DirectEntry direct;
   private final BiFunction<String, String, String> messages;
   private final Passes passes;
   private final Tickets tickets;
@@ -61,7 +61,7 @@ public final class StatusHandler {
       TokenCodec tokens,
       AnteroomCookies cookies,
       Line line,
-      PassRegistrar registrar,
+      DirectEntry direct,
       BiFunction<String, String, String> messages,
       Passes passes,
       Tickets tickets) {
@@ -70,7 +70,7 @@ public final class StatusHandler {
     this.tokens = tokens;
     this.cookies = cookies;
     this.line = line;
-    this.registrar = registrar;
+    this.direct = direct;
     this.messages = messages;
     this.passes = passes;
     this.tickets = tickets;
@@ -95,10 +95,15 @@ public final class StatusHandler {
       return unknown();
     }
     return switch (gate.verdict(queue, policy)) {
-      case ENTER -> {
-        registrar.register(queue, visitor);
-        yield admitted(queue, visitor, pass, null, policy);
-      }
+      case ENTER ->
+          direct
+              .enter(queue, visitor, policy)
+              .flatMap(
+                  entered ->
+                      entered
+                          ? admitted(queue, visitor, pass, null, policy)
+                          : inLine(room, held, pass, policy, language(request)))
+              .onErrorResume(error -> lineUnavailable(policy));
       case CLOSED -> closed(queue, visitor, policy, language(request));
       case WAIT -> inLine(room, held, pass, policy, language(request));
       case UNAVAILABLE -> lineUnavailable(policy);

@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -38,6 +39,7 @@ final class Crowd implements AutoCloseable {
   // Newcomers and the line's front have threads of their own, so that asking never starves joining.
   private final ExecutorService joiners = Executors.newFixedThreadPool(4);
   private final ExecutorService askers = Executors.newFixedThreadPool(4);
+  private final List<ScheduledFuture<?>> joining = new CopyOnWriteArrayList<>();
   private volatile boolean closed;
 
   /** One visitor: the gateway it joined on and its round of asking. */
@@ -53,24 +55,39 @@ final class Crowd implements AutoCloseable {
    */
   void keepWaiting(String item, int atLeast) {
     AtomicInteger joining = new AtomicInteger();
-    timers.scheduleWithFixedDelay(
-        () -> {
-          int missing = atLeast - waiting(item) - joining.get();
-          for (int i = 0; i < missing; i++) {
-            joining.incrementAndGet();
-            joiners.execute(
-                () -> {
-                  try {
-                    join(item);
-                  } finally {
-                    joining.decrementAndGet();
-                  }
-                });
-          }
-        },
-        0,
-        200,
-        TimeUnit.MILLISECONDS);
+    this.joining.add(
+        timers.scheduleWithFixedDelay(
+            () -> {
+              int missing = atLeast - waiting(item) - joining.get();
+              for (int i = 0; i < missing; i++) {
+                joining.incrementAndGet();
+                joiners.execute(
+                    () -> {
+                      try {
+                        join(item);
+                      } finally {
+                        joining.decrementAndGet();
+                      }
+                    });
+              }
+            },
+            0,
+            200,
+            TimeUnit.MILLISECONDS));
+  }
+
+  /** No more newcomers from {@link #keepWaiting}: the lines drain; those in them keep asking. */
+  void stopJoining() {
+    joining.forEach(future -> future.cancel(false));
+  }
+
+  /**
+   * One newcomer on {@code item} now, on the next gateway in turn: true when they got the page at
+   * once; false when they wait (and ask from then on, like the others) or had an answer no visitor
+   * should get.
+   */
+  boolean arrive(String item) {
+    return join(item);
   }
 
   /** From now on, the front of each line asks where it stands a few times a second. */
@@ -78,21 +95,23 @@ final class Crowd implements AutoCloseable {
     timers.scheduleWithFixedDelay(this::askFronts, 0, 500, TimeUnit.MILLISECONDS);
   }
 
-  private void join(String item) {
+  private boolean join(String item) {
     int home = arrivals.getAndIncrement() % ports.length;
     Visitor visitor = new Visitor(ports[home]);
     Browser browser = new Browser(visitor, item, home, new AtomicInteger());
     HttpResponse<String> first = call(visitor, "/products/" + item);
     if (first == null) {
-      return;
+      return false;
     }
     if (first.body().contains("Product page")) {
       reachedOrigin.computeIfAbsent(item, i -> new AtomicInteger()).incrementAndGet();
+      return true;
     } else if ("waiting".equals(Visitor.text(first.body(), "state"))) {
       lines.computeIfAbsent(item, i -> new ConcurrentLinkedQueue<>()).add(browser);
     } else {
       problems.add("join " + item + ": " + first.statusCode() + " " + first.body());
     }
+    return false;
   }
 
   private void askFronts() {

@@ -1,0 +1,57 @@
+package io.anteroom.gateway.pass;
+
+import io.anteroom.gateway.RedisGuard;
+import io.anteroom.gateway.activation.ActiveQueueMirror;
+import io.anteroom.queue.QueueId;
+import io.anteroom.queue.RoomStore;
+import io.anteroom.queue.policy.RoomPolicy;
+import reactor.core.publisher.Mono;
+
+/**
+ * Lets a visitor into an item whose queue is off. In a room without room-wide limits at once, with
+ * no Redis call on the way: the pass is counted afterwards, registered in batches ({@link
+ * PassRegistrar}). In a room with limits only once one of the room's places has been taken in Redis
+ * (enter.lua), so that no gateway lets anyone past a room at its limits which it does not yet know
+ * is full, and the room's rate and total active users hold across any number of gateways. A refusal
+ * marks the room full in this gateway's mirror until its next reading: the visitor and those after
+ * wait in line, whose queue then turns on.
+ */
+public final class DirectEntry {
+
+  private static final Mono<Boolean> IN = Mono.just(true);
+
+  private final RoomStore rooms;
+  private final RedisGuard redis;
+  private final PassRegistrar registrar;
+  private final ActiveQueueMirror mirror;
+
+  public DirectEntry(
+      RoomStore rooms, RedisGuard redis, PassRegistrar registrar, ActiveQueueMirror mirror) {
+    this.rooms = rooms;
+    this.redis = redis;
+    this.registrar = registrar;
+    this.mirror = mirror;
+  }
+
+  /**
+   * Whether {@code visitor} may enter {@code queue}, which is off, now; counted as a session of the
+   * item and its room when so.
+   *
+   * @return true to give the pass, false when the room is at its limits and the visitor waits; an
+   *     error when Redis failed or the breaker in front of it is open
+   */
+  public Mono<Boolean> enter(QueueId queue, String visitor, RoomPolicy policy) {
+    if (!policy.budget().limited()) {
+      registrar.register(queue, visitor);
+      return IN;
+    }
+    return redis
+        .call(rooms.enter(queue, visitor, policy))
+        .doOnNext(
+            entered -> {
+              if (!entered) {
+                mirror.markFull(queue.room());
+              }
+            });
+  }
+}
