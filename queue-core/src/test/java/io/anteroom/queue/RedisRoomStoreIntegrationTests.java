@@ -312,6 +312,19 @@ class RedisRoomStoreIntegrationTests {
     }
 
     @Test
+    void newcomersLetInWhileTheQueueIsOffCountButNotTheirRenewals() {
+      RoomPolicy room = room("total-active-users", "100");
+      QueueId quiet = QueueId.of("shop", "3");
+      assertThat(rooms.enter(quiet, "a", room).block()).isTrue();
+      assertThat(rooms.enter(quiet, "b", room).block()).isTrue();
+      clock.advance(Duration.ofSeconds(1));
+
+      assertThat(rooms.enter(quiet, "a", room).block()).as("a renewal").isTrue();
+
+      assertThat(Double.parseDouble(sync.hget(keys.budget("shop"), "started-sum"))).isEqualTo(2.0);
+    }
+
+    @Test
     void admissionsAndAdmissionsAtOnceOfARoomWithoutLimitsCount() {
       RoomPolicy plain = room();
       queues.enqueue(hot, "a", plain).block();

@@ -47,6 +47,7 @@ class LuaScriptTests {
           QueueScripts.ENQUEUE,
           QueueScripts.JOIN,
           QueueScripts.REGISTER,
+          QueueScripts.ENTER,
           QueueScripts.ROOM_TOTALS
         }) {
       assertThat(script.source()).as(script.name()).contains("local function started_read");
