@@ -131,6 +131,7 @@ class RedisRoomStoreIntegrationTests {
       assertThat(full.admitted()).isZero();
       assertThat(full.queues().get(hot).waiting() + full.queues().get(warm).waiting())
           .isEqualTo(15);
+      assertThat(full.waiting()).as("across the queues of the call").isEqualTo(15);
     }
 
     @Test
