@@ -101,6 +101,8 @@
     card.appendChild(el("h2", {}, "Room " + room));
     var settings = el("p", { "class": "settings" });
     card.appendChild(settings);
+    var totals = el("p", { "class": "totals" });
+    card.appendChild(totals);
     var charts = el("div", { "class": "charts", "data-room": room });
     card.appendChild(charts);
     resized.observe(charts);
@@ -169,7 +171,7 @@
     table.appendChild(body);
     card.appendChild(el("div", { "class": "table-scroll" })).appendChild(table);
     $("rooms").appendChild(card);
-    sections[room] = { settings: settings, rate: rateInput, body: body, charts: charts,
+    sections[room] = { settings: settings, totals: totals, rate: rateInput, body: body, charts: charts,
       history: null, asked: 0, drawnWidth: 0 };
     return sections[room];
   }
@@ -184,6 +186,7 @@
       view.settings.appendChild(item);
     });
     view.rate.placeholder = room.settings["admit-per-second"];
+    renderTotals(view.totals, room.totals);
     var rows = room.queues.map(function (queue) {
       var target = { room: room.room, item: queue.item };
       var row = el("tr", { "data-queue": queue.queue, "data-item": queue.item });
@@ -211,6 +214,29 @@
       rows.push(empty);
     }
     view.body.replaceChildren.apply(view.body, rows);
+  }
+
+  // The room's figures next to its room-wide limits: "5 of 3000", or the figure alone when the room
+  // has no such limit (the API says none).
+  function renderTotals(line, totals) {
+    line.replaceChildren();
+    if (!totals) { return; }
+    function item(name, label, value, limit) {
+      var node = el("span", { "data-total": name }, label + ": ");
+      node.appendChild(el("strong", {}, value));
+      if (limit && limit !== "none") { node.appendChild(document.createTextNode(" of " + limit)); }
+      line.appendChild(node);
+    }
+    item("active-users", "Active users", totals["active-users"], totals["total-active-users"]);
+    item("new-users-per-minute", "New users/min",
+      Number(totals["measured-new-users-per-minute"]).toFixed(1), totals["new-users-per-minute"]);
+    item("waiting", "Waiting across queues", totals.waiting);
+    var limited = totals["total-active-users"] !== "none" ||
+      totals["new-users-per-minute"] !== "none";
+    if (totals.full || limited) {
+      line.appendChild(el("span", { "data-total": "full", "class": totals.full ? "full" : "" },
+        totals.full ? "Full: newcomers wait" : "Not full"));
+    }
   }
 
   // Fetches the room's last 15 minutes and redraws its charts; an answer overtaken by a later one,

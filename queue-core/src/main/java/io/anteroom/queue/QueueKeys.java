@@ -24,6 +24,8 @@ import java.util.regex.Pattern;
  *                            tidied &lt;epoch-second&gt;             (old seconds dropped, see hits.lua)
  * ZADD wr:{shop}:sessions    &lt;last-activity-ms&gt; &lt;item&gt;|&lt;visitor&gt;  running sessions of every item
  * HSET wr:{shop}:budget      tokens &lt;f&gt; refill &lt;ms&gt; pass &lt;f&gt; full 0|1  rate, shares, at limits
+ *                            started-sum &lt;f&gt; started-weight &lt;ms&gt; started-at &lt;ms&gt;
+ *                            (measured new users, see started.lua)
  * HSET wr:active             shop:42 manual|auto                active queues and why
  * HSET wr:active             shop full                          a room at its room-wide limits
  * PUBLISH wr:active:changed  shop:42                            after each change of wr:active
@@ -182,8 +184,9 @@ public final class QueueKeys {
   }
 
   /**
-   * Hash of the room's admission budget: its token bucket for new users per minute and the share
-   * each of its queues has had ({@code room_admit.lua}).
+   * Hash of the room's admission budget: its token bucket for new users per minute, the share each
+   * of its queues has had ({@code room_admit.lua}), and its measured new users ({@code
+   * started.lua}).
    */
   public String budget(String room) {
     return roomTag(room) + ":budget";

@@ -7,6 +7,7 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,9 +15,13 @@ import reactor.core.publisher.Mono;
 
 /**
  * {@link RoomStore} on Redis: room_admit.lua over the room's budget, its sessions and the keys of
- * each queue, all in the room's Cluster slot ({@link QueueKeys}).
+ * each queue, and room_totals.lua over the same, all in the room's Cluster slot ({@link
+ * QueueKeys}).
  */
 public final class RedisRoomStore implements RoomStore {
+
+  /** The measured new users come from the scripts per 1000 minutes, an integer. */
+  private static final double PER_1000_MINUTES = 1000.0;
 
   private final ScriptRunner scripts;
   private final QueueKeys keys;
@@ -62,6 +67,31 @@ public final class RedisRoomStore implements RoomStore {
   }
 
   @Override
+  public Mono<RoomTotals> totals(String roomName, RoomPolicy room, Collection<QueueId> queues) {
+    List<String> keyList = new ArrayList<>(List.of(keys.budget(roomName), keys.sessions(roomName)));
+    for (QueueId queue : queues) {
+      if (!queue.room().equals(roomName)) {
+        throw new IllegalArgumentException(queue + " is not a queue of room " + roomName);
+      }
+      keyList.add(keys.waiting(queue));
+    }
+    return scripts
+        .<List<Long>>run(
+            QueueScripts.ROOM_TOTALS,
+            ScriptOutputType.MULTI,
+            keyList.toArray(String[]::new),
+            Long.toString(clock.millis()),
+            Long.toString(room.sessionIdleLimit().toMillis()))
+        .map(
+            reply ->
+                new RoomTotals(
+                    reply.get(0),
+                    reply.get(1) / PER_1000_MINUTES,
+                    reply.get(2),
+                    reply.get(3) == 1L));
+  }
+
+  @Override
   public Mono<Boolean> enter(QueueId queue, String visitor, RoomPolicy policy) {
     return scripts
         .<Long>run(
@@ -97,6 +127,11 @@ public final class RedisRoomStore implements RoomStore {
           order.get(i),
           new AdmitResult(reply.get(at), reply.get(at + 1), reply.get(at + 2), reply.get(at + 3)));
     }
-    return new RoomAdmitResult(reply.get(0), reply.get(1), reply.get(2) == 1L, queues);
+    return new RoomAdmitResult(
+        reply.get(0),
+        reply.get(1),
+        reply.get(2) == 1L,
+        reply.get(reply.size() - 1) / PER_1000_MINUTES,
+        queues);
   }
 }

@@ -8,12 +8,23 @@ import java.util.Map;
  * @param activeSessions the room's running sessions after the call, on all of its items
  * @param admitted visitors admitted by the call, all queues together
  * @param full whether the room is at its room-wide limits, so that every newcomer waits
+ * @param newUsersPerMinute the sessions the room started per minute, measured in Redis over about
+ *     the last minute on all of its items (started.lua); 0 until known
  * @param queues what it did in each queue
  */
 public record RoomAdmitResult(
-    long activeSessions, long admitted, boolean full, Map<QueueId, AdmitResult> queues) {
+    long activeSessions,
+    long admitted,
+    boolean full,
+    double newUsersPerMinute,
+    Map<QueueId, AdmitResult> queues) {
 
   public RoomAdmitResult {
     queues = Map.copyOf(queues);
+  }
+
+  /** People left in line in the queues of the call, all together. */
+  public long waiting() {
+    return queues.values().stream().mapToLong(AdmitResult::waiting).sum();
   }
 }

@@ -1,13 +1,14 @@
 package io.anteroom.queue;
 
 import io.anteroom.queue.policy.RoomPolicy;
+import java.util.Collection;
 import java.util.Map;
 import reactor.core.publisher.Mono;
 
 /**
  * The operations on a room as a whole: its admissions across queues within the room-wide limits,
- * its count of running sessions, and whether it is at its limits. Each is one Redis round trip,
- * atomic and safe to repeat.
+ * its count of running sessions, whether it is at its limits, and its figures against them. Each is
+ * one Redis round trip, atomic and safe to repeat.
  */
 public interface RoomStore {
 
@@ -27,6 +28,15 @@ public interface RoomStore {
    * admits nobody.
    */
   Mono<RoomAdmitResult> check(String roomName, RoomPolicy room);
+
+  /**
+   * The room's figures against its limits, read without changing anything: its running sessions not
+   * idle past the room's {@link RoomPolicy#sessionIdleLimit()}, its measured new users per minute,
+   * the people waiting in {@code queues} and its full mark.
+   *
+   * @param queues queues of the room whose lines to count, such as those that are on
+   */
+  Mono<RoomTotals> totals(String roomName, RoomPolicy room, Collection<QueueId> queues);
 
   /**
    * Lets {@code visitor} into {@code queue}, whose queue is off, as a session of the item and of

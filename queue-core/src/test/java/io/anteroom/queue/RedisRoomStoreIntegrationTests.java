@@ -1,6 +1,7 @@
 package io.anteroom.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.anteroom.queue.policy.PolicyParser;
 import io.anteroom.queue.policy.RoomPolicy;
@@ -80,6 +81,10 @@ class RedisRoomStoreIntegrationTests {
     return rooms.admit("shop", room, policies).block();
   }
 
+  RoomTotals totals(RoomPolicy room) {
+    return rooms.totals("shop", room, List.of(hot, warm)).block();
+  }
+
   long sessions() {
     return sync.zcard(keys.sessions("shop"));
   }
@@ -126,6 +131,7 @@ class RedisRoomStoreIntegrationTests {
       assertThat(full.admitted()).isZero();
       assertThat(full.queues().get(hot).waiting() + full.queues().get(warm).waiting())
           .isEqualTo(15);
+      assertThat(full.waiting()).as("across the queues of the call").isEqualTo(15);
     }
 
     @Test
@@ -228,6 +234,156 @@ class RedisRoomStoreIntegrationTests {
       queues.register(hot, List.of("p1", "p2"), plain).block();
 
       assertThat(rooms.check("shop", plain).block().full()).isFalse();
+    }
+  }
+
+  /**
+   * The room's measured new users per minute (started.lua): sum and time both decay with a time
+   * constant of one minute, so the figure is about the sessions started over the last minute, and
+   * each count of n sessions raises it by about n. A reading right after a count of n is at most n
+   * above the true rate, one just before the next count as far below: that is the tolerance.
+   */
+  @Nested
+  class NewUsers {
+
+    @Test
+    void admitAtASteadyRateReadsThatRateBack() {
+      // 300 a minute: 5 a second, 1 or 2 for each call every quarter second.
+      RoomPolicy room = room("new-users-per-minute", "300", "abandon-after", "10m");
+      line(hot, "h", 800, room);
+      line(warm, "w", 800, room);
+      RoomAdmitResult last = null;
+      for (int i = 0; i < 5 * 60 * 4; i++) {
+        last = admit(room, Map.of(hot, room, warm, room));
+        clock.advance(Duration.ofMillis(250));
+      }
+
+      assertThat(last.newUsersPerMinute()).isCloseTo(300, within(2.0));
+      assertThat(totals(room).newUsersPerMinute()).isCloseTo(300, within(2.0));
+    }
+
+    @Test
+    void aRoomWhereNobodyStartsFallsTowardsZero() {
+      RoomPolicy room = room("new-users-per-minute", "300", "abandon-after", "10m");
+      line(hot, "h", 800, room);
+      line(warm, "w", 800, room);
+      for (int i = 0; i < 5 * 60 * 4; i++) {
+        admit(room, Map.of(hot, room, warm, room));
+        clock.advance(Duration.ofMillis(250));
+      }
+
+      clock.advance(Duration.ofMinutes(1));
+      // One time constant: the last minute's starts weigh 1/e.
+      assertThat(rooms.check("shop", room).block().newUsersPerMinute())
+          .isCloseTo(300 / Math.E, within(2.0));
+      clock.advance(Duration.ofMinutes(9));
+      assertThat(rooms.check("shop", room).block().newUsersPerMinute()).isCloseTo(0, within(0.05));
+    }
+
+    @Test
+    void passesRegisteredWhileTheQueueIsOffCount() {
+      RoomPolicy plain = room();
+      QueueId quiet = QueueId.of("shop", "3");
+      for (int second = 0; second <= 120; second++) {
+        queues.register(quiet, List.of("p" + second + "a", "p" + second + "b"), plain).block();
+        clock.advance(Duration.ofSeconds(1));
+      }
+
+      // Two a second for two minutes: 120 a minute.
+      assertThat(rooms.check("shop", plain).block().newUsersPerMinute())
+          .isCloseTo(120, within(2.0));
+    }
+
+    @Test
+    void renewalsAndRepeatedRegistrationsDoNotCount() {
+      RoomPolicy plain = room();
+      QueueId quiet = QueueId.of("shop", "3");
+      queues.register(quiet, List.of("p1", "p2"), plain).block();
+      queues.enqueue(hot, "a", plain).block();
+      Map<String, String> before = sync.hgetall(keys.budget("shop"));
+
+      for (int i = 0; i < 10; i++) {
+        clock.advance(Duration.ofSeconds(1));
+        queues.touch(hot, "a").block();
+        queues.register(quiet, List.of("p1", "p2"), plain).block();
+      }
+
+      assertThat(before).containsEntry("started-sum", "3.000000");
+      assertThat(sync.hgetall(keys.budget("shop"))).isEqualTo(before);
+    }
+
+    @Test
+    void newcomersLetInWhileTheQueueIsOffCountButNotTheirRenewals() {
+      RoomPolicy room = room("total-active-users", "100");
+      QueueId quiet = QueueId.of("shop", "3");
+      assertThat(rooms.enter(quiet, "a", room).block()).isTrue();
+      assertThat(rooms.enter(quiet, "b", room).block()).isTrue();
+      clock.advance(Duration.ofSeconds(1));
+
+      assertThat(rooms.enter(quiet, "a", room).block()).as("a renewal").isTrue();
+
+      assertThat(Double.parseDouble(sync.hget(keys.budget("shop"), "started-sum"))).isEqualTo(2.0);
+    }
+
+    @Test
+    void admissionsAndAdmissionsAtOnceOfARoomWithoutLimitsCount() {
+      RoomPolicy plain = room();
+      queues.enqueue(hot, "a", plain).block();
+      sync.hset(keys.state(warm), "tokens", "0");
+      sync.hset(keys.state(warm), "refill", Long.toString(clock.millis()));
+      line(warm, "w", 2, plain);
+      clock.advance(Duration.ofSeconds(1));
+      queues.admit(warm, plain).block();
+
+      // One at once, two from the line a second later.
+      assertThat(Double.parseDouble(sync.hget(keys.budget("shop"), "started-sum")))
+          .isCloseTo(Math.exp(-1 / 60.0) + 2, within(1e-6));
+    }
+
+    @Test
+    void lessThanASecondSampledIsNotKnownYet() {
+      RoomPolicy plain = room();
+      queues.register(hot, List.of("p1", "p2"), plain).block();
+      clock.advance(Duration.ofMillis(900));
+
+      assertThat(rooms.check("shop", plain).block().newUsersPerMinute()).isZero();
+      clock.advance(Duration.ofMillis(200));
+      assertThat(rooms.check("shop", plain).block().newUsersPerMinute()).isPositive();
+    }
+  }
+
+  @Nested
+  class Totals {
+
+    @Test
+    void totalsCountTheRoomsSessionsNotIdleAndItsWaiting() {
+      RoomPolicy room = room("total-active-users", "3");
+      queues.register(QueueId.of("shop", "3"), List.of("p1"), room).block();
+      clock.advance(Duration.ofSeconds(66));
+      queues.register(QueueId.of("shop", "3"), List.of("p2"), room).block();
+      line(hot, "h", 4, room);
+      line(warm, "w", 2, room);
+
+      RoomTotals totals = totals(room);
+
+      assertThat(totals.activeUsers()).as("p1 is idle past the limit").isEqualTo(1);
+      assertThat(totals.waiting()).isEqualTo(6);
+      assertThat(totals.full()).isFalse();
+      assertThat(sessions()).as("read only: the idle session is left").isEqualTo(2);
+    }
+
+    @Test
+    void totalsOfAFullRoomSayFull() {
+      RoomPolicy room = room("total-active-users", "2");
+      queues.register(QueueId.of("shop", "3"), List.of("p1", "p2"), room).block();
+      rooms.check("shop", room).block();
+
+      assertThat(totals(room).full()).isTrue();
+    }
+
+    @Test
+    void totalsOfAnUntouchedRoomAreZero() {
+      assertThat(totals(room())).isEqualTo(new RoomTotals(0, 0, 0, false));
     }
   }
 

@@ -7,6 +7,7 @@ import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.RoomStore;
 import io.anteroom.queue.TrafficStore;
+import io.anteroom.queue.history.HistorySample;
 import io.anteroom.queue.history.RoomHistory;
 import io.anteroom.queue.log.ThrottledWarnings;
 import io.anteroom.queue.policy.RoomPolicies;
@@ -53,6 +54,7 @@ public final class AdmissionLoop implements SmartLifecycle {
   private final RoomWork rooms;
   private final AutoDeactivation deactivation;
   private final LineMeters lines;
+  private final RoomMeters roomMeters;
   private final HistoryWriter history;
   private final OutageCredit outage;
   private final GatewaySilence silence;
@@ -69,6 +71,7 @@ public final class AdmissionLoop implements SmartLifecycle {
       RoomWork rooms,
       AutoDeactivation deactivation,
       LineMeters lines,
+      RoomMeters roomMeters,
       HistoryWriter history,
       GatewaySilence silence,
       WorkerProperties properties,
@@ -80,6 +83,7 @@ public final class AdmissionLoop implements SmartLifecycle {
     this.rooms = rooms;
     this.deactivation = deactivation;
     this.lines = lines;
+    this.roomMeters = roomMeters;
     this.history = history;
     this.outage = new OutageCredit(clock, properties.tick());
     this.silence = silence;
@@ -93,7 +97,7 @@ public final class AdmissionLoop implements SmartLifecycle {
 
   /**
    * A loop over the given stores, with its queue and room work, automatic deactivation, the lines'
-   * gauges and the rooms' history.
+   * and rooms' gauges and the rooms' history.
    */
   public static AdmissionLoop create(
       ActiveQueues active,
@@ -108,13 +112,15 @@ public final class AdmissionLoop implements SmartLifecycle {
       MeterRegistry meters) {
     LineMeters lines = new LineMeters(policies.rooms(), properties.metricQueuesPerRoom(), meters);
     QueueWork work = new QueueWork(store, lines, policies.rooms(), meters, clock);
+    RoomMeters roomMeters = new RoomMeters(policies.rooms(), meters);
     return new AdmissionLoop(
         active,
         policies,
         work,
-        new RoomWork(rooms, active, work, new RoomMeters(policies.rooms(), meters), clock),
+        new RoomWork(rooms, active, work, roomMeters, clock),
         new AutoDeactivation(traffic, active, policies.rooms(), meters, clock),
         lines,
+        roomMeters,
         new HistoryWriter(history, clock),
         new GatewaySilence(beats, clock),
         properties,
@@ -215,7 +221,9 @@ public final class AdmissionLoop implements SmartLifecycle {
   }
 
   private Mono<Void> report(Set<QueueId> queues) {
-    return history.write(lines.publish(queues));
+    Map<String, HistorySample> totals = lines.publish(queues);
+    roomMeters.observeLines(totals);
+    return history.write(totals);
   }
 
   /** One active queue, why it is on, and its policy for this tick. */

@@ -17,10 +17,10 @@ import reactor.core.publisher.Mono;
  * One tick's room-wide work: for a room with room-wide limits and queues that admit, its admissions
  * across them, in one call per batch (room_admit.lua), a call that filled its batch followed by
  * another, up to {@value QueueWork#MAX_CALLS_PER_TICK} per tick; for any other room, a reading of
- * its running sessions for the gauge and its limits (which also drops those idle past the limit),
- * at most once a {@link #CHECK}. Whether a room is at its limits goes to the active-queues hash,
- * where gateways read it. Each queue's own work follows in {@link QueueWork}. A failure is logged
- * with {@code room=}, counted and swallowed.
+ * its running sessions and measured new users for the gauges and its limits (which also drops
+ * sessions idle past the limit), at most once a {@link #CHECK}. Whether a room is at its limits
+ * goes to the active-queues hash, where gateways read it. Each queue's own work follows in {@link
+ * QueueWork}. A failure is logged with {@code room=}, counted and swallowed.
  */
 final class RoomWork {
 
@@ -60,7 +60,7 @@ final class RoomWork {
     }
     Mono<RoomAdmitResult> last =
         admits ? admit(room, policy, admitting) : rooms.check(room, policy);
-    return last.doOnNext(result -> meters.observe(room, result.activeSessions()))
+    return last.doOnNext(result -> meters.observe(room, result))
         .flatMap(result -> active.markFull(room, result.full()))
         .then()
         .onErrorResume(
@@ -70,7 +70,6 @@ final class RoomWork {
             });
   }
 
-  /** Whether a room without limits is due for a reading of its sessions; if so, now it is not. */
   /**
    * Whether a room that admits nothing this tick is due for a reading of its sessions: one {@link
    * #CHECK} after the last.

@@ -10,6 +10,7 @@ import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.gateway.status.WaitingPage;
 import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueStore;
+import io.anteroom.queue.RoomStore;
 import io.anteroom.queue.config.AnteroomProperties;
 import io.anteroom.queue.history.RoomHistory;
 import io.anteroom.queue.policy.RoomPolicies;
@@ -64,6 +65,7 @@ class AdminManagementContextConfiguration {
       SettingsStore settings,
       ActiveQueues active,
       QueueStore queues,
+      RoomStore roomStore,
       ActiveQueueMirror activeMirror,
       RoomPolicyMirror policyMirror,
       RedisGuard redis,
@@ -77,7 +79,7 @@ class AdminManagementContextConfiguration {
     anteroom.roomOptions().forEach((room, options) -> ids.put(room, ItemIds.parse(room, options)));
     Rooms rooms = new Rooms(policies, settings, ids);
     Audit audit = new Audit();
-    RoomListing listing = new RoomListing(policies, rooms, active, queues);
+    RoomListing listing = new RoomListing(policies, rooms, active, queues, roomStore);
     return AdminRoutes.routes(
         redis,
         new AdminPage(),

@@ -5,6 +5,7 @@ import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueCounts;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueStore;
+import io.anteroom.queue.RoomStore;
 import io.anteroom.queue.policy.Mode;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.RoomPolicy;
@@ -19,10 +20,11 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * The read side of the admin API: rooms, and the queues of each that are on or have overrides of
- * their own, with their counts and the admission rate measured in Redis. Reads Redis on every call
- * (one read of the active queues, one of each room's overrides, one per queue for its counts and
- * rate), so it shows what is, not a mirror.
+ * The read side of the admin API: rooms, each with its totals against its room-wide limits, and the
+ * queues of each that are on or have overrides of their own, with their counts and the admission
+ * rate measured in Redis. Reads Redis on every call (one read of the active queues, one of each
+ * room's overrides and one of its totals, one per queue for its counts and rate), so it shows what
+ * is, not a mirror.
  */
 final class RoomListing {
 
@@ -35,12 +37,19 @@ final class RoomListing {
   private final Rooms rooms;
   private final ActiveQueues active;
   private final QueueStore queues;
+  private final RoomStore roomStore;
 
-  RoomListing(RoomPolicies policies, Rooms rooms, ActiveQueues active, QueueStore queues) {
+  RoomListing(
+      RoomPolicies policies,
+      Rooms rooms,
+      ActiveQueues active,
+      QueueStore queues,
+      RoomStore roomStore) {
     this.policies = policies;
     this.rooms = rooms;
     this.active = active;
     this.queues = queues;
+    this.roomStore = roomStore;
   }
 
   /** {@code GET /admin/api/rooms}. */
@@ -88,29 +97,41 @@ final class RoomListing {
                   .filter(q -> q.room().equals(room))
                   .forEach(q -> items.add(q.item()));
               List<String> listed = items.stream().limit(MAX_QUEUES).toList();
-              return Flux.fromIterable(listed)
-                  .flatMapSequential(
-                      item -> {
-                        QueueId queue = new QueueId(room, item);
-                        return queueView(
-                            queue,
-                            on.get(queue),
-                            current.settings().forItem(item),
-                            current.overrides().queues().getOrDefault(item, Map.of()));
-                      },
-                      CONCURRENCY)
-                  .collectList()
+              Mono<List<Map<String, Object>>> queueViews =
+                  Flux.fromIterable(listed)
+                      .flatMapSequential(
+                          item -> {
+                            QueueId queue = new QueueId(room, item);
+                            return queueView(
+                                queue,
+                                on.get(queue),
+                                current.settings().forItem(item),
+                                current.overrides().queues().getOrDefault(item, Map.of()));
+                          },
+                          CONCURRENCY)
+                      .collectList();
+              return Mono.zip(queueViews, totalsView(room, current.settings().policy(), on))
                   .map(
-                      views -> {
+                      read -> {
                         Map<String, Object> view = new LinkedHashMap<>();
                         view.put("room", room);
                         view.put("settings", PolicyView.of(current.settings().policy()));
                         view.put("overrides", PolicyView.sorted(current.overrides().room()));
-                        view.put("queues", views);
+                        view.put("totals", read.getT2());
+                        view.put("queues", read.getT1());
                         view.put("truncated", items.size() > listed.size());
                         return view;
                       });
             });
+  }
+
+  /** The room's totals against its limits, waiting counted over its queues that are on. */
+  private Mono<Map<String, Object>> totalsView(
+      String room, RoomPolicy policy, Map<QueueId, Activation> on) {
+    List<QueueId> queuesOn = on.keySet().stream().filter(q -> q.room().equals(room)).toList();
+    return roomStore
+        .totals(room, policy, queuesOn)
+        .map(totals -> RoomTotalsView.of(policy, totals));
   }
 
   private Mono<Map<String, Object>> queueView(

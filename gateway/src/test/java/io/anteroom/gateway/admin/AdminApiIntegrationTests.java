@@ -2,6 +2,7 @@ package io.anteroom.gateway.admin;
 
 import static io.anteroom.gateway.admin.AdminClient.body;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.anteroom.gateway.GatewayIntegrationTest;
 import io.anteroom.gateway.QueueFixtures;
@@ -11,13 +12,17 @@ import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.QueueStore;
+import io.anteroom.queue.RoomStore;
+import io.anteroom.queue.policy.PolicyParser;
 import io.anteroom.queue.policy.RoomPolicies;
+import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.queue.redis.DeferredRedisConnector;
 import io.anteroom.testing.redis.RedisServerExtension;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -51,6 +56,7 @@ class AdminApiIntegrationTests {
   @Autowired RoomPolicies policies;
   @Autowired DeferredRedisConnector connector;
   @Autowired QueueKeys keys;
+  @Autowired RoomStore rooms;
 
   final QueueId queue = QueueId.of("shop", "7");
 
@@ -313,6 +319,51 @@ class AdminApiIntegrationTests {
   }
 
   @Test
+  void roomShowsItsTotalsAgainstItsRoomWideLimits() {
+    JsonNode unlimited = roomTotals();
+    assertThat(unlimited.get("total-active-users").stringValue()).isEqualTo("none");
+    assertThat(unlimited.get("new-users-per-minute").stringValue()).isEqualTo("none");
+    assertThat(unlimited.get("active-users").longValue()).isZero();
+    assertThat(unlimited.get("measured-new-users-per-minute").stringValue()).isEqualTo("0");
+    assertThat(unlimited.get("waiting").longValue()).isZero();
+    assertThat(unlimited.get("full").booleanValue()).isFalse();
+
+    assertThat(
+            admin()
+                .patch(
+                    "/admin/api/rooms/shop/settings",
+                    "{\"total-active-users\": 5, \"new-users-per-minute\": 600}")
+                .statusCode())
+        .isEqualTo(200);
+    RoomPolicy limited =
+        PolicyParser.apply(
+            "test",
+            policies.configured("shop"),
+            Map.of("total-active-users", "5", "new-users-per-minute", "600"));
+    // Five passes given while item 3's queue is off fill the room; the worker's check marks it.
+    store.register(QueueId.of("shop", "3"), List.of("p1", "p2", "p3", "p4", "p5"), limited).block();
+    rooms.check("shop", limited).block();
+    lineUp(queue, 4);
+    active.activate(queue, Activation.MANUAL).block();
+    lineUp(QueueId.of("shop", "8"), 2);
+
+    JsonNode totals = roomTotals();
+    assertThat(totals.get("total-active-users").stringValue()).isEqualTo("5");
+    assertThat(totals.get("new-users-per-minute").stringValue()).isEqualTo("600");
+    assertThat(totals.get("active-users").longValue()).isEqualTo(5);
+    assertThat(totals.get("waiting").longValue())
+        .as("the lines of queues that are on")
+        .isEqualTo(4);
+    assertThat(totals.get("full").booleanValue()).isTrue();
+    // Five sessions started at once: known once a second has passed, at most five a second.
+    await().atMost(Duration.ofSeconds(5)).until(() -> measuredNewUsers(roomTotals()) > 0);
+    assertThat(measuredNewUsers(roomTotals())).isLessThanOrEqualTo(300);
+    JsonNode listed = listedRoom("shop").get("totals");
+    assertThat(listed.get("active-users").longValue()).isEqualTo(5);
+    assertThat(listed.get("waiting").longValue()).isEqualTo(4);
+  }
+
+  @Test
   void pauseAndResumeSetAndRemoveTheQueuesModeOverride(CapturedOutput log) {
     HttpResponse<String> paused = admin().post("/admin/api/rooms/shop/queues/7/pause");
 
@@ -412,6 +463,25 @@ class AdminApiIntegrationTests {
   /** Visitors put in line directly, none admitted (a paused policy admits nobody at once). */
   private List<String> lineUp(QueueId queue, int count) {
     return QueueFixtures.lineUp(store, policies, queue, count);
+  }
+
+  private JsonNode roomTotals() {
+    HttpResponse<String> response = admin().get("/admin/api/rooms/shop");
+    assertThat(response.statusCode()).isEqualTo(200);
+    return body(response).get("totals");
+  }
+
+  private static double measuredNewUsers(JsonNode totals) {
+    return Double.parseDouble(totals.get("measured-new-users-per-minute").stringValue());
+  }
+
+  private JsonNode listedRoom(String name) {
+    for (JsonNode room : body(admin().get("/admin/api/rooms")).get("rooms")) {
+      if (room.get("room").stringValue().equals(name)) {
+        return room;
+      }
+    }
+    return null;
   }
 
   /** The listed queue of room shop with {@code item}, or null when it is not listed. */

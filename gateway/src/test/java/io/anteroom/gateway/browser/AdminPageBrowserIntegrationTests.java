@@ -12,10 +12,13 @@ import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.QueueStore;
+import io.anteroom.queue.RoomStore;
 import io.anteroom.queue.history.HistorySample;
 import io.anteroom.queue.history.RedisRoomHistory;
 import io.anteroom.queue.history.RoomHistory;
+import io.anteroom.queue.policy.PolicyParser;
 import io.anteroom.queue.policy.RoomPolicies;
+import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.redis.DeferredRedisConnector;
 import io.anteroom.testing.MutableClock;
 import io.anteroom.testing.redis.RedisServerExtension;
@@ -62,6 +65,7 @@ class AdminPageBrowserIntegrationTests {
   @Autowired RoomPolicies policies;
   @Autowired DeferredRedisConnector connector;
   @Autowired QueueKeys keys;
+  @Autowired RoomStore rooms;
 
   final QueueId queue = QueueId.of("shop", "9");
 
@@ -127,6 +131,42 @@ class AdminPageBrowserIntegrationTests {
       assertThat(driver.findElement(By.id("sign-in")).isDisplayed())
           .as("the token is kept for this tab")
           .isFalse();
+    }
+  }
+
+  @Test
+  void operatorSeesTheRoomsTotalsAgainstItsLimits() {
+    connector
+        .commands()
+        .hset(keys.settings("shop"), "total-active-users", "5")
+        .toCompletableFuture()
+        .join();
+    RoomPolicy limited =
+        PolicyParser.apply("test", policies.configured("shop"), Map.of("total-active-users", "5"));
+    // Five passes given while item 3's queue is off fill the room; the worker's check marks it.
+    store.register(QueueId.of("shop", "3"), List.of("p1", "p2", "p3", "p4", "p5"), limited).block();
+    rooms.check("shop", limited).block();
+    lineUp(3);
+    active.activate(queue, Activation.MANUAL).block();
+    try (HeadlessChromium browser = HeadlessChromium.start()) {
+      WebDriver driver = browser.driver();
+      driver.get("http://127.0.0.1:" + managementPort + "/admin");
+      signIn(driver, TOKEN);
+      By waiting = By.cssSelector("#room-shop .totals [data-total=waiting]");
+      await()
+          .atMost(PAGE_WAIT)
+          .ignoreExceptionsInstanceOf(WebDriverException.class)
+          .until(() -> text(driver, waiting).equals("Waiting across queues: 3"));
+
+      assertThat(text(driver, By.cssSelector("#room-shop .totals [data-total=active-users]")))
+          .isEqualTo("Active users: 5 of 5");
+      assertThat(
+              text(driver, By.cssSelector("#room-shop .totals [data-total=new-users-per-minute]")))
+          .as("no limit set: the figure alone")
+          .matches("New users/min: \\d+\\.\\d");
+      assertThat(text(driver, By.cssSelector("#room-shop .totals [data-total=full]")))
+          .isEqualTo("Full: newcomers wait");
+      browser.size(HeadlessChromium.DESKTOP).screenshot("admin-totals");
     }
   }
 

@@ -8,6 +8,7 @@ public final class QueueScripts {
   public static final LuaScript STATUS = LuaScript.load("status.lua");
   public static final LuaScript ADMIT = LuaScript.load("admit.lua");
   public static final LuaScript ROOM_ADMIT = LuaScript.load("room_admit.lua");
+  public static final LuaScript ROOM_TOTALS = LuaScript.load("room_totals.lua");
   public static final LuaScript ENTER = LuaScript.load("enter.lua");
   public static final LuaScript EXPIRE = LuaScript.load("expire.lua");
   public static final LuaScript TOUCH = LuaScript.load("touch.lua");

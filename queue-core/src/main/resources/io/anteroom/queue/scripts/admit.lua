@@ -4,12 +4,13 @@
 -- abandon timeout are finished as abandoned on the way and cost neither tokens nor slots; at most
 -- four batches are looked at per call, so one call stays short.
 -- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions (the room's), 7 budget
---       (the room's; unused here: room_admit.lua admits for rooms with limits)
+--       (the room's: only its count of sessions started, started.lua; room_admit.lua admits for
+--       rooms with limits)
 -- ARGV: 1 now (ms), 2 admit per second, 3 burst (tokens), 4 max active, 5 batch limit,
 --       6 abandon after (ms)
 -- Reply: {admitted, abandoned, waiting, running}
 -- The admission itself, and the trimming of seen entries, are admit_head.lua's; those admitted
--- become sessions of the room too (sessions.lua).
+-- become sessions of the room too (sessions.lua), counted in the room's new users (started.lua).
 -- Each call also samples the measured admission rate (rate.lua) while people are left waiting.
 -- Safe to repeat at any later moment: a repeated call spends only the tokens left (the refill time
 -- never moves back), so the rate and the cap still hold, and it takes only from the head of the
@@ -20,6 +21,7 @@
 --@include rate.lua
 --@include sessions.lua
 --@include admit_head.lua
+--@include started.lua
 
 local now, rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local max_active, batch, abandon_after = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
@@ -33,6 +35,7 @@ local n = math.min(math.floor(tokens), max_active - running, batch)
 local admitted, abandoned = admit_head(line, KEYS[6], n, ARGV[1], oldest, batch)
 admit_settle(line, KEYS[5], oldest, batch, admitted, abandoned)
 bucket_store(KEYS[5], tokens - admitted, refill)
+started_count(KEYS[7], now, admitted)
 local waiting = redis.call('ZCARD', KEYS[1])
 rate_sample(KEYS[5], now, admitted, waiting)
 return {admitted, abandoned, waiting, running + admitted}

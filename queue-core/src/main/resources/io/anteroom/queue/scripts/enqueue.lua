@@ -1,7 +1,8 @@
 -- Puts a visitor in line, keeping the place of one already there; admits at once when the line is
 -- empty, admission is allowed (not paused) and both the token bucket and the cap allow (place.lua).
 -- For an id that may have been in the queue before (a ticket holder); join.lua takes a new one.
--- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions (the room's), 7 budget (the room's; unused here)
+-- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions (the room's), 7 budget (the
+--       room's: counts a session started at once, started.lua)
 -- ARGV: 1 visitor, 2 now (ms), 3 admit per second, 4 burst (tokens), 5 max active,
 --       6 admit at once allowed (1) or not (0),
 --       7 draw: a uniform random number in [0, 1) for a random place, or '' for the back,
@@ -30,6 +31,7 @@
 --@include bucket.lua
 --@include rate.lua
 --@include sessions.lua
+--@include started.lua
 --@include place.lua
 --@include idle_keys.lua
 --@include cap_wait.lua

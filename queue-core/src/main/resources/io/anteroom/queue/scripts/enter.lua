@@ -7,7 +7,8 @@
 -- Sessions idle past the room's idle limit leave the room's sessions first, as in room_admit.lua.
 -- A visitor already running in the item keeps the session (renewed, no token taken). Like
 -- register.lua, the running set of a queue that is off is given a time to live that each entry
--- extends, and one who had finished moves back to running.
+-- extends, and one who had finished moves back to running. A new session counts in the room's
+-- measured new users (started.lua); a renewed one does not.
 -- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions (the room's), 7 budget (the
 --       room's)
 -- ARGV: 1 now (ms), 2 time to live of the running set (ms), 3 the room's new users per second (0:
@@ -20,6 +21,7 @@
 
 --@include bucket.lua
 --@include sessions.lua
+--@include started.lua
 
 local now = tonumber(ARGV[1])
 local room_rate, room_burst = tonumber(ARGV[3]), tonumber(ARGV[4])
@@ -50,4 +52,5 @@ redis.call('ZREM', KEYS[3], visitor)
 redis.call('ZADD', KEYS[2], now, visitor)
 redis.call('PEXPIRE', KEYS[2], tonumber(ARGV[2]))
 sessions_add(KEYS[6], item, {now, visitor}, '')
+started_count(KEYS[7], now, 1)
 return 1

@@ -1,7 +1,8 @@
 -- Puts a newcomer in line, or admits at once as enqueue.lua does (place.lua), for an id minted
 -- for this very request: nobody else can hold a place under it, so a first-come newcomer's place
 -- is the line's length + 1 and the only look-ups are the two a re-sent call needs.
--- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions (the room's), 7 budget (the room's; unused here)
+-- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions (the room's), 7 budget (the
+--       room's: counts a session started at once, started.lua)
 -- ARGV: 1-7 as enqueue.lua's; 8 read the measured rate (1) or not (0); 9 idle time to live (ms)
 -- Reply: as enqueue.lua's (requeued is 0); rate -1 when not read
 -- Safe to repeat at any later moment: the id was minted for one join, so finding it anywhere means
@@ -15,6 +16,7 @@
 --@include bucket.lua
 --@include rate.lua
 --@include sessions.lua
+--@include started.lua
 --@include place.lua
 --@include idle_keys.lua
 --@include cap_wait.lua

@@ -6,7 +6,9 @@
 -- takes seq + draw, a random place in the block [seq, seq + 1) that follows everyone who came
 -- first-come before, and that the next first-come newcomer (seq + 1) follows. So those who drew
 -- together leave in a uniformly shuffled order, with no reordering step.
--- Needs bucket.lua, rate.lua and sessions.lua. The reply is enqueue.lua's; its rate is -1 when not asked for.
+-- A visitor admitted at once starts a session of the room (sessions.lua), counted in its measured
+-- new users (started.lua, in the room's budget, KEYS[7]).
+-- Needs bucket.lua, rate.lua, sessions.lua and started.lua. The reply is enqueue.lua's; its rate is -1 when not asked for.
 -- The add to the line is NX, so a repeated join.lua call finds the place the first one made and
 -- changes nothing but seen, which only moves forward.
 
@@ -33,6 +35,7 @@ local function place(visitor, now, requeued, want_rate)
       sessions_add(KEYS[6], session_item(KEYS[2]), {now, visitor}, '')
       bucket_store(KEYS[5], tokens - 1, refill)
       redis.call('HINCRBY', KEYS[5], 'admitted', 1)
+      started_count(KEYS[7], now, 1)
       return {2, 0, 0, requeued, 1, 0}
     end
   end

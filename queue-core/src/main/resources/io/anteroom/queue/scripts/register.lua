@@ -6,7 +6,8 @@
 -- Each session new to running is a session of the room (sessions.lua) and, when the room limits new
 -- users per minute, takes a token from the room's bucket (bucket.lua), which may go below zero: the
 -- room's queues then admit nobody until it has refilled, so passes given while a queue is off count
--- toward the room's new users too.
+-- toward the room's new users too. Each also counts in the room's measured new users
+-- (started.lua).
 -- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions (the room's), 7 budget (the
 --       room's)
 -- ARGV: 1 now (ms), 2 time to live of the running set (ms), 3 the room's new users per second (0
@@ -19,6 +20,7 @@
 
 --@include bucket.lua
 --@include sessions.lua
+--@include started.lua
 
 local now = tonumber(ARGV[1])
 local room_rate, room_burst = tonumber(ARGV[3]), tonumber(ARGV[4])
@@ -53,4 +55,5 @@ if room_rate > 0 and added > 0 then
   local tokens, refill = bucket_tokens(KEYS[7], now, room_rate, room_burst)
   bucket_store(KEYS[7], tokens - added, refill)
 end
+started_count(KEYS[7], now, added)
 return added

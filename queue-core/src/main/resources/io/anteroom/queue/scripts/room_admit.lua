@@ -15,7 +15,8 @@
 --       call, all queues together), then five per queue in the order of KEYS: admit per second,
 --       burst (tokens), max active, weight (above 0), abandon after (ms)
 -- Reply: {active sessions after the call, admitted, full, then four per queue: admitted,
---   abandoned, waiting, running}; full 1 while the room is at its limits: set once its sessions
+--   abandoned, waiting, running, then the room's measured new users per 1000 minutes (started.lua,
+--   as of now; 0 until known)}; full 1 while the room is at its limits: set once its sessions
 --   reach total active users or its bucket has less than one token left, cleared only once both
 --   have room again (sessions under nine tenths of total active users, half the bucket refilled),
 --   kept in the budget's field full meanwhile. Gateways make every newcomer of a full room wait.
@@ -28,6 +29,7 @@
 --@include rate.lua
 --@include sessions.lua
 --@include admit_head.lua
+--@include started.lua
 
 local now = tonumber(ARGV[1])
 local room_rate, room_burst = tonumber(ARGV[2]), tonumber(ARGV[3])
@@ -125,13 +127,16 @@ end
 if full then
   reply[3] = 1
 end
--- Written only on a change, so a room without limits keeps no budget at all.
+-- Written only on a change: a room without limits keeps in its budget no more than its count of
+-- the sessions it starts.
 if full ~= was_full then
   redis.call('HSET', KEYS[1], 'full', reply[3])
 end
 if next_pass and next_pass > room_pass then
   redis.call('HSET', KEYS[1], 'pass', string.format('%.6f', next_pass))
 end
+started_count(KEYS[1], now, admitted_total)
 reply[1] = active_after
 reply[2] = admitted_total
+reply[#reply + 1] = started_read(KEYS[1], now)
 return reply

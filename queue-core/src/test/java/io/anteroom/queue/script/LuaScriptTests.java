@@ -13,6 +13,8 @@ class LuaScriptTests {
           QueueScripts.ENQUEUE,
           QueueScripts.STATUS,
           QueueScripts.ADMIT,
+          QueueScripts.ROOM_ADMIT,
+          QueueScripts.ROOM_TOTALS,
           QueueScripts.EXPIRE,
           QueueScripts.TOUCH,
           QueueScripts.RELEASE,
@@ -34,5 +36,22 @@ class LuaScriptTests {
       assertThat(script.source()).as(script.name()).contains("local function hits_in_window");
       assertThat(script.source()).as(script.name()).doesNotContain("--@include");
     }
+  }
+
+  @Test
+  void theRoomsNewUsersAreOneIncludeSharedByEveryScriptThatStartsSessions() {
+    for (LuaScript script :
+        new LuaScript[] {
+          QueueScripts.ADMIT,
+          QueueScripts.ROOM_ADMIT,
+          QueueScripts.ENQUEUE,
+          QueueScripts.JOIN,
+          QueueScripts.REGISTER,
+          QueueScripts.ENTER,
+          QueueScripts.ROOM_TOTALS
+        }) {
+      assertThat(script.source()).as(script.name()).contains("local function started_read");
+    }
+    assertThat(QueueScripts.TOUCH.source()).doesNotContain("started_count");
   }
 }
