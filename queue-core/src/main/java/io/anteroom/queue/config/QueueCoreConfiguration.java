@@ -21,6 +21,8 @@ import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.queue.redis.DeferredRedisConnector;
 import io.anteroom.queue.redis.RedisConnector;
+import io.anteroom.queue.tick.PeriodicTask;
+import io.anteroom.queue.time.RedisTime;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.List;
@@ -39,9 +41,16 @@ public class QueueCoreConfiguration {
   public static final List<Class<?>> PROPERTIES =
       List.of(AnteroomProperties.class, IdleLinesProperties.class);
 
+  /** This machine's clock corrected to Redis's, so all processes decide on one time. */
   @Bean
-  Clock clock() {
-    return Clock.systemUTC();
+  RedisTime clock() {
+    return new RedisTime(Clock.systemUTC());
+  }
+
+  @Bean
+  PeriodicTask redisTimeSync(RedisTime time, DeferredRedisConnector redis, MeterRegistry meters) {
+    return new PeriodicTask(
+        "clock", RedisTime.SYNC, () -> time.sync(redis.commands()), time, meters);
   }
 
   /**
