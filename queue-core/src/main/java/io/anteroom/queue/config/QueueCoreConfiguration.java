@@ -21,8 +21,8 @@ import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.queue.redis.DeferredRedisConnector;
 import io.anteroom.queue.redis.RedisConnector;
-import io.anteroom.queue.tick.PeriodicTask;
 import io.anteroom.queue.time.RedisTime;
+import io.anteroom.queue.time.RedisTimeSync;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.List;
@@ -48,9 +48,8 @@ public class QueueCoreConfiguration {
   }
 
   @Bean
-  PeriodicTask redisTimeSync(RedisTime time, DeferredRedisConnector redis, MeterRegistry meters) {
-    return new PeriodicTask(
-        "clock", RedisTime.SYNC, () -> time.sync(redis.commands()), time, meters);
+  RedisTimeSync redisTimeSync(RedisTime time, DeferredRedisConnector redis, MeterRegistry meters) {
+    return new RedisTimeSync(time, redis.commands(), meters);
   }
 
   /**
