@@ -7,10 +7,11 @@ import java.util.concurrent.atomic.AtomicLong;
 import reactor.core.publisher.Mono;
 
 /**
- * This gateway's beat in Redis ({@link GatewayBeats}), sent every {@link #EVERY} through the
- * breaker in front of Redis: while visitors' calls cannot reach Redis, neither does the beat, and
- * the workers hold back giving up the places of visitors whose polls could not arrive. Removed when
- * the gateway stops, so a gateway scaled away is not taken for one cut off.
+ * This gateway's beat in Redis ({@link GatewayBeats}), sent every {@link #EVERY} while visitors'
+ * calls can reach Redis: not while the breaker in front of Redis refuses them, and not while Redis
+ * fails. The workers then hold back giving up the places of visitors whose polls could not arrive.
+ * The beat itself is not a visitor's call: it neither counts in the breaker nor probes it. Removed
+ * when the gateway stops, so a gateway scaled away is not taken for one cut off.
  */
 public final class GatewayPulse {
 
@@ -29,9 +30,9 @@ public final class GatewayPulse {
     this.redis = redis;
   }
 
-  /** One beat; fails when Redis does or the breaker refuses. */
+  /** One beat, unless the breaker refuses visitors' calls; fails when Redis does. */
   public Mono<Void> beat() {
-    return redis.call(beats.beat(id, count.incrementAndGet()));
+    return redis.refuses() ? Mono.empty() : redis.handOff(beats.beat(id, count.incrementAndGet()));
   }
 
   /** Removes this gateway's beat, waiting a short while at most; a failure is left to expiry. */

@@ -52,6 +52,12 @@ public final class RedisGuard {
     return handOff(reply.transformDeferred(CircuitBreakerOperator.of(breaker)));
   }
 
+  /** Whether the breaker refuses visitors' calls now (open, or forced open by an operator). */
+  public boolean refuses() {
+    CircuitBreaker.State state = breaker.getState();
+    return state == CircuitBreaker.State.OPEN || state == CircuitBreaker.State.FORCED_OPEN;
+  }
+
   /**
    * {@code reply}, signalled on Reactor's parallel scheduler, without the breaker: for the admin
    * API, whose rare calls should reach Redis to show an operator whether it is back, and whose
