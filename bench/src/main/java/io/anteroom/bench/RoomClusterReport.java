@@ -71,8 +71,9 @@ final class RoomClusterReport {
             .formatted(runs.size() / 2, warmup, visitors, items(), batch()));
     md.line("\n" + METHOD);
     md.line("## Results (median of %d rounds)\n", runs.size() / 2);
-    md.line("| layout | primary | items on it | share of script time | share of CPU | script µs |");
-    md.line("|---|---|---:|---:|---:|---:|");
+    md.line(
+        "| layout | primary | items on it | share of script time | share of CPU | script µs per visitor | CPU µs per visitor |");
+    md.line("|---|---|---:|---:|---:|---:|---:|");
     layoutRows(md, RoomClusterBench.ONE_ROOM, oneRoomItems);
     layoutRows(md, RoomClusterBench.ROOM_PER_ITEM, perItemItems);
     String one = RoomClusterBench.ONE_ROOM;
@@ -81,15 +82,15 @@ final class RoomClusterReport {
     md.line(
         """
 
-        **One room's load: %s of its script time (%s of the primaries' CPU) on one of 3 \\
-        primaries; the same %d items as %d rooms: %s of script time (%s of CPU), the rooms falling \\
-        %s on the primaries by their hash slots.** On its primary the room took %.1f µs of CPU \\
-        per visitor (one join and one admission; the whole process: scripts, network, feeding the \\
-        replica, cluster bus), so one room cannot take more than about %,.0f joins + admissions a \\
-        second on this machine, whatever the number of primaries (by script time alone, %.1f µs, \\
-        about %,.0f). The run itself let %,d visitors join and in within %.1f s (%,.0f a second, \\
-        the client and six redis-servers sharing two cores), the room's primary busy %s of that \\
-        time.
+        **One room's load: %s of its script time (%s of the primaries' CPU) on one of 3 \
+        primaries; the same %d items as %d rooms: %s of script time (%s of CPU), the rooms falling \
+        %s on the primaries by their hash slots.** On its primary the room took %.1f µs of CPU \
+        per visitor (one join and one admission; the whole process: scripts, network, feeding the \
+        replica, cluster bus), so one room cannot take more than about %,.0f joins + admissions a \
+        second on this machine, whatever the number of primaries (by script time alone, %.1f µs, \
+        about %,.0f). In the run itself %,d visitors joined and were admitted in %.1f s (%,.0f a \
+        second, the client and six redis-servers sharing two cores), the room's primary busy %s \
+        of that time.
         """,
         shareText(one, true, true),
         shareText(one, true, false),
@@ -102,9 +103,9 @@ final class RoomClusterReport {
             .reduce((a, b) -> a + " / " + b)
             .orElse(""),
         cpuPerVisitor,
-        1e6 / cpuPerVisitor,
+        thousands(1e6 / cpuPerVisitor),
         perVisitor,
-        1e6 / perVisitor,
+        thousands(1e6 / perVisitor),
         visitors,
         median(one, LayoutRun::seconds),
         median(one, r -> visitors / r.seconds()),
@@ -137,9 +138,10 @@ final class RoomClusterReport {
           pct(median(layout, r -> share(r, primary, true))),
           pct(median(layout, r -> share(r, primary, false))),
           Markdown.f(
-                  "%.2f",
-                  median(layout, r -> (double) r.shards().get(primary).scriptUsec() / visitors))
-              + " per visitor");
+              "%.2f",
+              median(layout, r -> (double) r.shards().get(primary).scriptUsec() / visitors)),
+          Markdown.f(
+              "%.2f", median(layout, r -> r.shards().get(primary).cpuSeconds() * 1e6 / visitors)));
     }
   }
 
@@ -197,6 +199,11 @@ final class RoomClusterReport {
 
   private static int batch() {
     return Run.number("batch");
+  }
+
+  /** Rounded to thousands: the ceilings are estimates, not counts. */
+  private static double thousands(double value) {
+    return Math.round(value / 1000) * 1000.0;
   }
 
   private static String pct(double share) {
