@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.LongSupplier;
 
 /**
  * How many Redis microseconds the queue model spends per enqueue and per admitted visitor, next to
@@ -135,17 +136,7 @@ public final class QueueRedisBench {
           turn,
           () ->
               inTurn(
-                  now,
-                  () -> {
-                    if (admit.operations < n) {
-                      admit.measure(queue::admit);
-                    }
-                  },
-                  () -> {
-                    if (roomAdmit.operations < n) {
-                      roomAdmit.measure(room::admit);
-                    }
-                  }),
+                  now, () -> upTo(n, admit, queue::admit), () -> upTo(n, roomAdmit, room::admit)),
           () -> {
             if (rawAdmit.operations < n) {
               rawAdmit.measure(() -> raw.admit(batch));
@@ -193,6 +184,13 @@ public final class QueueRedisBench {
   /** {@code FLUSHALL}: every phase group starts on an empty server. Loaded scripts stay. */
   private void flush() {
     Await.result(commands.flushall());
+  }
+
+  /** One more slice of {@code phase}, unless it has its {@code n} operations already. */
+  private static void upTo(int n, Phase phase, LongSupplier slice) {
+    if (phase.operations < n) {
+      phase.measure(slice);
+    }
   }
 
   private static void inTurn(int turn, Runnable sideA, Runnable sideB) {
