@@ -362,7 +362,8 @@ final class QueueRedisReport {
         running count, head of the line, trimming, counters, measured rate), a third of the batch \
         each, and the room's own bucket, sessions and shares on top. **Longest room admission \
         call: %s** %.0f µs (median of the rounds' longest calls; %.0f–%.0f µs; the median call \
-        took %.0f µs) for a batch of %d over three queues. %s
+        took %.0f µs) for a batch of %d over three queues, against %.0f µs (median call %.0f µs) \
+        for one queue's calls in the same run. %s
         """,
         verdict(ratio, ROOM_ADMIT_GOAL),
         m("room admit/visitor"),
@@ -378,6 +379,8 @@ final class QueueRedisReport {
         longest.max(),
         call,
         Run.number("batch"),
+        m("longest admit call"),
+        m("median admit call"),
         longestNote(longest, call));
   }
 
