@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.LongSupplier;
 
 /**
  * How many Redis microseconds the queue model spends per enqueue and per admitted visitor, next to
@@ -28,11 +29,13 @@ public final class QueueRedisBench {
   private final RedisClusterAsyncCommands<String, String> commands;
   private final int batch = Run.number("batch");
   private final QueuePhases queue;
+  private final RoomPhases room;
   private final RawPhases raw;
 
   private QueueRedisBench(RedisClusterAsyncCommands<String, String> commands) {
     this.commands = commands;
     this.queue = new QueuePhases(commands, batch);
+    this.room = new RoomPhases(commands, batch, Run.number("visitors"));
     this.raw = new RawPhases(commands);
   }
 
@@ -63,12 +66,14 @@ public final class QueueRedisBench {
     double steal = now[1] > cpu[1] ? 100.0 * (now[0] - cpu[0]) / (now[1] - cpu[1]) : Double.NaN;
     String workload =
         String.format(
-            "%d rounds after %d discarded warm-up; %d visitors per phase; admit batch %d; enqueue"
-                + " slices of %d visitors; %d commands in flight",
+            "%d rounds after %d discarded warm-up; %d visitors per phase; admit batch %d (the"
+                + " room's: one batch over %d queues); enqueue slices of %d visitors; %d commands"
+                + " in flight",
             rounds.size(),
             warmup,
             Run.number("visitors"),
             Run.number("batch"),
+            RoomPhases.ITEMS,
             SLICE,
             InFlight.LIMIT);
     String markdown = new QueueRedisReport(rounds).markdown(load, redisVersion, steal, workload);
@@ -83,15 +88,18 @@ public final class QueueRedisBench {
    * One round on a flushed server. The sides take turns slice by slice: a slice of visitors joins
    * each line (A1 by join and by enqueue, then B1 raw, by EVALSHA, return-only and the join's
    * floor), then one admission call alternates with one raw batch (A2, B2), then admission calls
-   * trim the admitted visitors' seen entries once they are stale (part of A2). Which side starts
-   * alternates between rounds. Last, memory: the visitors waiting in a fresh line against as many
-   * plain members.
+   * trim the admitted visitors' seen entries once they are stale (part of A2). In A2 the room's
+   * admission across its queues, whose lines hold the same visitors, takes turns with the one
+   * queue's: a call of each, the one queue's first when side A starts. Which side starts alternates
+   * between rounds. Last, memory: the visitors waiting in a fresh line against as many plain
+   * members.
    */
   private Round round(int number, int seed) {
     List<String> visitors = visitors(Run.number("visitors"), seed);
     int n = visitors.size();
     flush();
     queue.prepare();
+    room.prepare();
     raw.prepare();
     Map<String, Phase> p = new HashMap<>();
     for (String name : Round.PHASES) {
@@ -115,16 +123,20 @@ public final class QueueRedisBench {
     }
     queue.verify(n, 0);
     raw.verify(n, 0, n);
+    room.fill(visitors);
+    room.verify(n, 0);
     Phase admit = p.get("admit");
+    Phase roomAdmit = p.get("roomAdmit");
     Phase rawAdmit = p.get("rawAdmit");
-    for (turn = seed; admit.operations < n || rawAdmit.operations < n; turn++) {
+    for (turn = seed;
+        admit.operations < n || roomAdmit.operations < n || rawAdmit.operations < n;
+        turn++) {
+      int now = turn;
       inTurn(
           turn,
-          () -> {
-            if (admit.operations < n) {
-              admit.measure(queue::admit);
-            }
-          },
+          () ->
+              inTurn(
+                  now, () -> upTo(n, admit, queue::admit), () -> upTo(n, roomAdmit, room::admit)),
           () -> {
             if (rawAdmit.operations < n) {
               rawAdmit.measure(() -> raw.admit(batch));
@@ -134,16 +146,33 @@ public final class QueueRedisBench {
           });
     }
     queue.verify(0, n);
+    room.verify(0, n);
     raw.verify(0, n, 0);
     queue.ageSeen();
-    while (queue.seenLeft()) {
-      p.get("trim").measure(queue::trim);
+    room.ageSeen();
+    for (turn = seed; queue.seenLeft() || room.seenLeft(); turn++) {
+      inTurn(
+          turn,
+          () -> {
+            if (queue.seenLeft()) {
+              p.get("trim").measure(queue::trim);
+            }
+          },
+          () -> {
+            if (room.seenLeft()) {
+              p.get("roomTrim").measure(room::trim);
+            }
+          });
     }
     // As many calls again with nothing left to trim: the fixed cost a separate call adds, which
     // in service the trimming shares with the admissions of the moment.
     for (int i = 0; i < p.get("trim").sliceScriptUsec.size(); i++) {
       p.get("idle").measure(queue::trim);
     }
+    for (int i = 0; i < p.get("roomTrim").sliceScriptUsec.size(); i++) {
+      p.get("roomIdle").measure(room::trim);
+    }
+    room.verify(0, n);
     flush();
     long waitingBytes = queue.waitingBytes(visitors);
     flush();
@@ -155,6 +184,13 @@ public final class QueueRedisBench {
   /** {@code FLUSHALL}: every phase group starts on an empty server. Loaded scripts stay. */
   private void flush() {
     Await.result(commands.flushall());
+  }
+
+  /** One more slice of {@code phase}, unless it has its {@code n} operations already. */
+  private static void upTo(int n, Phase phase, LongSupplier slice) {
+    if (phase.operations < n) {
+      phase.measure(slice);
+    }
   }
 
   private static void inTurn(int turn, Runnable sideA, Runnable sideB) {

@@ -23,6 +23,9 @@ final class QueueRedisReport {
   static final double MEMORY_GOAL = 2.0; // goal 7: a waiting visitor ≤ 2 × one plain member
   static final double ADMIT_GOAL = 1.5; // goal 8: admission ≤ 1.5 × raw ZPOPMIN + ZADD
   static final double LONGEST_CALL_GOAL = 1000; // goal 8: no admission call holds Redis 1 ms
+  // Room-wide limits: admitting across a room's queues ≤ 1.2 × one queue's admission per visitor,
+  // and its calls, like the one queue's, under LONGEST_CALL_GOAL.
+  static final double ROOM_ADMIT_GOAL = 1.2;
   private static final String OVERHEAD = "Lua + EVALSHA itself";
 
   /**
@@ -62,6 +65,10 @@ final class QueueRedisReport {
           admit floor | %.2f | EVALSHA of what admission with abandonment needs (`admit_floor.lua`), µs per visitor
           median admit call | %.0f | median admit call (one batch), µs
           longest admit call | %.0f | longest admit call, µs
+          room admit/visitor | %.2f | room admission (`room_admit.lua`, one room, 3 queues), µs per admitted visitor, trimming seen included
+          room trim/visitor | %.2f | of which trimming seen once stale (trimming calls less idle calls), µs per visitor
+          median room admit call | %.0f | median room admission call (one batch over 3 queues), µs
+          longest room admit call | %.0f | longest room admission call, µs
           bytes/waiting | %.1f | memory per waiting visitor (`used_memory` growth ÷ visitors), bytes
           bytes/member | %.1f | memory per plain sorted-set member of the same id, bytes
           """,
@@ -82,6 +89,8 @@ final class QueueRedisReport {
           EVALSHA admit ref | raw ZPOPMIN+ZADD | EVALSHA(ZPOPMIN+ZADD) ÷ raw ZPOPMIN+ZADD
           admit floor | raw ZPOPMIN+ZADD | admit floor ÷ raw ZPOPMIN+ZADD
           admit/visitor | admit floor | admit ÷ admit floor
+          room admit/visitor | admit/visitor | room admission ÷ one queue's admission, per admitted visitor
+          room admit/visitor | raw ZPOPMIN+ZADD | room admission per visitor ÷ raw ZPOPMIN+ZADD
           bytes/waiting | bytes/member | memory per waiting visitor ÷ plain member
           """,
           true);
@@ -108,6 +117,11 @@ final class QueueRedisReport {
       - **A2**: `admit` calls, one slice each, empty A1's line, the clock moving one second per \
       call so each admits a full batch; then, the clock past abandon-after, calls on the empty \
       line trim the admitted visitors' `seen` entries, counted less as many idle calls.
+      - **A2 room**: taking turns call by call with A2, a room with room-wide limits \
+      (`new-users-per-minute` one batch a second, `total-active-users` above everyone) and three \
+      active item queues, whose lines hold the same visitors dealt over the items, is emptied by \
+      `RedisRoomStore.admit` (`room_admit.lua`), one call a second, each call sharing one batch \
+      among the three queues by their weights; then trimmed and idle calls as in A2.
       - **B2**: `ZPOPMIN key batch` + `ZADD running now m1 now m2 …` per batch, raw and as a \
       script (`zpopmin_zadd.lua`), and what admission with abandonment cannot do without \
       (`admit_floor.lua`: `ZPOPMIN`, `ZMSCORE` on seen, `ZADD` to running).
@@ -136,6 +150,10 @@ final class QueueRedisReport {
       case "admit floor" -> r.script("admitFloor");
       case "median admit call" -> r.phase("admit").medianSliceUsec();
       case "longest admit call" -> r.longestAdmitUsec();
+      case "room admit/visitor" -> r.roomAdmitUsec();
+      case "room trim/visitor" -> r.roomTrimUsec();
+      case "median room admit call" -> r.phase("roomAdmit").medianSliceUsec();
+      case "longest room admit call" -> r.longestRoomAdmitUsec();
       case "bytes/waiting" -> r.waitingBytes();
       case "bytes/member" -> r.memberBytes();
       default -> throw new IllegalArgumentException(column);
@@ -184,9 +202,13 @@ final class QueueRedisReport {
     goal(md, "6", new Figure(join, "join", "%.2f×", "EVALSHA ref"), JOIN_GOAL, false);
     String memory = "memory per waiting visitor ÷ one plain sorted-set member";
     goal(md, "7", new Figure(memory, "bytes/waiting", "%.2f×", "bytes/member"), MEMORY_GOAL, false);
-    goal(md, "8", RATIOS.get(5), ADMIT_GOAL, false);
+    goal(md, "8", ratio("admit/visitor", "raw ZPOPMIN+ZADD"), ADMIT_GOAL, false);
     Figure longest = new Figure("longest admit call", "longest admit call", "%.0f µs", null);
     goal(md, "8", longest, LONGEST_CALL_GOAL, true);
+    goal(md, "room", ratio("room admit/visitor", "admit/visitor"), ROOM_ADMIT_GOAL, false);
+    Figure roomLongest =
+        new Figure("longest room admission call", "longest room admit call", "%.0f µs", null);
+    goal(md, "room", roomLongest, LONGEST_CALL_GOAL, true);
     md.line("");
     verdicts(md);
     breakdown(md);
@@ -305,12 +327,7 @@ final class QueueRedisReport {
     // losing the CPU mid-call, not the call's work.
     Spread longest = Spread.of(rounds, r -> value("longest admit call", r));
     double call = m("median admit call");
-    String note =
-        longest.max() < LONGEST_CALL_GOAL
-            ? "No call held Redis for a millisecond."
-            : longest.median() > 3 * call
-                ? Markdown.f(CPU_LOST, longest.median() / call)
-                : "Redis serves nothing else meanwhile; a smaller admit batch shortens the call.";
+    String note = longestNote(longest, call);
     String met = longest.median() < LONGEST_CALL_GOAL ? "goal met." : "goal not met.";
     md.line(
         """
@@ -320,6 +337,51 @@ final class QueueRedisReport {
         to 20 calls per queue per tick, so the batch does not cap the rate). %s
         """,
         met, longest.median(), longest.min(), longest.max(), call, Run.number("batch"), note);
+    roomVerdict(md);
+  }
+
+  /** Why the longest admission call took what it took, for the verdict on it. */
+  private static String longestNote(Spread longest, double medianCall) {
+    return longest.max() < LONGEST_CALL_GOAL
+        ? "No call held Redis for a millisecond."
+        : longest.median() > 3 * medianCall
+            ? Markdown.f(CPU_LOST, longest.median() / medianCall)
+            : "Redis serves nothing else meanwhile; a smaller admit batch shortens the call.";
+  }
+
+  private void roomVerdict(Markdown md) {
+    double ratio = m("room admit/visitor", "admit/visitor");
+    Spread longest = Spread.of(rounds, r -> value("longest room admit call", r));
+    double call = m("median room admit call");
+    md.line(
+        """
+        **Room admission: %s** Admitting across a room's three queues within its room-wide \
+        limits costs %.2f µs per admitted visitor, %.2f× one queue's admission (%.2f µs; %.1f× \
+        allows %.2f µs), trimming included (%.2f µs of it). Beyond one queue's admission, the \
+        room's calls spend: %s. A room call does per queue what `admit.lua` does once (bucket, \
+        running count, head of the line, trimming, counters, measured rate), a third of the batch \
+        each, and the room's own bucket, sessions and shares on top. **Longest room admission \
+        call: %s** %.0f µs (median of the rounds' longest calls; %.0f–%.0f µs; the median call \
+        took %.0f µs) for a batch of %d over three queues, against %.0f µs (median call %.0f µs) \
+        for one queue's calls in the same run. %s
+        """,
+        verdict(ratio, ROOM_ADMIT_GOAL),
+        m("room admit/visitor"),
+        ratio,
+        m("admit/visitor"),
+        ROOM_ADMIT_GOAL,
+        m("admit/visitor") * ROOM_ADMIT_GOAL,
+        m("room trim/visitor"),
+        differences("roomAdmit", "admit"),
+        longest.median() < LONGEST_CALL_GOAL ? "goal met." : "goal not met.",
+        longest.median(),
+        longest.min(),
+        longest.max(),
+        call,
+        Run.number("batch"),
+        m("longest admit call"),
+        m("median admit call"),
+        longestNote(longest, call));
   }
 
   private static final String JOIN_FLOOR =
@@ -353,8 +415,9 @@ final class QueueRedisReport {
             + " the figures above.\n");
     table(
         md,
-        "per admitted visitor | `admit.lua` | EVALSHA admit ref | admit floor | raw",
-        List.of("admit", "scriptedAdmit", "admitFloor", "rawAdmit"));
+        "per admitted visitor | `admit.lua` | `room_admit.lua` | EVALSHA admit ref | admit floor"
+            + " | raw",
+        List.of("admit", "roomAdmit", "scriptedAdmit", "admitFloor", "rawAdmit"));
     int batch = Run.number("batch");
     md.line(
         "\nA command run once per batch of %d shows as %s calls per visitor.\n",
@@ -450,6 +513,14 @@ final class QueueRedisReport {
   /** Calls per operation to three significant digits: {@code 2}, {@code 0.002}. */
   private static String calls(double value) {
     return new BigDecimal(value).round(new MathContext(3)).stripTrailingZeros().toPlainString();
+  }
+
+  /** The ratio of value {@code over} to value {@code under}, as listed in {@link #RATIOS}. */
+  private static Figure ratio(String over, String under) {
+    return RATIOS.stream()
+        .filter(f -> f.column().equals(over) && f.under().equals(under))
+        .findFirst()
+        .orElseThrow(() -> new IllegalArgumentException(over + " ÷ " + under));
   }
 
   /** One figure a line, "column | format | label", or for ratios "over | under | label". */

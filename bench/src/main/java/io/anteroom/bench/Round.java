@@ -6,9 +6,11 @@ import java.util.Map;
  * Every phase of one round on the same server, by name: A1 {@code join} ({@code join.lua}) and
  * {@code enqueue} ({@code enqueue.lua}); A2 {@code admit}, then {@code trim} (the admission calls
  * that trim the admitted visitors' stale seen entries) and {@code idle} (as many calls with nothing
- * to do: their fixed cost); B1 {@code rawEnqueue} and {@code scriptedEnqueue}; B2 {@code rawAdmit},
- * {@code scriptedAdmit} and {@code admitFloor}; {@code returnOnly} and {@code joinFloor}. Memory in
- * bytes per waiting visitor and per plain sorted-set member.
+ * to do: their fixed cost); the same three for the room across its queues ({@code room_admit.lua}):
+ * {@code roomAdmit}, {@code roomTrim}, {@code roomIdle}; B1 {@code rawEnqueue} and {@code
+ * scriptedEnqueue}; B2 {@code rawAdmit}, {@code scriptedAdmit} and {@code admitFloor}; {@code
+ * returnOnly} and {@code joinFloor}. Memory in bytes per waiting visitor and per plain sorted-set
+ * member.
  *
  * @param number 1-based; 0 for warm-up
  * @param order which side took the first slice, {@code A,B} or {@code B,A}; they alternate
@@ -22,6 +24,9 @@ record Round(
     "admit",
     "trim",
     "idle",
+    "roomAdmit",
+    "roomTrim",
+    "roomIdle",
     "rawEnqueue",
     "scriptedEnqueue",
     "rawAdmit",
@@ -50,8 +55,12 @@ record Round(
 
   /** Admitting and, later, trimming what admitting left in seen, per admitted visitor. */
   double admitUsec() {
-    return (double) (phase("admit").scriptUsec() + phase("trim").scriptUsec())
-        / phase("admit").operations;
+    return admitUsec("admit", "trim");
+  }
+
+  /** As {@link #admitUsec}, for the room's admission across its queues. */
+  double roomAdmitUsec() {
+    return admitUsec("roomAdmit", "roomTrim");
   }
 
   /**
@@ -59,11 +68,28 @@ record Round(
    * to do, whose fixed cost in service the admitting calls already pay.
    */
   double trimUsec() {
-    return (double) Math.max(0, phase("trim").scriptUsec() - phase("idle").scriptUsec())
-        / phase("admit").operations;
+    return trimUsec("admit", "trim", "idle");
+  }
+
+  double roomTrimUsec() {
+    return trimUsec("roomAdmit", "roomTrim", "roomIdle");
   }
 
   double longestAdmitUsec() {
     return Math.max(phase("admit").longestSliceUsec(), phase("trim").longestSliceUsec());
+  }
+
+  double longestRoomAdmitUsec() {
+    return Math.max(phase("roomAdmit").longestSliceUsec(), phase("roomTrim").longestSliceUsec());
+  }
+
+  private double admitUsec(String admit, String trim) {
+    return (double) (phase(admit).scriptUsec() + phase(trim).scriptUsec())
+        / phase(admit).operations;
+  }
+
+  private double trimUsec(String admit, String trim, String idle) {
+    return (double) Math.max(0, phase(trim).scriptUsec() - phase(idle).scriptUsec())
+        / phase(admit).operations;
   }
 }
