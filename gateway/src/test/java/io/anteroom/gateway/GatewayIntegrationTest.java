@@ -22,7 +22,8 @@ import org.springframework.test.context.TestPropertySource;
  * }</pre>
  *
  * <p>The static {@code RedisServerExtension} field sets {@code anteroom.redis.uri} and the static
- * {@link WireMockOrigin} field sets {@code ANTEROOM_ORIGIN}; either may be left out. Each test class
+ * {@link WireMockOrigin} field sets {@code ANTEROOM_ORIGIN}; either may be left out. A static {@code
+ * LatencyProxy} field puts that proxy between the gateway and its Redis. Each test class
  * gets an application context of its own, as its Redis and origin are its own: a context shared
  * with a later class would stay wired to this class's servers after they stop ({@link
  * GatewayBackends}).
