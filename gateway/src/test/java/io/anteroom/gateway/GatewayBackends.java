@@ -1,6 +1,7 @@
 package io.anteroom.gateway;
 
 import io.anteroom.testing.FreePorts;
+import io.anteroom.testing.LatencyProxy;
 import io.anteroom.testing.redis.RedisServerExtension;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
@@ -18,7 +19,8 @@ import org.springframework.test.context.TestContextAnnotationUtils;
 /**
  * Points a {@link GatewayIntegrationTest}'s gateway at the Redis and origin its test class declares
  * in static fields, read when the context starts (after the extensions started them), ahead of
- * every other property source.
+ * every other property source. A static {@link LatencyProxy} field, when there is one, stands
+ * between the gateway and that Redis: the gateway is given the proxy's address.
  *
  * <p>The customizer equals only that of the same test class, so Spring's context cache never hands
  * one class's context, wired to servers that have stopped since, to another class.
@@ -53,7 +55,10 @@ final class GatewayBackends implements ContextCustomizerFactory {
         ConfigurableApplicationContext context, MergedContextConfiguration mergedConfig) {
       Map<String, Object> properties = new LinkedHashMap<>();
       RedisServerExtension redis = staticField(RedisServerExtension.class);
-      if (redis != null) {
+      LatencyProxy proxy = staticField(LatencyProxy.class);
+      if (proxy != null) {
+        properties.put("anteroom.redis.uri", proxy.redisUri());
+      } else if (redis != null) {
         properties.put("anteroom.redis.uri", redis.uri());
       }
       WireMockOrigin origin = staticField(WireMockOrigin.class);

@@ -81,8 +81,8 @@ class RedisBreakerIntegrationTests {
     assertThat(config.getFailureRateThreshold()).isEqualTo(50f);
     assertThat(config.getSlowCallRateThreshold()).isEqualTo(80f);
     assertThat(config.getSlowCallDurationThreshold())
-        .isEqualTo(Duration.ofMillis(600))
-        .isGreaterThan(anteroom.redis().commandTimeout());
+        .isEqualTo(Duration.ofMillis(250))
+        .isLessThan(anteroom.redis().commandTimeout());
     assertThat(config.getWaitIntervalFunctionInOpenState().apply(1)).isEqualTo(2_000L);
     assertThat(config.isAutomaticTransitionFromOpenToHalfOpenEnabled()).isTrue();
     assertThat(config.getPermittedNumberOfCallsInHalfOpenState()).isEqualTo(5);

@@ -150,26 +150,27 @@ class LineMetricsIntegrationTests {
   }
 
   @Test
-  void measuredRateFollowsTheAdmissionsInRedis() throws InterruptedException {
+  void measuredRateFollowsTheAdmissionsInRedis() {
     RoomPolicy admitting =
         PolicyParser.apply(
             "test", RoomPolicy.DEFAULTS, Map.of("admit-per-second", "40", "admit-burst", "100ms"));
-    worker = new WorkerFixture(redis.uri(), ROOM, admitting, "100ms");
+    MutableClock clock = MutableClock.startingAt2026();
+    worker = new WorkerFixture(redis.uri(), ROOM, admitting, "100ms", clock);
+    QueueStore line = new RedisQueueStore(connector.commands(), keys, clock);
     QueueId queue = QueueId.of(ROOM, "hot");
     for (int v = 0; v < 1000; v++) {
-      store.enqueue(queue, "v" + v, paused).block();
+      line.enqueue(queue, "v" + v, paused).block();
     }
     active.activate(queue, Activation.MANUAL).block();
 
-    worker.loop.start();
-    Thread.sleep(4_000);
-    worker.loop.stop();
+    // Four seconds of ticks, 100 ms apart on the worker's clock.
+    tick(clock, 40, Duration.ofMillis(100));
 
     double measured = series("anteroom.queue.admit.rate.measured").get("hot");
     assertThat(measured).isCloseTo(40.0, within(10.0));
     assertThat(series("anteroom.queue.admit.rate.configured")).containsEntry("hot", 40.0);
     assertThat(series("anteroom.queue.running").get("hot"))
-        .isEqualTo((double) store.counts(queue).block().running());
+        .isEqualTo((double) line.counts(queue).block().running());
   }
 
   @Test
@@ -182,21 +183,21 @@ class LineMetricsIntegrationTests {
       line.enqueue(queue, "v" + v, paused).block();
     }
     active.activate(queue, Activation.MANUAL).block();
-    tick(clock, 40);
+    tick(clock, 40, Duration.ofMillis(250));
     new RedisSettingsStore(connector.commands(), keys)
         .put(ROOM, null, Map.of("mode", "paused"))
         .block();
-    tick(clock, 20);
+    tick(clock, 20, Duration.ofMillis(250));
 
     double inRedis = line.status(queue, "v299").block().measuredRate();
     assertThat(inRedis).as("10 per second while the line moved").isCloseTo(10.0, within(1.0));
     assertThat(series("anteroom.queue.admit.rate.measured").get("steady")).isEqualTo(inRedis);
   }
 
-  /** Runs {@code ticks} ticks of the worker, 250 ms apart on {@code clock}. */
-  void tick(MutableClock clock, int ticks) {
+  /** Runs {@code ticks} ticks of the worker, {@code apart} apart on {@code clock}. */
+  void tick(MutableClock clock, int ticks, Duration apart) {
     for (int i = 0; i < ticks; i++) {
-      clock.advance(Duration.ofMillis(250));
+      clock.advance(apart);
       worker.loop.runOnce().block();
     }
   }

@@ -1,7 +1,6 @@
 package io.anteroom.worker.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.anteroom.queue.Activation;
 import io.anteroom.queue.QueueCounts;
@@ -14,8 +13,8 @@ import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.policy.PolicyParser;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.redis.RedisConnector;
+import io.anteroom.testing.MutableClock;
 import io.anteroom.testing.redis.RedisServerExtension;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -27,13 +26,15 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * People in line keep their places through a Redis outage longer than {@code abandon-after}: no
  * poll could reach Redis meanwhile. Redis is stopped with SIGSTOP (it keeps its data), the line's
  * queue is turned on once Redis answers again, and the worker admits them instead of giving them
- * up; without an outage, the same silence does give them up.
+ * up; without an outage, the same silence does give them up. Time is the worker's clock, moved by
+ * hand, and the worker ticks by hand: no test waits for time to pass.
  */
 class OutageCreditIntegrationTests {
 
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
 
   static final Duration ABANDON_AFTER = Duration.ofSeconds(2);
+  static final Duration TICK = Duration.ofMillis(100);
 
   final QueueKeys keys = new QueueKeys("wr");
   final QueueId queue = QueueId.of("drop", "sneaker");
@@ -42,6 +43,7 @@ class OutageCreditIntegrationTests {
           "test",
           RoomPolicy.DEFAULTS,
           Map.of("admit-per-second", "1000", "abandon-after", ABANDON_AFTER.toMillis() + "ms"));
+  final MutableClock clock = MutableClock.startingAt2026();
   RedisConnector connector;
   QueueStore store;
   RedisActiveQueues active;
@@ -53,9 +55,9 @@ class OutageCreditIntegrationTests {
         RedisConnector.connect(
             new RedisProperties(
                 redis.uri(), Duration.ofSeconds(10), Duration.ofSeconds(2), 10_000));
-    store = new RedisQueueStore(connector.commands(), keys, Clock.systemUTC());
+    store = new RedisQueueStore(connector.commands(), keys, clock);
     active = new RedisActiveQueues(connector.commands(), keys);
-    worker = new WorkerFixture(redis.uri(), "drop", policy, "100ms");
+    worker = new WorkerFixture(redis.uri(), "drop", policy, TICK.toMillis() + "ms", clock);
   }
 
   @AfterEach
@@ -78,8 +80,7 @@ class OutageCreditIntegrationTests {
 
   @Test
   void anOutageLongerThanAbandonAfterCostsNobodyTheirPlace() {
-    worker.loop.start();
-    await().atMost(Duration.ofSeconds(10)).until(this::reached);
+    tick();
     lineUpThree();
 
     redis.server().pause();
@@ -92,7 +93,9 @@ class OutageCreditIntegrationTests {
   void anOutageBeforeTheWorkersFirstReadCostsNobodyTheirPlace() {
     lineUpThree();
     redis.server().pause();
+    // The worker starts now, while Redis is away; from here on it ticks by hand.
     worker.loop.start();
+    worker.loop.stop();
     outlastAbandonAfterThenResume();
 
     admitAllThree();
@@ -100,60 +103,70 @@ class OutageCreditIntegrationTests {
 
   @Test
   void withoutAnOutageTheSameSilenceGivesThePlacesUp() {
-    worker.loop.start();
+    tick();
     lineUpThree();
 
-    sleep(ABANDON_AFTER.plusSeconds(1));
+    ticksFor(ABANDON_AFTER.plusSeconds(1));
 
     active.activate(queue, Activation.MANUAL).block();
-    await().atMost(Duration.ofSeconds(10)).until(() -> counts().waiting() == 0);
+    tick();
+    assertThat(counts().waiting()).isZero();
     assertThat(counts().abandoned()).isEqualTo(3);
     assertThat(counts().running()).isZero();
   }
 
   @Test
   void afterTheOutageTheLineHasAbandonAfterToPollAgain() {
-    worker.loop.start();
-    await().atMost(Duration.ofSeconds(10)).until(this::reached);
+    tick();
     lineUpThree();
     redis.server().pause();
     outlastAbandonAfterThenResume();
 
-    sleep(ABANDON_AFTER.plusSeconds(1));
+    ticksFor(ABANDON_AFTER.plusSeconds(1));
     active.activate(queue, Activation.MANUAL).block();
+    tick();
 
-    await().atMost(Duration.ofSeconds(10)).until(() -> counts().waiting() == 0);
+    assertThat(counts().waiting()).isZero();
     assertThat(counts().abandoned()).isEqualTo(3);
   }
 
-  /** Redis stays paused for longer than abandon-after, then answers the worker again. */
+  /**
+   * While Redis is paused a tick fails; longer than abandon-after passes on the worker's clock;
+   * then Redis answers the worker's next tick.
+   */
   void outlastAbandonAfterThenResume() {
-    sleep(ABANDON_AFTER.plusSeconds(1));
+    double failed = failedTicks();
+    tick();
+    assertThat(failedTicks()).as("a tick while Redis is paused").isEqualTo(failed + 1);
+    clock.advance(ABANDON_AFTER.plusSeconds(1));
     redis.server().resume();
-    await().atMost(Duration.ofSeconds(10)).until(this::reached);
+    tick();
+    assertThat(failedTicks()).as("a tick once Redis is back").isEqualTo(failed + 1);
   }
 
   /** Turns the queue on and checks that all three were admitted, none given up. */
   void admitAllThree() {
     active.activate(queue, Activation.MANUAL).block();
-    await().atMost(Duration.ofSeconds(10)).until(() -> counts().waiting() == 0);
+    tick();
+    assertThat(counts().waiting()).isZero();
     assertThat(counts().running()).isEqualTo(3);
     assertThat(counts().abandoned()).isZero();
   }
 
-  /** The worker's loop has ticked against Redis since it came back. */
-  boolean reached() {
-    double before = worker.meters.counter("anteroom.worker.ticks.failed").count();
-    sleep(Duration.ofMillis(300));
-    return worker.meters.counter("anteroom.worker.ticks.failed").count() == before;
+  /** Ticks every {@link #TICK} on the worker's clock for {@code length}, Redis answering each. */
+  void ticksFor(Duration length) {
+    for (long i = 0; i < length.dividedBy(TICK); i++) {
+      clock.advance(TICK);
+      tick();
+    }
   }
 
-  static void sleep(Duration duration) {
-    try {
-      Thread.sleep(duration.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
+  /** One tick of the worker, now on its clock. */
+  void tick() {
+    worker.loop.runOnce().block();
+  }
+
+  double failedTicks() {
+    return worker.meters.counter("anteroom.worker.ticks.failed").count();
   }
 }

@@ -11,8 +11,10 @@ import io.anteroom.gateway.admin.AdminClient;
 import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.queue.Activation;
 import io.anteroom.queue.ActiveQueues;
+import io.anteroom.queue.QueueCounts;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueKeys;
+import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.testing.redis.RedisServerExtension;
@@ -67,6 +69,7 @@ class VisitorPagesBrowserIntegrationTests {
   @Autowired SettingsStore settings;
   @Autowired QueueKeys keys;
   @Autowired RoomPolicies policies;
+  @Autowired QueueStore store;
 
   /** Redis was emptied by the extension; nobody is let in, so every browser waits. */
   @BeforeEach
@@ -145,8 +148,12 @@ class VisitorPagesBrowserIntegrationTests {
    * ticket.
    */
   @Test
-  void aHiddenTabKeepsItsPlace() throws Exception {
-    settings.put("shop", null, Map.of("mode", "paused", "abandon-after", "8s")).block();
+  void aHiddenTabKeepsItsPlace() {
+    Duration abandonAfter = Duration.ofSeconds(8);
+    settings
+        .put(
+            "shop", null, Map.of("mode", "paused", "abandon-after", abandonAfter.toSeconds() + "s"))
+        .block();
     policyMirror.refresh().block();
     try (HeadlessChromium browser = HeadlessChromium.start();
         WorkerFixture worker = WorkerFixture.running(redis.uri(), keys, policies, "200ms")) {
@@ -161,7 +168,18 @@ class VisitorPagesBrowserIntegrationTests {
 
       driver.switchTo().newWindow(WindowType.TAB);
       driver.get("about:blank");
-      Thread.sleep(20_000);
+      long hidden = System.nanoTime();
+      // In the background until abandon-after has passed since, and the worker has given up the
+      // plain client ahead of it in line, who never asks again; the hidden tab is never given up.
+      await()
+          .atMost(Duration.ofSeconds(40))
+          .pollInterval(Duration.ofMillis(250))
+          .failFast("the hidden tab was given up", () -> counts().abandoned() > 1)
+          .until(
+              () ->
+                  counts().abandoned() == 1
+                      && System.nanoTime() - hidden > abandonAfter.plusSeconds(1).toNanos());
+      assertThat(counts().waiting()).as("the hidden tab, still in line").isEqualTo(1);
       driver.switchTo().window(waitingTab);
 
       assertThat(((JavascriptExecutor) driver).executeScript("return window.wentHidden"))
@@ -364,6 +382,10 @@ class VisitorPagesBrowserIntegrationTests {
   private void setMode(String mode) {
     settings.put("shop", null, Map.of("mode", mode)).block();
     policyMirror.refresh().block();
+  }
+
+  private QueueCounts counts() {
+    return store.counts(queue).block();
   }
 
   private long joinAsPlainClient() {
