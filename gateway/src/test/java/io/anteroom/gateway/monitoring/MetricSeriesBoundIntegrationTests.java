@@ -66,6 +66,8 @@ class MetricSeriesBoundIntegrationTests {
   @Autowired SettingsStore settings;
   @Autowired RoomPolicyMirror policyMirror;
 
+  static final int SCRAPE_BUDGET = 2_500;
+
   /** The first made-up item id; the shop's ids are numbers. */
   static final long FIRST_ITEM = 1_000_000_000L;
 
@@ -91,8 +93,10 @@ class MetricSeriesBoundIntegrationTests {
     assertThat(worker.redis().hlen("wr:active")).isBetween(500L, 520L);
     assertThat(anteroomSeries(gatewayAfter10k)).isEqualTo(anteroomSeries(gatewayAfter1k));
     assertThat(anteroomSeries(workerAfter10k)).isEqualTo(anteroomSeries(workerAfter1k));
-    assertThat(gatewayAfter10k.samples()).hasSizeLessThan(2_000);
-    assertThat(workerAfter10k.samples()).hasSizeLessThan(2_000);
+    // A budget for the whole scrape, which does not grow with items: most of it is Lettuce's
+    // latency histogram, about 75 series for each kind of Redis command an app sends.
+    assertThat(gatewayAfter10k.samples()).hasSizeLessThan(SCRAPE_BUDGET);
+    assertThat(workerAfter10k.samples()).hasSizeLessThan(SCRAPE_BUDGET);
     assertThat(labelValues(gatewayAfter10k)).noneMatch(MetricSeriesBoundIntegrationTests::isItem);
     assertThat(
             labelValues(workerAfter10k).stream().filter(MetricSeriesBoundIntegrationTests::isItem))
