@@ -23,13 +23,11 @@ import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.policy.RedisSettingsStore;
 import io.anteroom.queue.redis.RedisConnector;
 import io.anteroom.testing.redis.RedisServerExtension;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
@@ -73,10 +71,9 @@ class ManyInstancesIntegrationTests {
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
 
   final QueueKeys keys = new QueueKeys("wr");
-  final List<AutoCloseable> open = new ArrayList<>();
-  final List<WorkerApp> workers = new ArrayList<>();
   @RegisterExtension final WireMockOrigin origin = new WireMockOrigin();
-  RedisClient client;
+  Instances instances;
+  List<WorkerApp> workers;
   RedisCommands<String, String> commands;
 
   @BeforeEach
@@ -102,25 +99,21 @@ class ManyInstancesIntegrationTests {
       active.activate(BY_RATE, Activation.MANUAL).block();
       active.activate(BY_CAP, Activation.MANUAL).block();
     }
-    client = RedisClient.create(redis.uri());
-    commands = client.connect().sync();
+    instances = new Instances("many-instances", redis.uri());
+    workers = instances.workers;
+    commands = instances.redis();
   }
 
   @AfterEach
   void stopEverything() throws Exception {
-    workers.forEach(WorkerApp::kill);
-    Collections.reverse(open);
-    for (AutoCloseable closeable : open) {
-      closeable.close();
-    }
-    client.shutdown();
+    instances.close();
   }
 
   @Test
   void twoGatewaysAndThreeWorkersKeepRateCapOrderAndPassesThroughKillsAndARestart() {
-    RedisMonitor monitor = keep(new RedisMonitor(redis.host(), redis.port()));
-    GatewayApp east = keep(new GatewayApp(redis.uri(), origin, PASS_HEADER_ARGUMENT));
-    GatewayApp west = keep(new GatewayApp(redis.uri(), origin, PASS_HEADER_ARGUMENT));
+    RedisMonitor monitor = instances.keep(new RedisMonitor(redis.host(), redis.port()));
+    GatewayApp east = instances.keep(new GatewayApp(redis.uri(), origin, PASS_HEADER_ARGUMENT));
+    GatewayApp west = instances.keep(new GatewayApp(redis.uri(), origin, PASS_HEADER_ARGUMENT));
     for (GatewayApp gateway : List.of(east, west)) {
       await()
           .atMost(Duration.ofSeconds(10))
@@ -131,7 +124,7 @@ class ManyInstancesIntegrationTests {
                       && gateway.bean(RoomPolicyMirror.class).policy(BY_CAP).maxActive() == CAP);
     }
 
-    Crowd crowd = keep(new Crowd(east.port(), west.port()));
+    Crowd crowd = instances.keep(new Crowd(east.port(), west.port()));
     // Ten seconds' worth of admissions in line, so a slow moment of the crowd never lets it run
     // dry.
     crowd.keepWaiting(BY_RATE.item(), LINE);
@@ -142,29 +135,29 @@ class ManyInstancesIntegrationTests {
         .until(
             () ->
                 crowd.waiting(BY_RATE.item()) >= LINE && crowd.waiting(BY_CAP.item()) >= LINE / 4);
-    report("gateways up, lines formed");
-    RunningSampler sampler = keep(new RunningSampler(redis.uri(), keys.running(BY_CAP)));
+    instances.report("gateways up, lines formed");
+    RunningSampler sampler = instances.keep(new RunningSampler(redis.uri(), keys.running(BY_CAP)));
 
     for (int i = 1; i <= 3; i++) {
-      workers.add(keep(new WorkerApp(redis.uri(), TICK)));
+      instances.startWorker(redis.uri(), TICK);
     }
-    mark("three-workers");
+    instances.mark("three-workers");
     runFor(Duration.ofSeconds(5), () -> workers.stream().allMatch(WorkerApp::isAdmitting));
 
-    mark("kill-one");
+    instances.mark("kill-one");
     workers.remove(0).kill();
     runFor(Duration.ofSeconds(5), () -> workers.stream().allMatch(WorkerApp::isAdmitting));
 
-    mark("kill-all");
+    instances.mark("kill-all");
     workers.forEach(WorkerApp::kill);
     workers.clear();
-    mark("all-dead");
+    instances.mark("all-dead");
     runFor(Duration.ofSeconds(3), () -> true);
 
-    mark("restart");
-    workers.add(keep(new WorkerApp(redis.uri(), TICK)));
+    instances.mark("restart");
+    instances.startWorker(redis.uri(), TICK);
     runFor(Duration.ofSeconds(5), () -> workers.get(0).isAdmitting());
-    mark("end");
+    instances.mark("end");
 
     crowd.close();
     sampler.close();
@@ -174,7 +167,8 @@ class ManyInstancesIntegrationTests {
     AdmissionReplay byCap = AdmissionReplay.of(keyPrefix(BY_CAP), executed);
 
     SoftAssertions softly = new SoftAssertions();
-    report("executed commands " + executed.size() + ", visitor requests " + crowd.requests());
+    instances.report(
+        "executed commands " + executed.size() + ", visitor requests " + crowd.requests());
     replayMatchesRedis(softly, BY_RATE, byRate);
     replayMatchesRedis(softly, BY_CAP, byCap);
     rateHolds(softly, BY_RATE, byRate);
@@ -192,7 +186,7 @@ class ManyInstancesIntegrationTests {
   /** The replay ends where Redis ended: it saw every script's effect. */
   private void replayMatchesRedis(SoftAssertions softly, QueueId queue, AdmissionReplay replay) {
     long admitted = Long.parseLong(commands.hget(keys.state(queue), "admitted"));
-    report(
+    instances.report(
         "%s: %d arrivals, %d admitted, %d waiting at the end",
         queue, replay.arrivals(), admitted, commands.zcard(keys.waiting(queue)));
     softly
@@ -215,7 +209,7 @@ class ManyInstancesIntegrationTests {
     for (long window : WINDOWS_MS) {
       int peak = Timeline.peak(times, window);
       double bound = RATE * window / 1000.0 + BURST;
-      report("%s: peak admissions in %d ms = %d, bound %.1f", queue, window, peak, bound);
+      instances.report("%s: peak admissions in %d ms = %d, bound %.1f", queue, window, peak, bound);
       softly
           .assertThat((double) peak)
           .as("%s admissions in %d ms", queue, window)
@@ -224,7 +218,7 @@ class ManyInstancesIntegrationTests {
   }
 
   private void capHolds(SoftAssertions softly, AdmissionReplay byCap, RunningSampler sampler) {
-    report(
+    instances.report(
         "%s: most running replayed %d, sampled %d over %d samples, cap %d; %d admissions",
         BY_CAP,
         byCap.maxRunning(),
@@ -273,10 +267,10 @@ class ManyInstancesIntegrationTests {
     }
     // Not a promise the line makes (it caps running sessions), but what the origin lives with:
     // a pass is issued when the visitor learns of the admission and runs a full session from then.
-    report(
+    instances.report(
         "%s: most passes open at once (first use to expiry) %d, cap %d",
         BY_CAP, Timeline.mostAtOnce(capPasses), CAP);
-    report(
+    instances.report(
         "origin: %d requests, %d with a valid pass of a visitor the line admitted; visitors"
             + " let in %d + %d, problems %s",
         reached.size(),
@@ -296,7 +290,7 @@ class ManyInstancesIntegrationTests {
   private void killingOneChangesNothing(SoftAssertions softly, AdmissionReplay byRate) {
     List<Long> before = times(byRate.between("three-workers", "kill-one"));
     List<Long> after = times(byRate.between("kill-one", "kill-all"));
-    report(
+    instances.report(
         "%s: three workers %.1f/s, longest gap %d ms; after one killed %.1f/s, longest gap %d ms",
         BY_RATE,
         Timeline.rate(before),
@@ -319,7 +313,7 @@ class ManyInstancesIntegrationTests {
   /** Nobody is admitted while every worker is dead, though people wait. */
   private void killingAllStops(
       SoftAssertions softly, AdmissionReplay byRate, AdmissionReplay byCap) {
-    report(
+    instances.report(
         "all workers dead: %d and %d waiting, %d and %d admitted",
         byRate.waitingAt("all-dead"),
         byCap.waitingAt("all-dead"),
@@ -349,7 +343,7 @@ class ManyInstancesIntegrationTests {
     int firstTick = Timeline.count(resumed, first, first + TICK_MS);
     int firstSecond = Timeline.count(resumed, first, first + 1_000);
     List<Long> later = resumed.stream().filter(t -> t >= first + 1_000).toList();
-    report(
+    instances.report(
         "%s: restart after %d ms without admissions (%.0f would be owed at the rate): first tick"
             + " %d, first second %d (bound %.0f), then %.1f/s",
         BY_RATE,
@@ -377,12 +371,6 @@ class ManyInstancesIntegrationTests {
     return admissions.stream().map(Admission::bucketMs).toList();
   }
 
-  /** A moment in the MONITOR stream, between the commands before and after it. */
-  private void mark(String name) {
-    commands.echo(name);
-    report("phase %s", name);
-  }
-
   /** Lets the run go on for {@code duration}, failing at once if {@code alive} stops holding. */
   private static void runFor(Duration duration, BooleanSupplier alive) {
     await()
@@ -390,19 +378,6 @@ class ManyInstancesIntegrationTests {
         .atMost(duration.plusSeconds(5))
         .pollInterval(Duration.ofMillis(200))
         .until(alive::getAsBoolean);
-  }
-
-  private <T extends AutoCloseable> T keep(T closeable) {
-    open.add(closeable);
-    return closeable;
-  }
-
-  private static final long START = System.nanoTime();
-
-  private static void report(String format, Object... args) {
-    System.out.printf(
-        "[many-instances %5.1fs] %s%n",
-        (System.nanoTime() - START) / 1e9, String.format(format, args));
   }
 
   /** The queue's keys without the part name, as the replay takes them. */

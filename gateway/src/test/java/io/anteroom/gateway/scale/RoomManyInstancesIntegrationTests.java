@@ -16,11 +16,9 @@ import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.policy.RedisSettingsStore;
 import io.anteroom.queue.redis.RedisConnector;
 import io.anteroom.testing.redis.RedisServerExtension;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -66,9 +64,8 @@ class RoomManyInstancesIntegrationTests {
   @RegisterExtension final WireMockOrigin origin = new WireMockOrigin();
 
   final QueueKeys keys = new QueueKeys("wr");
-  final List<AutoCloseable> open = new ArrayList<>();
-  final List<WorkerApp> workers = new ArrayList<>();
-  RedisClient client;
+  Instances instances;
+  List<WorkerApp> workers;
   RedisCommands<String, String> commands;
 
   /** A newcomer on the quiet product, and whether the room was marked full around the arrival. */
@@ -99,25 +96,21 @@ class RoomManyInstancesIntegrationTests {
         active.activate(queue, Activation.MANUAL).block();
       }
     }
-    client = RedisClient.create(redis.uri());
-    commands = client.connect().sync();
+    instances = new Instances("room-many-instances", redis.uri());
+    workers = instances.workers;
+    commands = instances.redis();
   }
 
   @AfterEach
   void stopEverything() throws Exception {
-    workers.forEach(WorkerApp::kill);
-    Collections.reverse(open);
-    for (AutoCloseable closeable : open) {
-      closeable.close();
-    }
-    client.shutdown();
+    instances.close();
   }
 
   @Test
   void twoGatewaysAndThreeWorkersKeepTheRoomsRateTotalAndSharesAndHoldTheQuietItemWhileFull() {
-    RedisMonitor monitor = keep(new RedisMonitor(redis.host(), redis.port()));
-    GatewayApp east = keep(new GatewayApp(redis.uri(), origin));
-    GatewayApp west = keep(new GatewayApp(redis.uri(), origin));
+    RedisMonitor monitor = instances.keep(new RedisMonitor(redis.host(), redis.port()));
+    GatewayApp east = instances.keep(new GatewayApp(redis.uri(), origin));
+    GatewayApp west = instances.keep(new GatewayApp(redis.uri(), origin));
     for (GatewayApp gateway : List.of(east, west)) {
       await()
           .atMost(Duration.ofSeconds(10))
@@ -127,7 +120,7 @@ class RoomManyInstancesIntegrationTests {
                       && gateway.bean(RoomPolicyMirror.class).policy(HEAVY).budget().weight()
                           == 2.0);
     }
-    Crowd crowd = keep(new Crowd(east.port(), west.port()));
+    Crowd crowd = instances.keep(new Crowd(east.port(), west.port()));
     for (QueueId queue : HOT_QUEUES) {
       crowd.keepWaiting(queue.item(), LINE);
     }
@@ -135,26 +128,26 @@ class RoomManyInstancesIntegrationTests {
     await("lines forming")
         .atMost(Duration.ofSeconds(60))
         .until(() -> HOT_QUEUES.stream().allMatch(q -> crowd.waiting(q.item()) >= LINE));
-    report("gateways up, lines formed");
-    RunningSampler sampler = keep(new RunningSampler(redis.uri(), keys.sessions(ROOM)));
+    instances.report("gateways up, lines formed");
+    RunningSampler sampler = instances.keep(new RunningSampler(redis.uri(), keys.sessions(ROOM)));
 
     for (int i = 1; i <= 3; i++) {
-      workers.add(keep(new WorkerApp(redis.uri(), TICK)));
+      instances.startWorker(redis.uri(), TICK);
     }
-    mark("hot");
+    instances.mark("hot");
     List<Arrival> whileHot = new CopyOnWriteArrayList<>();
     long hotEnds = System.nanoTime() + HOT.toNanos();
     while (System.nanoTime() < hotEnds) {
       whileHot.add(arriveQuietly(crowd));
       sleep(Duration.ofMillis(1_000));
     }
-    mark("drain");
+    instances.mark("drain");
     crowd.stopJoining();
     await("hot lines drained and the room no longer full")
         .atMost(Duration.ofSeconds(60))
         .pollInterval(Duration.ofMillis(200))
         .until(() -> HOT_QUEUES.stream().allMatch(q -> crowd.waiting(q.item()) == 0) && !full());
-    mark("roomy");
+    instances.mark("roomy");
     List<Arrival> afterwards = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
       afterwards.add(arriveQuietly(crowd));
@@ -162,7 +155,7 @@ class RoomManyInstancesIntegrationTests {
     await("everyone who waited for the quiet product is in")
         .atMost(Duration.ofSeconds(30))
         .until(() -> crowd.waiting(QUIET) == 0);
-    mark("end");
+    instances.mark("end");
 
     crowd.close();
     sampler.close();
@@ -172,7 +165,8 @@ class RoomManyInstancesIntegrationTests {
     RoomReplay room = RoomReplay.of(keys.sessions(ROOM), keys.budget(ROOM), executed);
 
     SoftAssertions softly = new SoftAssertions();
-    report("executed commands %d, visitor requests %d", executed.size(), crowd.requests());
+    instances.report(
+        "executed commands %d, visitor requests %d", executed.size(), crowd.requests());
     replayMatchesRedis(softly, room);
     rateHolds(softly, room);
     totalHolds(softly, room, sampler);
@@ -195,7 +189,7 @@ class RoomManyInstancesIntegrationTests {
   }
 
   private void replayMatchesRedis(SoftAssertions softly, RoomReplay room) {
-    report(
+    instances.report(
         "room: %d admissions replayed, %d sessions at the end (Redis %d)",
         room.admissions().size(), room.sessions(), commands.zcard(keys.sessions(ROOM)));
     softly
@@ -216,14 +210,15 @@ class RoomManyInstancesIntegrationTests {
     for (long window : WINDOWS_MS) {
       int peak = Timeline.peak(times, window);
       double bound = RATE * window / 1000.0 + BURST;
-      report("room: peak admissions in %d ms = %d, bound %.1f", window, peak, bound);
+      instances.report("room: peak admissions in %d ms = %d, bound %.1f", window, peak, bound);
       softly
           .assertThat((double) peak)
           .as("room admissions in %d ms", window)
           .isLessThanOrEqualTo(bound + 1e-6);
     }
     List<Long> hot = times(room.between("hot", "drain"));
-    report("room: %.1f admissions a second while hot (rate %.0f)", Timeline.rate(hot), RATE);
+    instances.report(
+        "room: %.1f admissions a second while hot (rate %.0f)", Timeline.rate(hot), RATE);
     softly
         .assertThat(Timeline.rate(hot))
         .as("the room admitted while hot")
@@ -232,7 +227,7 @@ class RoomManyInstancesIntegrationTests {
 
   /** After every command Redis ran, and in every sample: sessions ≤ total active users. */
   private void totalHolds(SoftAssertions softly, RoomReplay room, RunningSampler sampler) {
-    report(
+    instances.report(
         "room: most sessions replayed %d, sampled %d over %d samples, total %d",
         room.maxSessions(), sampler.max(), sampler.samples(), TOTAL);
     softly.assertThat(room.maxSessions()).as("sessions, replayed").isLessThanOrEqualTo(TOTAL);
@@ -263,7 +258,7 @@ class RoomManyInstancesIntegrationTests {
       long count = window.stream().filter(a -> a.item().equals(weight.getKey())).count();
       double share = count / (double) window.size();
       double expected = weight.getValue() / weights;
-      report(
+      instances.report(
           "shop:%s: %d of %d hot admissions in 10 s, share %.3f, weight's %.3f",
           weight.getKey(), count, window.size(), share, expected);
       softly
@@ -286,7 +281,7 @@ class RoomManyInstancesIntegrationTests {
       SoftAssertions softly, List<Arrival> whileHot, List<Arrival> afterwards) {
     List<Arrival> heldBack =
         whileHot.stream().filter(a -> a.fullBefore() && a.fullAfter()).toList();
-    report(
+    instances.report(
         "quiet product: %d arrivals while hot, %d of them with the room full throughout, %d"
             + " passed at once; afterwards %s",
         whileHot.size(),
@@ -308,12 +303,6 @@ class RoomManyInstancesIntegrationTests {
     return admissions.stream().map(Admission::bucketMs).toList();
   }
 
-  /** A moment in the MONITOR stream, between the commands before and after it. */
-  private void mark(String name) {
-    commands.echo(name);
-    report("phase %s", name);
-  }
-
   private static void sleep(Duration duration) {
     try {
       Thread.sleep(duration.toMillis());
@@ -321,18 +310,5 @@ class RoomManyInstancesIntegrationTests {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
-  }
-
-  private <T extends AutoCloseable> T keep(T closeable) {
-    open.add(closeable);
-    return closeable;
-  }
-
-  private static final long START = System.nanoTime();
-
-  private static void report(String format, Object... args) {
-    System.out.printf(
-        "[room-many-instances %5.1fs] %s%n",
-        (System.nanoTime() - START) / 1e9, String.format(format, args));
   }
 }
