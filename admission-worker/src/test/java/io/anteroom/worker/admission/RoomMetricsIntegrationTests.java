@@ -10,7 +10,6 @@ import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.RedisActiveQueues;
 import io.anteroom.queue.RedisQueueStore;
 import io.anteroom.queue.config.RedisProperties;
-import io.anteroom.queue.policy.PolicyParser;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.redis.RedisConnector;
 import io.anteroom.testing.MutableClock;
@@ -19,7 +18,6 @@ import io.micrometer.core.instrument.Gauge;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -61,22 +59,6 @@ class RoomMetricsIntegrationTests {
     connector.close();
   }
 
-  /**
-   * Queues that admit 1,000 a second and wait an hour for those in line; the room's values on top.
-   */
-  static RoomPolicy room(String... values) {
-    RoomPolicy queues =
-        PolicyParser.apply(
-            "test",
-            RoomPolicy.DEFAULTS,
-            Map.of("admit-per-second", "1000", "abandon-after", "1h", "max-active", "100000"));
-    Map<String, String> map = new java.util.LinkedHashMap<>();
-    for (int i = 0; i < values.length; i += 2) {
-      map.put(values[i], values[i + 1]);
-    }
-    return PolicyParser.apply("test", queues, map);
-  }
-
   /** Puts {@code count} people in the queue's line and turns it on. */
   void line(QueueId queue, int count, RoomPolicy policy) {
     for (int v = 0; v < count; v++) {
@@ -104,7 +86,7 @@ class RoomMetricsIntegrationTests {
     // 600 a minute: 10 a second, 2 or 3 a tick after a first burst of 10. With a time constant of
     // a minute each count of n moves the figure by about n, and two minutes on the burst still
     // weighs 10 / e^2: within 4 of 600.
-    RoomPolicy policy = room("new-users-per-minute", "600");
+    RoomPolicy policy = RoomLimitsIntegrationTests.room("new-users-per-minute", "600");
     worker = new WorkerFixture(redis.uri(), ROOM, policy, "250ms", clock);
     line(first, 1000, policy);
     line(second, 1000, policy);
@@ -123,7 +105,7 @@ class RoomMetricsIntegrationTests {
 
   @Test
   void aRoomWithoutLimitsShowsPassesGivenWhileOffAndTheLinesOfQueuesThatAdmitNobody() {
-    RoomPolicy paused = room("mode", "paused");
+    RoomPolicy paused = RoomLimitsIntegrationTests.room("mode", "paused");
     worker = new WorkerFixture(redis.uri(), ROOM, paused, "250ms", clock);
     line(first, 3, paused);
     line(second, 4, paused);
