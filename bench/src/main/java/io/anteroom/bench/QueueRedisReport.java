@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -69,6 +70,9 @@ final class QueueRedisReport {
           room trim/visitor | %.2f | of which trimming seen once stale (trimming calls less idle calls), µs per visitor
           median room admit call | %.0f | median room admission call (one batch over 3 queues), µs
           longest room admit call | %.0f | longest room admission call, µs
+          median growing admit call | %.0f | median admit call while running grows (sessions never end), µs
+          longest growing admit call | %.0f | longest admit call while running grows (sessions never end), µs
+          running before longest growing call | %.0f | members in running before that longest call
           bytes/waiting | %.1f | memory per waiting visitor (`used_memory` growth ÷ visitors), bytes
           bytes/member | %.1f | memory per plain sorted-set member of the same id, bytes
           """,
@@ -116,15 +120,26 @@ final class QueueRedisReport {
       and arguments); the four commands a join cannot do without (`join_floor.lua`).
       - **A2**: `admit` calls, one slice each, empty A1's line, the clock moving one second per \
       call so each admits a full batch; then, the clock past abandon-after, calls on the empty \
-      line trim the admitted visitors' `seen` entries, counted less as many idle calls.
+      line trim the admitted visitors' `seen` entries, counted less as many idle calls. As in \
+      service, sessions end: before each call, outside the measured slice, `expire.lua` (as the \
+      worker runs it each tick) ends the sessions idle for their idle limit (a session of 36 s, \
+      39.6 s with its check), so running and the room's sessions hover at 3,900–4,000 members \
+      with a batch of 100, well under the 8,192 at which Redis doubles a sorted set's hash table; \
+      every admission call is measured and counted. Also taking turns, one more queue whose \
+      sessions never end (the method before) is emptied by the same calls, its running set \
+      growing to every visitor, through 8,192 and 16,384 members: only its longest call is \
+      reported.
       - **A2 room**: taking turns call by call with A2, a room with room-wide limits \
       (`new-users-per-minute` one batch a second, `total-active-users` above everyone) and three \
       active item queues, whose lines hold the same visitors dealt over the items, is emptied by \
       `RedisRoomStore.admit` (`room_admit.lua`), one call a second, each call sharing one batch \
-      among the three queues by their weights; then trimmed and idle calls as in A2.
+      among the three queues by their weights, sessions ending as in A2 (`expire.lua` on each \
+      queue); then trimmed and idle calls as in A2, after every session has ended.
       - **B2**: `ZPOPMIN key batch` + `ZADD running now m1 now m2 …` per batch, raw and as a \
       script (`zpopmin_zadd.lua`), and what admission with abandonment cannot do without \
-      (`admit_floor.lua`: `ZPOPMIN`, `ZMSCORE` on seen, `ZADD` to running).
+      (`admit_floor.lua`: `ZPOPMIN`, `ZMSCORE` on seen, `ZADD` to running); before each batch, \
+      outside the measured slice, `ZREMRANGEBYRANK` leaves each running set as many members as \
+      A2's has before a call, so both sides add to sets of the same size.
       - **Memory**: growth of `used_memory` less `mem_clients_normal` on a flushed server while \
       the visitors join a fresh line through the store, against the same ids in one sorted set.
       """;
@@ -154,6 +169,10 @@ final class QueueRedisReport {
       case "room trim/visitor" -> r.roomTrimUsec();
       case "median room admit call" -> r.phase("roomAdmit").medianSliceUsec();
       case "longest room admit call" -> r.longestRoomAdmitUsec();
+      case "median growing admit call" -> r.phase("admitGrowing").medianSliceUsec();
+      case "longest growing admit call" -> r.phase("admitGrowing").longestSliceUsec();
+      case "running before longest growing call" ->
+          (double) r.phase("admitGrowing").longestSliceIndex() * Run.number("batch");
       case "bytes/waiting" -> r.waitingBytes();
       case "bytes/member" -> r.memberBytes();
       default -> throw new IllegalArgumentException(column);
@@ -382,6 +401,32 @@ final class QueueRedisReport {
         m("longest admit call"),
         m("median admit call"),
         longestNote(longest, call));
+    growingVerdict(md);
+  }
+
+  /** The longest call while running grows without end, against the steady calls'. */
+  private void growingVerdict(Markdown md) {
+    Spread longest = Spread.of(rounds, r -> value("longest growing admit call", r));
+    md.line(
+        """
+        **Running sets that keep growing.** Admitting the same line while no session ends, so \
+        running and the room's sessions grow to %d members, the longest call took %.0f µs \
+        (median of the rounds' longest calls; %.0f–%.0f µs; median call %.0f µs), with %s \
+        members in running before it in the rounds (Redis doubles a sorted set's hash table as \
+        it passes 8,192 and 16,384 members), against %.0f µs for the longest call with sessions \
+        ending in the same run. A running set of steady service stays near its size (max-active, \
+        total-active-users, sessions ending); one that passes a power of two costs a one-off \
+        slower call.
+        """,
+        Run.number("visitors"),
+        longest.median(),
+        longest.min(),
+        longest.max(),
+        m("median growing admit call"),
+        rounds.stream()
+            .map(r -> Markdown.f("%.0f", value("running before longest growing call", r)))
+            .collect(Collectors.joining(", ")),
+        m("longest admit call"));
   }
 
   private static final String JOIN_FLOOR =
