@@ -105,6 +105,11 @@ final class Phase {
     return sliceScriptUsec.stream().mapToLong(Long::longValue).max().orElse(0);
   }
 
+  /** Which slice, counted from 0, took longest. */
+  int longestSliceIndex() {
+    return sliceScriptUsec.indexOf(longestSliceUsec());
+  }
+
   double medianSliceUsec() {
     return Spread.of(sliceScriptUsec, Long::doubleValue).median();
   }

@@ -16,11 +16,25 @@ import java.util.Map;
 
 /**
  * Side A, the queue model: enqueue and admit through {@link RedisQueueStore}, as the apps call
- * them, on one queue.
+ * them, on one queue. Between admission calls, unmeasured, {@code expire.lua} ends the sessions
+ * idle for longer than {@link #SESSION}, as the worker does each tick, so the running set and the
+ * room's sessions stay at the size of steady service; {@link #growing} keeps every session instead.
  */
 final class QueuePhases {
 
   static final QueueId QUEUE = QueueId.of("bench", "item");
+
+  /** The one queue whose sessions never end, in a room of its own; see {@link #growing}. */
+  static final QueueId GROWN = QueueId.of("grown", "item");
+
+  /**
+   * Session duration while admitting: an idle limit of 39.6 s (this and a tenth, {@link
+   * RoomPolicy#sessionIdleLimit}) at one call of one batch a second leaves 39 batches running
+   * before each call and 40 after it, 3,900–4,000 sessions with a batch of 100: well under the
+   * 8,192 members at which Redis doubles a sorted set's hash table (then 16,384), which a running
+   * set of steady service does not keep passing. Finished entries are kept as long.
+   */
+  static final Duration SESSION = Duration.ofSeconds(36);
 
   /** A second queue for the general enqueue path, so both lines stay apart. */
   static final QueueId TICKETS = QueueId.of("bench", "tickets");
@@ -34,11 +48,34 @@ final class QueuePhases {
   private final QueueKeys keys = new QueueKeys("wr");
   private final MutableClock clock = new MutableClock(START);
   private final RedisQueueStore store;
+  private final QueueId queue;
   private final RoomPolicy policy;
+  private final boolean sessionsEnd;
+  private long ended;
 
   QueuePhases(RedisClusterAsyncCommands<String, String> commands, int batch) {
+    this(commands, batch, QUEUE, SESSION, true);
+  }
+
+  /**
+   * The one queue as the bench admitted before: on {@link #GROWN}, sessions outlast the run and
+   * nobody ends them, so the running set and the room's sessions grow to every visitor of the run,
+   * through 8,192 and 16,384 members. Only admits.
+   */
+  static QueuePhases growing(RedisClusterAsyncCommands<String, String> commands, int batch) {
+    return new QueuePhases(commands, batch, GROWN, Duration.ofDays(1), false);
+  }
+
+  private QueuePhases(
+      RedisClusterAsyncCommands<String, String> commands,
+      int batch,
+      QueueId queue,
+      Duration session,
+      boolean sessionsEnd) {
     this.commands = commands;
     this.store = new RedisQueueStore(commands, keys, clock);
+    this.queue = queue;
+    this.sessionsEnd = sessionsEnd;
     // Rate = batch per second with a one-second burst, so each ADMIT_STEP allows a full batch; no
     // cap on running, and nobody is abandoned within a run.
     this.policy =
@@ -46,12 +83,13 @@ final class QueuePhases {
             batch,
             Duration.ofSeconds(1),
             Integer.MAX_VALUE,
-            Duration.ofHours(1),
+            session,
             Duration.ofDays(1),
             batch,
-            Duration.ofHours(1));
+            session);
     // Loaded up front, so no measured call falls back to EVAL and compiles its script.
-    for (LuaScript script : List.of(QueueScripts.ENQUEUE, QueueScripts.JOIN, QueueScripts.ADMIT)) {
+    for (LuaScript script :
+        List.of(QueueScripts.ENQUEUE, QueueScripts.JOIN, QueueScripts.ADMIT, QueueScripts.EXPIRE)) {
       Await.result(commands.scriptLoad(script.source()));
     }
   }
@@ -62,7 +100,8 @@ final class QueuePhases {
    */
   void prepare() {
     clock.set(START);
-    for (QueueId queue : List.of(QUEUE, TICKETS)) {
+    ended = 0;
+    for (QueueId queue : List.of(queue, TICKETS)) {
       Map<String, String> empty = Map.of("tokens", "0", "refill", "" + START.toEpochMilli());
       Await.result(commands.hset(keys.state(queue), empty));
     }
@@ -70,7 +109,7 @@ final class QueuePhases {
 
   /** A1 slice: these newcomers join the line by {@code join.lua}, as minted ids do. */
   long join(List<String> visitors) {
-    return InFlight.each(visitors, v -> store.join(QUEUE, v, policy).toFuture());
+    return InFlight.each(visitors, v -> store.join(queue, v, policy).toFuture());
   }
 
   /**
@@ -81,10 +120,44 @@ final class QueuePhases {
     return InFlight.each(visitors, v -> store.enqueue(TICKETS, v, policy).toFuture());
   }
 
-  /** A2 slice: one admission call a step later, which must admit a full batch or the rest. */
-  long admit() {
+  /**
+   * Before an A2 slice, not measured: the clock a step later, and {@code expire.lua} as the worker
+   * runs it before admitting, ending the sessions idle for longer than the session's idle limit
+   * (none on {@link #growing}'s queue).
+   */
+  void step() {
     clock.advance(ADMIT_STEP);
-    AdmitResult result = Await.result(store.admit(QUEUE, policy).toFuture());
+    endSessions();
+  }
+
+  /** Ends, not measured, the sessions idle for their idle limit as of now; see {@link #step}. */
+  void endSessions() {
+    long expired = sessionsEnd ? 1 : 0;
+    while (expired > 0) {
+      expired = Await.result(store.expire(queue, policy).toFuture()).expired();
+      ended += expired;
+    }
+  }
+
+  /**
+   * The most sessions running before an admission call once they end: those admitted within the
+   * session's idle limit, one batch a step ({@link #SESSION}).
+   */
+  long runningBeforeCall() {
+    long steps = (policy.sessionIdleLimit().toMillis() - 1) / ADMIT_STEP.toMillis();
+    return steps * policy.admitBatch();
+  }
+
+  /** Sessions {@link #endSessions} ended since {@link #prepare}. */
+  long ended() {
+    return ended;
+  }
+
+  /**
+   * A2 slice: one admission call, after {@link #step}, which must admit a full batch or the rest.
+   */
+  long admit() {
+    AdmitResult result = Await.result(store.admit(queue, policy).toFuture());
     if (result.admitted() == 0 || result.abandoned() > 0) {
       throw new IllegalStateException("an admission call did not admit a batch: " + result);
     }
@@ -98,13 +171,13 @@ final class QueuePhases {
    * visitors it admitted.
    */
   long trim() {
-    Await.result(store.admit(QUEUE, policy).toFuture());
+    Await.result(store.admit(queue, policy).toFuture());
     return 0;
   }
 
   /** Whether seen still holds entries for {@link #trim} to remove. */
   boolean seenLeft() {
-    return Await.result(commands.zcard(keys.seen(QUEUE))) > 0;
+    return Await.result(commands.zcard(keys.seen(queue))) > 0;
   }
 
   /** Moves the clock past abandon-after, so every seen entry is stale. */
@@ -141,9 +214,20 @@ final class QueuePhases {
         .orElseThrow(() -> new IllegalStateException("INFO memory without " + name));
   }
 
-  /** Fails unless the line holds {@code waiting} and running holds {@code running} visitors. */
-  void verify(long waiting, long running) {
-    Await.expect("queue waiting", waiting, commands.zcard(keys.waiting(QUEUE)));
-    Await.expect("queue running", running, commands.zcard(keys.running(QUEUE)));
+  /**
+   * Fails unless the line holds {@code waiting} visitors and {@code admitted} were admitted in all:
+   * the queue counts that many admissions, and running holds those whose session has not ended, the
+   * room's sessions the same: nobody admitted twice or lost.
+   */
+  void verify(long waiting, long admitted) {
+    Await.expect("queue waiting", waiting, commands.zcard(keys.waiting(queue)));
+    Await.expect("queue running", admitted - ended, commands.zcard(keys.running(queue)));
+    Await.expect("queue sessions", admitted - ended, commands.zcard(keys.sessions(queue.room())));
+    String count = Await.result(commands.hget(keys.state(queue), "admitted"));
+    long counted = count == null ? 0 : Long.parseLong(count);
+    if (counted != admitted) {
+      throw new IllegalStateException(
+          "queue: %d admissions counted, expected %d".formatted(counted, admitted));
+    }
   }
 }

@@ -29,12 +29,14 @@ public final class QueueRedisBench {
   private final RedisClusterAsyncCommands<String, String> commands;
   private final int batch = Run.number("batch");
   private final QueuePhases queue;
+  private final QueuePhases grown;
   private final RoomPhases room;
   private final RawPhases raw;
 
   private QueueRedisBench(RedisClusterAsyncCommands<String, String> commands) {
     this.commands = commands;
     this.queue = new QueuePhases(commands, batch);
+    this.grown = QueuePhases.growing(commands, batch);
     this.room = new RoomPhases(commands, batch, Run.number("visitors"));
     this.raw = new RawPhases(commands);
   }
@@ -45,6 +47,7 @@ public final class QueueRedisBench {
     int warmup = Run.number("warmup");
     List<Round> rounds = new ArrayList<>();
     String redisVersion;
+    QueueRedisBench bench;
     try (RedisServer server = RedisServer.start();
         RedisConnector redis =
             RedisConnector.connect(
@@ -53,7 +56,7 @@ public final class QueueRedisBench {
       redisVersion =
           server.command("INFO", "server").replaceAll("(?s).*redis_version:(\\S+).*", "$1");
       System.out.println("redis-server " + redisVersion + " at " + server.uri());
-      QueueRedisBench bench = new QueueRedisBench(redis.commands());
+      bench = new QueueRedisBench(redis.commands());
       for (int round = 1 - warmup; round <= Run.number("rounds"); round++) {
         Round result = bench.round(Math.max(round, 0), round);
         System.out.println(QueueRedisReport.roundLine(result));
@@ -67,13 +70,16 @@ public final class QueueRedisBench {
     String workload =
         String.format(
             "%d rounds after %d discarded warm-up; %d visitors per phase; admit batch %d (the"
-                + " room's: one batch over %d queues); enqueue slices of %d visitors; %d commands"
-                + " in flight",
+                + " room's: one batch over %d queues); sessions of %d s ended between admission"
+                + " calls, running sets (the room's sessions) at most %d members before a call;"
+                + " enqueue slices of %d visitors; %d commands in flight",
             rounds.size(),
             warmup,
             Run.number("visitors"),
             Run.number("batch"),
             RoomPhases.ITEMS,
+            QueuePhases.SESSION.toSeconds(),
+            bench.queue.runningBeforeCall(),
             SLICE,
             InFlight.LIMIT);
     String markdown = new QueueRedisReport(rounds).markdown(load, redisVersion, steal, workload);
@@ -90,15 +96,19 @@ public final class QueueRedisBench {
    * floor), then one admission call alternates with one raw batch (A2, B2), then admission calls
    * trim the admitted visitors' seen entries once they are stale (part of A2). In A2 the room's
    * admission across its queues, whose lines hold the same visitors, takes turns with the one
-   * queue's: a call of each, the one queue's first when side A starts. Which side starts alternates
-   * between rounds. Last, memory: the visitors waiting in a fresh line against as many plain
-   * members.
+   * queue's: a call of each, the one queue's first when side A starts; then a call on the queue
+   * whose sessions never end ({@code admitGrowing}). Before every admission call or batch, not
+   * measured, sessions idle for longer than {@link QueuePhases#SESSION} end ({@code expire.lua}; on
+   * side B, the running sets lose as many of their oldest members), as in service. Which side
+   * starts alternates between rounds. Last, memory: the visitors waiting in a fresh line against as
+   * many plain members.
    */
   private Round round(int number, int seed) {
     List<String> visitors = visitors(Run.number("visitors"), seed);
     int n = visitors.size();
     flush();
     queue.prepare();
+    grown.prepare();
     room.prepare();
     raw.prepare();
     Map<String, Phase> p = new HashMap<>();
@@ -122,23 +132,32 @@ public final class QueueRedisBench {
           });
     }
     queue.verify(n, 0);
-    raw.verify(n, 0, n);
+    raw.verify(n, 0);
     room.fill(visitors);
     room.verify(n, 0);
+    grown.join(visitors);
+    grown.verify(n, 0);
     Phase admit = p.get("admit");
     Phase roomAdmit = p.get("roomAdmit");
+    Phase growing = p.get("admitGrowing");
     Phase rawAdmit = p.get("rawAdmit");
+    long keep = queue.runningBeforeCall();
     for (turn = seed;
         admit.operations < n || roomAdmit.operations < n || rawAdmit.operations < n;
         turn++) {
       int now = turn;
       inTurn(
           turn,
-          () ->
-              inTurn(
-                  now, () -> upTo(n, admit, queue::admit), () -> upTo(n, roomAdmit, room::admit)),
+          () -> {
+            inTurn(
+                now,
+                () -> upTo(n, admit, queue::step, queue::admit),
+                () -> upTo(n, roomAdmit, room::step, room::admit));
+            upTo(n, growing, grown::step, grown::admit);
+          },
           () -> {
             if (rawAdmit.operations < n) {
+              raw.endSessions(keep);
               rawAdmit.measure(() -> raw.admit(batch));
               p.get("scriptedAdmit").measure(() -> raw.scriptedAdmit(batch));
               p.get("admitFloor").measure(() -> raw.admitFloor(batch));
@@ -147,9 +166,15 @@ public final class QueueRedisBench {
     }
     queue.verify(0, n);
     room.verify(0, n);
-    raw.verify(0, n, 0);
+    grown.verify(0, n);
+    raw.verify(0, n);
+    // An hour later every session has ended: expire.lua, not measured, empties the running sets
+    // and the room's sessions before the trimming calls, as the worker's ticks would have.
     queue.ageSeen();
     room.ageSeen();
+    queue.endSessions();
+    room.endSessions();
+    queue.verify(0, n);
     for (turn = seed; queue.seenLeft() || room.seenLeft(); turn++) {
       inTurn(
           turn,
@@ -186,9 +211,13 @@ public final class QueueRedisBench {
     Await.result(commands.flushall());
   }
 
-  /** One more slice of {@code phase}, unless it has its {@code n} operations already. */
-  private static void upTo(int n, Phase phase, LongSupplier slice) {
+  /**
+   * One more slice of {@code phase}, after {@code before} (not measured), unless it has its {@code
+   * n} operations already.
+   */
+  private static void upTo(int n, Phase phase, Runnable before, LongSupplier slice) {
     if (phase.operations < n) {
+      before.run();
       phase.measure(slice);
     }
   }

@@ -69,6 +69,9 @@ final class QueueRedisReport {
           room trim/visitor | %.2f | of which trimming seen once stale (trimming calls less idle calls), µs per visitor
           median room admit call | %.0f | median room admission call (one batch over 3 queues), µs
           longest room admit call | %.0f | longest room admission call, µs
+          median growing admit call | %.0f | median admit call while running grows (sessions never end), µs
+          longest growing admit call | %.0f | longest admit call while running grows (sessions never end), µs
+          running before longest growing call | %.0f | members in running before that longest call
           bytes/waiting | %.1f | memory per waiting visitor (`used_memory` growth ÷ visitors), bytes
           bytes/member | %.1f | memory per plain sorted-set member of the same id, bytes
           """,
@@ -116,26 +119,37 @@ final class QueueRedisReport {
       and arguments); the four commands a join cannot do without (`join_floor.lua`).
       - **A2**: `admit` calls, one slice each, empty A1's line, the clock moving one second per \
       call so each admits a full batch; then, the clock past abandon-after, calls on the empty \
-      line trim the admitted visitors' `seen` entries, counted less as many idle calls.
+      line trim the admitted visitors' `seen` entries, counted less as many idle calls. As in \
+      service, sessions end: before each call, outside the measured slice, `expire.lua` (as the \
+      worker runs it each tick) ends the sessions idle for their idle limit (a session of 36 s, \
+      39.6 s with its check), so running and the room's sessions hover at 3,900–4,000 members \
+      with a batch of 100, well under the 8,192 at which Redis doubles a sorted set's hash table; \
+      every admission call is measured and counted. Also taking turns, one more queue whose \
+      sessions never end (the method before) is emptied by the same calls, its running set \
+      growing to every visitor, through 8,192 and 16,384 members: only its longest call is \
+      reported.
       - **A2 room**: taking turns call by call with A2, a room with room-wide limits \
       (`new-users-per-minute` one batch a second, `total-active-users` above everyone) and three \
       active item queues, whose lines hold the same visitors dealt over the items, is emptied by \
       `RedisRoomStore.admit` (`room_admit.lua`), one call a second, each call sharing one batch \
-      among the three queues by their weights; then trimmed and idle calls as in A2.
+      among the three queues by their weights, sessions ending as in A2 (`expire.lua` on each \
+      queue); then trimmed and idle calls as in A2, after every session has ended.
       - **B2**: `ZPOPMIN key batch` + `ZADD running now m1 now m2 …` per batch, raw and as a \
       script (`zpopmin_zadd.lua`), and what admission with abandonment cannot do without \
-      (`admit_floor.lua`: `ZPOPMIN`, `ZMSCORE` on seen, `ZADD` to running).
+      (`admit_floor.lua`: `ZPOPMIN`, `ZMSCORE` on seen, `ZADD` to running); before each batch, \
+      outside the measured slice, `ZREMRANGEBYRANK` leaves each running set as many members as \
+      A2's has before a call, so both sides add to sets of the same size.
       - **Memory**: growth of `used_memory` less `mem_clients_normal` on a flushed server while \
       the visitors join a fresh line through the store, against the same ids in one sorted set.
       """;
 
-  private final List<Round> rounds;
+  final List<Round> rounds;
 
   QueueRedisReport(List<Round> rounds) {
     this.rounds = List.copyOf(rounds);
   }
 
-  private static double value(String column, Round r) {
+  static double value(String column, Round r) {
     return switch (column) {
       case "join", "enqueue" -> r.script(column);
       case "raw ZADD+ZRANK" -> r.rawEnqueueUsec();
@@ -154,6 +168,10 @@ final class QueueRedisReport {
       case "room trim/visitor" -> r.roomTrimUsec();
       case "median room admit call" -> r.phase("roomAdmit").medianSliceUsec();
       case "longest room admit call" -> r.longestRoomAdmitUsec();
+      case "median growing admit call" -> r.phase("admitGrowing").medianSliceUsec();
+      case "longest growing admit call" -> r.phase("admitGrowing").longestSliceUsec();
+      case "running before longest growing call" ->
+          (double) r.phase("admitGrowing").longestSliceIndex() * Run.number("batch");
       case "bytes/waiting" -> r.waitingBytes();
       case "bytes/member" -> r.memberBytes();
       default -> throw new IllegalArgumentException(column);
@@ -210,7 +228,7 @@ final class QueueRedisReport {
         new Figure("longest room admission call", "longest room admit call", "%.0f µs", null);
     goal(md, "room", roomLongest, LONGEST_CALL_GOAL, true);
     md.line("");
-    verdicts(md);
+    new QueueRedisVerdicts(this).write(md);
     breakdown(md);
     md.line("## Per round\n");
     List<Figure> all = Stream.concat(VALUES.stream(), RATIOS.stream()).toList();
@@ -234,168 +252,6 @@ final class QueueRedisReport {
     String range = f.print(s.min()) + "–" + f.print(s.max());
     String target = (strict ? "< " : "≤ ") + f.print(limit);
     md.row(number, f.label(), f.print(s.median()), range, target, met ? "met" : "**not met**");
-  }
-
-  private void verdicts(Markdown md) {
-    double ref = m("EVALSHA ref");
-    double ratio = m("join", "EVALSHA ref");
-    double overhead = median(r -> r.phase("join").scriptOverheadPer());
-    double floor = m("return-only script");
-    double calls = median(r -> r.phase("join").dataCallsPer());
-    double refCalls = median(r -> r.phase("scriptedEnqueue").dataCallsPer());
-    double floorRatio = m("join floor", "EVALSHA ref");
-    md.line(
-        """
-        **Goal 6, enqueue: %s** A newcomer's join costs %.2f µs, %.2f× the EVALSHA reference \
-        (%.2f µs; %.1f× allows %.2f µs). Beyond it, the join spends: %s. The general path \
-        (`enqueue.lua`, for ticket holders) costs %.2f µs, %.2f× the reference.
-
-        Of the join's %.2f µs of Lua + EVALSHA time, %.2f µs is what calling any script with \
-        five keys and five arguments costs (the return-only script); the other %.2f µs come with \
-        its %.2f `redis.call`s and the Lua between them, about %.2f µs per call (each call turns \
-        its arguments into Redis objects, looks the command up, checks it may run and turns the \
-        reply back into Lua values). The reference makes %.0f calls. A join needs at least four: \
-        the sequence number (`HINCRBY`), the place (`ZADD` waiting), the last-seen time for \
-        abandonment (`ZADD` seen) and the line's length for the position and the empty-line \
-        admission (`ZCARD`). Those four alone, as one script with nothing else \
-        (`join_floor.lua`), cost %.2f µs, %.2f× the reference: %s The join itself costs %.2f× \
-        that floor.
-        """,
-        verdict(ratio, JOIN_GOAL),
-        m("join"),
-        ratio,
-        ref,
-        JOIN_GOAL,
-        ref * JOIN_GOAL,
-        differences("join", "scriptedEnqueue"),
-        m("enqueue"),
-        m("enqueue", "EVALSHA ref"),
-        overhead,
-        floor,
-        overhead - floor,
-        calls,
-        (overhead - floor) / calls,
-        refCalls,
-        m("join floor"),
-        floorRatio,
-        floorRatio <= JOIN_GOAL ? "within the goal." : JOIN_FLOOR,
-        m("join", "join floor"));
-    double memory = m("bytes/waiting", "bytes/member");
-    md.line(
-        """
-        **Goal 7, memory: %s** A waiting visitor takes %.1f bytes, everything included, %.2f× \
-        the %.1f bytes of one plain sorted-set member of the same id. The visitor is a member of \
-        two sorted sets: the line (ordered by place) and `seen` (ordered by last poll, which \
-        sweeps and admission read by range); nothing else grows with the line. Admitted visitors \
-        also keep their `seen` entry until it is older than abandon-after, when admission trims it.
-        """,
-        verdict(memory, MEMORY_GOAL), m("bytes/waiting"), memory, m("bytes/member"));
-    double raw = m("raw ZPOPMIN+ZADD");
-    double admit = m("admit/visitor", "raw ZPOPMIN+ZADD");
-    double admitFloor = m("admit floor", "raw ZPOPMIN+ZADD");
-    md.line(
-        """
-        **Goal 8, admit: %s** %.2f µs per admitted visitor is %.2f× raw `ZPOPMIN` + `ZADD` (%.2f µs; \
-        %.1f× allows %.2f µs). Of that, %.2f µs are the trimming of the admitted visitors' seen \
-        entries once stale: the calls that trimmed them on the empty line, less as many calls \
-        with nothing to do (in service the trimming rides on the admission calls of the moment, \
-        whose fixed cost is counted already). Beyond the raw pair, the admitting calls spend: %s. \
-        The same raw pair run as a minimal script (`zpopmin_zadd.lua`) costs %.2f µs, %.2f× the \
-        raw pair: passing each member from one command's reply through Lua into the next \
-        command's arguments is what any script admitting in Redis pays; the model costs %.2f× \
-        that reference. What admission with abandonment cannot do without (`admit_floor.lua`: \
-        the head of the line, its last-seen times by `ZMSCORE`, the move to running or finished) \
-        costs %.2f µs, %.2f× the raw pair: %s The model costs %.2f× that floor, for the bucket, \
-        the cap, the measured rate and the trimming of seen.
-        """,
-        verdict(admit, ADMIT_GOAL),
-        m("admit/visitor"),
-        admit,
-        raw,
-        ADMIT_GOAL,
-        raw * ADMIT_GOAL,
-        m("trim/visitor"),
-        differences("admit", "rawAdmit"),
-        m("EVALSHA admit ref"),
-        m("EVALSHA admit ref", "raw ZPOPMIN+ZADD"),
-        m("admit/visitor", "EVALSHA admit ref"),
-        m("admit floor"),
-        admitFloor,
-        admitFloor <= ADMIT_GOAL ? "within the goal." : ADMIT_FLOOR,
-        m("admit/visitor", "admit floor"));
-    // Every call admits the same batch: a longest call far above the median is redis-server
-    // losing the CPU mid-call, not the call's work.
-    Spread longest = Spread.of(rounds, r -> value("longest admit call", r));
-    double call = m("median admit call");
-    String note = longestNote(longest, call);
-    String met = longest.median() < LONGEST_CALL_GOAL ? "goal met." : "goal not met.";
-    md.line(
-        """
-        **Goal 8, longest admit call: %s** %.0f µs of server time (median of the rounds' \
-        longest calls; %.0f–%.0f µs; the median call took %.0f µs), with the batch of %d \
-        visitors per call that the goal assumes (`admit-batch`, default 100; the worker makes up \
-        to 20 calls per queue per tick, so the batch does not cap the rate). %s
-        """,
-        met, longest.median(), longest.min(), longest.max(), call, Run.number("batch"), note);
-    roomVerdict(md);
-  }
-
-  /** Why the longest admission call took what it took, for the verdict on it. */
-  private static String longestNote(Spread longest, double medianCall) {
-    return longest.max() < LONGEST_CALL_GOAL
-        ? "No call held Redis for a millisecond."
-        : longest.median() > 3 * medianCall
-            ? Markdown.f(CPU_LOST, longest.median() / medianCall)
-            : "Redis serves nothing else meanwhile; a smaller admit batch shortens the call.";
-  }
-
-  private void roomVerdict(Markdown md) {
-    double ratio = m("room admit/visitor", "admit/visitor");
-    Spread longest = Spread.of(rounds, r -> value("longest room admit call", r));
-    double call = m("median room admit call");
-    md.line(
-        """
-        **Room admission: %s** Admitting across a room's three queues within its room-wide \
-        limits costs %.2f µs per admitted visitor, %.2f× one queue's admission (%.2f µs; %.1f× \
-        allows %.2f µs), trimming included (%.2f µs of it). Beyond one queue's admission, the \
-        room's calls spend: %s. A room call does per queue what `admit.lua` does once (bucket, \
-        running count, head of the line, trimming, counters, measured rate), a third of the batch \
-        each, and the room's own bucket, sessions and shares on top. **Longest room admission \
-        call: %s** %.0f µs (median of the rounds' longest calls; %.0f–%.0f µs; the median call \
-        took %.0f µs) for a batch of %d over three queues, against %.0f µs (median call %.0f µs) \
-        for one queue's calls in the same run. %s
-        """,
-        verdict(ratio, ROOM_ADMIT_GOAL),
-        m("room admit/visitor"),
-        ratio,
-        m("admit/visitor"),
-        ROOM_ADMIT_GOAL,
-        m("admit/visitor") * ROOM_ADMIT_GOAL,
-        m("room trim/visitor"),
-        differences("roomAdmit", "admit"),
-        longest.median() < LONGEST_CALL_GOAL ? "goal met." : "goal not met.",
-        longest.median(),
-        longest.min(),
-        longest.max(),
-        call,
-        Run.number("batch"),
-        m("longest admit call"),
-        m("median admit call"),
-        longestNote(longest, call));
-  }
-
-  private static final String JOIN_FLOOR =
-      "the goal is out of reach for any script that keeps these four, whatever the Lua between"
-          + " them.";
-  private static final String ADMIT_FLOOR =
-      "the goal is out of reach for any script that judges abandonment per visitor this way.";
-  private static final String CPU_LOST =
-      "Every call admits one batch of the same size, so the longest calls, %.0f× the median call,"
-          + " are redis-server losing the CPU mid-call (see the host load above), not the calls'"
-          + " work; on a quiet machine the longest call is close to the median.";
-
-  private static String verdict(double ratio, double goal) {
-    return ratio <= goal ? "goal met." : Markdown.f("goal not met: %.2f× over it.", ratio / goal);
   }
 
   private void breakdown(Markdown md) {
@@ -449,7 +305,7 @@ final class QueueRedisReport {
    * What phase {@code model} spends beyond phase {@code reference}, largest first, for example
    * {@code ZADD +0.90 µs (2 vs 1 calls)}; only the commands and overhead that cost more.
    */
-  private String differences(String model, String reference) {
+  String differences(String model, String reference) {
     record Extra(String what, double usec, String detail) {}
     List<Extra> extras = new ArrayList<>();
     for (String command : commands(List.of(model, reference))) {
@@ -492,17 +348,17 @@ final class QueueRedisReport {
     return (double) phase.calls(command) / phase.operations;
   }
 
-  private double median(ToDoubleFunction<Round> figure) {
+  double median(ToDoubleFunction<Round> figure) {
     return Spread.of(rounds, figure).median();
   }
 
   /** The median over the rounds of value {@code column}. */
-  private double m(String column) {
+  double m(String column) {
     return median(r -> value(column, r));
   }
 
   /** The median over the rounds of value {@code over} ÷ value {@code under} in the same round. */
-  private double m(String over, String under) {
+  double m(String over, String under) {
     return median(r -> value(over, r) / value(under, r));
   }
 

@@ -9,7 +9,9 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import java.util.stream.Stream;
 
@@ -17,7 +19,9 @@ import java.util.stream.Stream;
  * Side B, the references: the least Redis work a queue needs, as plain commands on keys of their
  * own; the same pairs inside minimal scripts run by EVALSHA; what a join and an admission with
  * abandonment cannot do without, as scripts of their own (their floors); and a script that only
- * returns, for the fixed cost of any script call.
+ * returns, for the fixed cost of any script call. Between admission batches, not measured, the
+ * running sets lose their oldest members down to the size the queue model's running set has before
+ * a call ({@link #endSessions}), so both sides admit into sets of the same size.
  */
 final class RawPhases {
 
@@ -36,6 +40,7 @@ final class RawPhases {
   private final String admitFloorSha;
   private long rawSeq;
   private long scriptedSeq;
+  private final Map<String, Long> ended = new HashMap<>();
 
   RawPhases(RedisClusterAsyncCommands<String, String> commands) {
     this.commands = commands;
@@ -50,6 +55,19 @@ final class RawPhases {
   void prepare() {
     rawSeq = 0;
     scriptedSeq = 0;
+    ended.clear();
+  }
+
+  /**
+   * Before a B2 batch, not measured: {@code ZREMRANGEBYRANK running 0 -(keep + 1)} on the raw, the
+   * scripted and the floor's running set, as sessions ending would, so each keeps at most {@code
+   * keep} members (all have the same score, so those first by name go).
+   */
+  void endSessions(long keep) {
+    for (String running : List.of(RUNNING, SCRIPTED[1], FLOOR[1])) {
+      long removed = Await.result(commands.zremrangebyrank(running, 0, -(keep + 1)));
+      ended.merge(running, removed, Long::sum);
+    }
   }
 
   /** B1 slice: {@code ZADD key NX seq visitor} + {@code ZRANK key visitor} per visitor. */
@@ -132,11 +150,17 @@ final class RawPhases {
     return QueuePhases.usedMemory(commands) - before;
   }
 
-  /** Fails unless the raw line, raw running and scripted line hold these many visitors. */
-  void verify(long waiting, long running, long scripted) {
+  /**
+   * Fails unless the raw line and the scripted line hold {@code waiting} visitors, and the raw, the
+   * scripted and the floor's running sets {@code admitted} less those {@link #endSessions} removed.
+   */
+  void verify(long waiting, long admitted) {
     Await.expect("raw waiting", waiting, commands.zcard(WAITING));
-    Await.expect("raw running", running, commands.zcard(RUNNING));
-    Await.expect("scripted waiting", scripted, commands.zcard(SCRIPTED[0]));
+    Await.expect("scripted waiting", waiting, commands.zcard(SCRIPTED[0]));
+    for (String running : List.of(RUNNING, SCRIPTED[1], FLOOR[1])) {
+      long left = admitted - ended.getOrDefault(running, 0L);
+      Await.expect(running, left, commands.zcard(running));
+    }
   }
 
   private CompletionStage<Long> call(String sha, String[] keys, String... args) {

@@ -21,7 +21,8 @@ import java.util.Map;
  * Side A, the room: a room with room-wide limits and {@link #ITEMS} active item queues, each with a
  * long line, admitted across them by {@code room_admit.lua} through {@link RedisRoomStore}, as the
  * worker calls it for a room with limits. The same visitors as {@link QueuePhases}' one queue,
- * dealt over the items in turn.
+ * dealt over the items in turn. Sessions end as there: before each call, not measured, {@code
+ * expire.lua} on each queue, so the room's sessions hover at the one queue's running size.
  */
 final class RoomPhases {
 
@@ -42,13 +43,14 @@ final class RoomPhases {
   private final RedisRoomStore rooms;
   private final RoomPolicy room;
   private final Map<QueueId, RoomPolicy> items = new LinkedHashMap<>();
+  private long ended;
 
   /**
    * The room admits {@code batch} new users a second (a bucket of one batch) with a cap on total
    * active users above everyone of the run ({@code visitors}), so the rate binds and the cap is
    * checked without binding; each queue alone could take a whole batch a call and has no cap, so
-   * the room's batch is shared among the queues by their (equal) weights. Sessions and places last
-   * longer than a run, as in {@link QueuePhases}.
+   * the room's batch is shared among the queues by their (equal) weights. Sessions last {@link
+   * QueuePhases#SESSION}, as the one queue's; places longer than a run.
    */
   RoomPhases(RedisClusterAsyncCommands<String, String> commands, int batch, int visitors) {
     this.commands = commands;
@@ -59,10 +61,10 @@ final class RoomPhases {
             batch,
             Duration.ofSeconds(1),
             Integer.MAX_VALUE,
-            Duration.ofDays(1),
+            QueuePhases.SESSION,
             Duration.ofHours(1),
             batch,
-            Duration.ofHours(1));
+            QueuePhases.SESSION);
     this.room =
         PolicyParser.apply(
             "bench",
@@ -79,6 +81,7 @@ final class RoomPhases {
   /** Stops the clock; call on a flushed server before a round. */
   void prepare() {
     clock.set(START);
+    ended = 0;
   }
 
   /**
@@ -96,9 +99,34 @@ final class RoomPhases {
     InFlight.each(visitors, v -> queues.join(order.get(next[0]++ % ITEMS), v, room).toFuture());
   }
 
-  /** A2 slice: one room admission call a step later, which must admit a full batch or the rest. */
-  long admit() {
+  /**
+   * Before an A2 slice, not measured: the clock a step later, and {@code expire.lua} on each of the
+   * room's queues, as the worker runs it before admitting.
+   */
+  void step() {
     clock.advance(ADMIT_STEP);
+    endSessions();
+  }
+
+  /**
+   * Ends, not measured, the sessions idle for their idle limit as of now, in the queues' running
+   * sets and the room's sessions.
+   */
+  void endSessions() {
+    for (QueueId queue : items.keySet()) {
+      long expired;
+      do {
+        expired = Await.result(queues.expire(queue, room).toFuture()).expired();
+        ended += expired;
+      } while (expired > 0);
+    }
+  }
+
+  /**
+   * A2 slice: one room admission call, after {@link #step}, which must admit a full batch or the
+   * rest.
+   */
+  long admit() {
     RoomAdmitResult result = Await.result(rooms.admit(ROOM, room, items).toFuture());
     long abandoned = result.queues().values().stream().mapToLong(r -> r.abandoned()).sum();
     if (result.admitted() == 0 || abandoned > 0) {
@@ -129,21 +157,25 @@ final class RoomPhases {
   }
 
   /**
-   * Fails unless the room's lines hold {@code waiting} and their running sets {@code running}
-   * visitors in all, and the room counts {@code running} sessions: nobody admitted twice or lost.
+   * Fails unless the room's lines hold {@code waiting} visitors and {@code admitted} were admitted
+   * in all: the queues count that many admissions, and their running sets and the room's sessions
+   * hold those whose session has not ended: nobody admitted twice or lost.
    */
-  void verify(long waiting, long running) {
+  void verify(long waiting, long admitted) {
     long inLine = 0;
-    long admitted = 0;
+    long running = 0;
+    long counted = 0;
     for (QueueId queue : items.keySet()) {
       inLine += Await.result(commands.zcard(keys.waiting(queue)));
-      admitted += Await.result(commands.zcard(keys.running(queue)));
+      running += Await.result(commands.zcard(keys.running(queue)));
+      String count = Await.result(commands.hget(keys.state(queue), "admitted"));
+      counted += count == null ? 0 : Long.parseLong(count);
     }
-    if (inLine != waiting || admitted != running) {
+    if (inLine != waiting || running != admitted - ended || counted != admitted) {
       throw new IllegalStateException(
-          "room: expected %d waiting and %d running, found %d and %d"
-              .formatted(waiting, running, inLine, admitted));
+          "room: expected %d waiting, %d running and %d admitted, found %d, %d and %d"
+              .formatted(waiting, admitted - ended, admitted, inLine, running, counted));
     }
-    Await.expect("room sessions", running, commands.zcard(keys.sessions(ROOM)));
+    Await.expect("room sessions", admitted - ended, commands.zcard(keys.sessions(ROOM)));
   }
 }

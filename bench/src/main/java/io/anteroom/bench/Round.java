@@ -7,7 +7,8 @@ import java.util.Map;
  * {@code enqueue} ({@code enqueue.lua}); A2 {@code admit}, then {@code trim} (the admission calls
  * that trim the admitted visitors' stale seen entries) and {@code idle} (as many calls with nothing
  * to do: their fixed cost); the same three for the room across its queues ({@code room_admit.lua}):
- * {@code roomAdmit}, {@code roomTrim}, {@code roomIdle}; B1 {@code rawEnqueue} and {@code
+ * {@code roomAdmit}, {@code roomTrim}, {@code roomIdle}; {@code admitGrowing}, one queue's
+ * admission whose sessions never end, for its longest call; B1 {@code rawEnqueue} and {@code
  * scriptedEnqueue}; B2 {@code rawAdmit}, {@code scriptedAdmit} and {@code admitFloor}; {@code
  * returnOnly} and {@code joinFloor}. Memory in bytes per waiting visitor and per plain sorted-set
  * member.
@@ -27,6 +28,7 @@ record Round(
     "roomAdmit",
     "roomTrim",
     "roomIdle",
+    "admitGrowing",
     "rawEnqueue",
     "scriptedEnqueue",
     "rawAdmit",
