@@ -1,5 +1,8 @@
 package io.anteroom.gateway;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.anteroom.gateway.token.TokenCodec;
 import io.anteroom.gateway.token.VisitorIds;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueKeys;
@@ -8,6 +11,7 @@ import io.anteroom.queue.policy.PolicyParser;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.redis.DeferredRedisConnector;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -40,5 +44,22 @@ public final class QueueFixtures {
   public static Map<String, String> settingsHash(
       DeferredRedisConnector connector, QueueKeys keys, String room) {
     return connector.commands().hgetall(keys.settings(room)).toCompletableFuture().join();
+  }
+
+  /**
+   * {@code count} visitors of the shop holding a five-minute pass for product 1, each checked to
+   * get the product page through the gateway on {@code port}.
+   */
+  public static List<Visitor> passHolders(int port, TokenCodec tokens, int count) {
+    List<Visitor> holders = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      Visitor holder = new Visitor(port);
+      holder.setCookie(
+          "anteroom_pass_shop",
+          tokens.issuePass(VisitorIds.newVisitorId(), "shop", List.of("1"), Duration.ofMinutes(5)));
+      assertThat(holder.json("/products/1").body()).contains("Product page");
+      holders.add(holder);
+    }
+    return holders;
   }
 }

@@ -77,6 +77,19 @@ class RedisRoomStoreIntegrationTests {
     }
   }
 
+  /**
+   * Visitor a let in at once on the hot item; w0 and w1 put in the warm item's line (its bucket
+   * empty) and admitted from it a second later.
+   */
+  void oneAtOnceThenTwoFromALine(RoomPolicy policy) {
+    queues.enqueue(hot, "a", policy).block();
+    sync.hset(keys.state(warm), "tokens", "0");
+    sync.hset(keys.state(warm), "refill", Long.toString(clock.millis()));
+    line(warm, "w", 2, policy);
+    clock.advance(Duration.ofSeconds(1));
+    queues.admit(warm, policy).block();
+  }
+
   RoomAdmitResult admit(RoomPolicy room, Map<QueueId, RoomPolicy> policies) {
     return rooms.admit("shop", room, policies).block();
   }
@@ -328,12 +341,7 @@ class RedisRoomStoreIntegrationTests {
     @Test
     void admissionsAndAdmissionsAtOnceOfARoomWithoutLimitsCount() {
       RoomPolicy plain = room();
-      queues.enqueue(hot, "a", plain).block();
-      sync.hset(keys.state(warm), "tokens", "0");
-      sync.hset(keys.state(warm), "refill", Long.toString(clock.millis()));
-      line(warm, "w", 2, plain);
-      clock.advance(Duration.ofSeconds(1));
-      queues.admit(warm, plain).block();
+      oneAtOnceThenTwoFromALine(plain);
 
       // One at once, two from the line a second later.
       assertThat(Double.parseDouble(sync.hget(keys.budget("shop"), "started-sum")))
@@ -469,12 +477,7 @@ class RedisRoomStoreIntegrationTests {
     @Test
     void admitAndEnqueueAtOnceAddTheRoomsSessions() {
       RoomPolicy plain = room();
-      queues.enqueue(hot, "a", plain).block();
-      sync.hset(keys.state(warm), "tokens", "0");
-      sync.hset(keys.state(warm), "refill", Long.toString(clock.millis()));
-      line(warm, "w", 2, plain);
-      clock.advance(Duration.ofSeconds(1));
-      queues.admit(warm, plain).block();
+      oneAtOnceThenTwoFromALine(plain);
 
       assertThat(sync.zrange(keys.sessions("shop"), 0, -1))
           .containsExactlyInAnyOrder("1|a", "2|w0", "2|w1");

@@ -18,7 +18,6 @@ import io.anteroom.gateway.outage.LoadRun.Kind;
 import io.anteroom.gateway.outage.LoadRun.Sample;
 import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.gateway.token.TokenCodec;
-import io.anteroom.gateway.token.VisitorIds;
 import io.anteroom.queue.Activation;
 import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueId;
@@ -35,7 +34,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -166,15 +164,7 @@ class RedisOutageUnderLoadIntegrationTests {
                     && policyMirror.policy(queue).failurePolicy() == policy
                     && "waiting"
                         .equals(Visitor.text(new Visitor(port).json(PATH).body(), "state")));
-    List<Visitor> holders = new ArrayList<>();
-    for (int i = 0; i < HOLDERS; i++) {
-      Visitor holder = new Visitor(port);
-      holder.setCookie(
-          "anteroom_pass_shop",
-          tokens.issuePass(VisitorIds.newVisitorId(), "shop", List.of("1"), Duration.ofMinutes(5)));
-      assertThat(holder.json(PATH).body()).contains("Product page");
-      holders.add(holder);
-    }
+    List<Visitor> holders = QueueFixtures.passHolders(port, tokens, HOLDERS);
     origin.resetRequests();
     return holders;
   }

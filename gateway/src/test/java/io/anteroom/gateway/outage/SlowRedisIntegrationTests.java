@@ -12,7 +12,6 @@ import io.anteroom.gateway.activation.ActiveQueueMirror;
 import io.anteroom.gateway.outage.LoadRun.Kind;
 import io.anteroom.gateway.outage.LoadRun.Sample;
 import io.anteroom.gateway.token.TokenCodec;
-import io.anteroom.gateway.token.VisitorIds;
 import io.anteroom.queue.Activation;
 import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueId;
@@ -200,15 +199,7 @@ class SlowRedisIntegrationTests {
                 mirror.isActive(queue)
                     && "waiting"
                         .equals(Visitor.text(new Visitor(port).json(PATH).body(), "state")));
-    List<Visitor> holders = new ArrayList<>();
-    for (int i = 0; i < HOLDERS; i++) {
-      Visitor holder = new Visitor(port);
-      holder.setCookie(
-          "anteroom_pass_shop",
-          tokens.issuePass(VisitorIds.newVisitorId(), "shop", List.of("1"), Duration.ofMinutes(5)));
-      assertThat(holder.json(PATH).body()).contains("Product page");
-      holders.add(holder);
-    }
+    List<Visitor> holders = QueueFixtures.passHolders(port, tokens, HOLDERS);
     return holders;
   }
 
