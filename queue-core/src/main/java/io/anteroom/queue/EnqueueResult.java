@@ -10,7 +10,8 @@ package io.anteroom.queue;
  * @param requeued true when the visitor had finished (ended, released or abandoned) and joined
  *     again at the back
  * @param added true when this call put the visitor in line or in running; false when they were
- *     there already (a repeated call)
+ *     there already (a repeated call), or took back the place the store lost (a rejoin, {@link
+ *     QueueStore#enqueue(QueueId, String, java.time.Instant, io.anteroom.queue.policy.RoomPolicy)})
  * @param measuredRate when waiting: the queue's admissions per second as measured lately (30 s time
  *     constant); 0 when not known
  * @param capWait when waiting: how long the cap on running sessions holds the place back

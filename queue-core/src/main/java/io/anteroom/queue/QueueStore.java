@@ -1,6 +1,7 @@
 package io.anteroom.queue;
 
 import io.anteroom.queue.policy.RoomPolicy;
+import java.time.Instant;
 import java.util.Collection;
 import reactor.core.publisher.Mono;
 
@@ -17,7 +18,19 @@ public interface QueueStore {
    * they finished at or after this call's time: then it is a repeat of a call made before they
    * left, and they stay finished.
    */
-  Mono<EnqueueResult> enqueue(QueueId queue, String visitor, RoomPolicy policy);
+  default Mono<EnqueueResult> enqueue(QueueId queue, String visitor, RoomPolicy policy) {
+    return enqueue(queue, visitor, null, policy);
+  }
+
+  /**
+   * {@link #enqueue(QueueId, String, RoomPolicy)} for a visitor whose ticket says when they joined:
+   * one the line does not know, who joined before the line's keys were last begun (the store came
+   * back empty since), rejoins ahead of everyone who came after, in the order of joining, to the
+   * second; {@link EnqueueResult#added()} is then false.
+   *
+   * @param joinedAt when the visitor's ticket says they joined, or null for none
+   */
+  Mono<EnqueueResult> enqueue(QueueId queue, String visitor, Instant joinedAt, RoomPolicy policy);
 
   /**
    * {@link #enqueue} for an id minted for this very request, which cannot have been in the queue
@@ -61,7 +74,18 @@ public interface QueueStore {
   Mono<Long> register(QueueId queue, Collection<String> visitors, RoomPolicy policy);
 
   /** Records activity of an admitted visitor; false when the visitor is not running. */
-  Mono<Boolean> touch(QueueId queue, String visitor);
+  default Mono<Boolean> touch(QueueId queue, String visitor) {
+    return touch(queue, visitor, null);
+  }
+
+  /**
+   * {@link #touch(QueueId, String)} for a pass whose session was last confirmed at {@code
+   * confirmed}: a session the line does not know that was confirmed before the line's keys were
+   * last begun (the store came back empty since) runs again from now, and true is returned.
+   *
+   * @param confirmed when the pass last had the session confirmed, or null for unknown
+   */
+  Mono<Boolean> touch(QueueId queue, String visitor, Instant confirmed);
 
   /** Ends a session or gives up a place in line; false when the visitor was neither. */
   Mono<Boolean> release(QueueId queue, String visitor);

@@ -1,33 +1,82 @@
 package io.anteroom.queue;
 
+import io.anteroom.queue.policy.RoomPolicies;
+import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.script.QueueScripts;
 import io.anteroom.queue.script.ScriptRunner;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
-/** {@link ActiveQueues} in the hash {@link QueueKeys#active()}: one key, one command per change. */
+/**
+ * {@link ActiveQueues} in the hash {@link QueueKeys#active()}: one key, one command per change.
+ *
+ * <p>Every read also tells whether the store came back empty since this instance's last read
+ * (active_read.lua: a marker in the hash names the Redis server that wrote it). If so, the queues
+ * this instance last knew to be on are written back where missing (reassert.lua), and their lines
+ * start again holding admission for those who come back with tickets (reborn.lua, for {@link
+ * RoomPolicy#rejoinHold()}): an empty store never lets a line walk in.
+ */
 public final class RedisActiveQueues implements ActiveQueues {
 
   private static final Logger log = LoggerFactory.getLogger(RedisActiveQueues.class);
 
+  /** The hold of a room that is not configured here. */
+  private static final Duration DEFAULT_HOLD = Duration.ofSeconds(37);
+
   private final RedisClusterAsyncCommands<String, String> commands;
   private final ScriptRunner scripts;
   private final QueueKeys keys;
+  private final Clock clock;
+  private final Function<String, Duration> holds;
+
+  /** The run id of the Redis server this instance read last; empty before the first read. */
+  private volatile String server = "";
+
+  /** The queues that were on at this instance's last read. */
+  private volatile Map<QueueId, Activation> known = Map.of();
 
   /** The value of a room's field while the room is at its limits. */
   private static final String FULL = "full";
 
+  /** Recovers from an empty store on the system clock, holding every line for 37 s. */
   public RedisActiveQueues(RedisClusterAsyncCommands<String, String> commands, QueueKeys keys) {
+    this(commands, keys, Clock.systemUTC(), room -> DEFAULT_HOLD);
+  }
+
+  /**
+   * @param holds how long the lines of a room hold admission for those who come back with tickets
+   *     after the store came back empty
+   */
+  public RedisActiveQueues(
+      RedisClusterAsyncCommands<String, String> commands,
+      QueueKeys keys,
+      Clock clock,
+      Function<String, Duration> holds) {
     this.commands = commands;
     this.scripts = new ScriptRunner(commands);
     this.keys = keys;
+    this.clock = clock;
+    this.holds = holds;
+  }
+
+  /** The hold of {@code policies}' rooms: {@link RoomPolicy#rejoinHold()}. */
+  public static Function<String, Duration> holdsOf(RoomPolicies policies) {
+    return room -> {
+      RoomPolicy policy = policies.configured(room);
+      return policy == null ? DEFAULT_HOLD : policy.rejoinHold();
+    };
   }
 
   @Override
@@ -72,7 +121,75 @@ public final class RedisActiveQueues implements ActiveQueues {
 
   @Override
   public Mono<ActiveSet> read() {
-    return Mono.fromCompletionStage(() -> commands.hgetall(keys.active())).map(this::parse);
+    return scripts
+        .<List<Object>>run(
+            QueueScripts.ACTIVE_READ, ScriptOutputType.MULTI, new String[] {keys.active()}, server)
+        .flatMap(
+            reply -> {
+              String run = (String) reply.get(0);
+              Map<QueueId, Activation> knew = known;
+              if ((Long) reply.get(1) == 1L && !knew.isEmpty()) {
+                return recover(run, knew).then(Mono.defer(this::read));
+              }
+              server = run;
+              ActiveSet set = parse(entries(reply));
+              known = set.queues();
+              return Mono.just(set);
+            });
+  }
+
+  /**
+   * Writes back the queues that were on, and holds their lines for those who come back; the server
+   * is taken as read only once that is done, so a failure leaves the next read to try again.
+   */
+  private Mono<Void> recover(String run, Map<QueueId, Activation> knew) {
+    long now = clock.millis();
+    String[] fields = new String[knew.size() * 2];
+    int i = 0;
+    for (Map.Entry<QueueId, Activation> entry : knew.entrySet()) {
+      fields[i++] = entry.getKey().toString();
+      fields[i++] = entry.getValue().value();
+    }
+    Mono<Long> reasserted =
+        scripts.run(
+            QueueScripts.REASSERT, ScriptOutputType.INTEGER, new String[] {keys.active()}, fields);
+    return reasserted
+        .flatMap(
+            written ->
+                Flux.fromIterable(knew.keySet())
+                    .flatMap(queue -> reborn(queue, now).then(announce(queue, true)))
+                    .then(Mono.just(written)))
+        .doOnNext(
+            written -> {
+              log.warn(
+                  "Redis came back without its data (server {} before, {} now): wrote back {} of"
+                      + " the {} queues that were on; their lines admit only visitors coming back"
+                      + " with tickets for a while",
+                  server,
+                  run,
+                  written,
+                  knew.size());
+              server = run;
+            })
+        .then();
+  }
+
+  private Mono<Long> reborn(QueueId queue, long now) {
+    long until = now + holds.apply(queue.room()).toMillis();
+    return scripts.run(
+        QueueScripts.REBORN,
+        ScriptOutputType.INTEGER,
+        keys.scriptKeys(queue),
+        Long.toString(now),
+        Long.toString(until));
+  }
+
+  private static Map<String, String> entries(List<Object> reply) {
+    Map<String, String> entries = new LinkedHashMap<>();
+    for (int i = 2; i + 1 < reply.size(); i += 2) {
+      entries.put((String) reply.get(i), (String) reply.get(i + 1));
+    }
+    return entries;
   }
 
   /** A room at its limits is the field {@code room} (no item), value {@code full}. */

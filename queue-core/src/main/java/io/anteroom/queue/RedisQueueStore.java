@@ -68,10 +68,12 @@ public final class RedisQueueStore implements QueueStore {
   }
 
   @Override
-  public Mono<EnqueueResult> enqueue(QueueId queue, String visitor, RoomPolicy policy) {
+  public Mono<EnqueueResult> enqueue(
+      QueueId queue, String visitor, Instant joinedAt, RoomPolicy policy) {
     Instant instant = clock.instant();
-    String[] args = Arrays.copyOf(placeArgs(visitor, instant, policy), 8);
+    String[] args = Arrays.copyOf(placeArgs(visitor, instant, policy), 9);
     args[7] = Long.toString(policy.idleTimeToLive().toMillis());
+    args[8] = joinedAt == null ? "0" : Long.toString(joinedAt.toEpochMilli());
     return list(QueueScripts.ENQUEUE, queue, args)
         .doOnNext(r -> reportIdle(queue, r.get(6) == 1L, policy))
         .map(r -> enqueued(queue, r, instant.toEpochMilli(), 0, policy));
@@ -219,8 +221,13 @@ public final class RedisQueueStore implements QueueStore {
   }
 
   @Override
-  public Mono<Boolean> touch(QueueId queue, String visitor) {
-    return flag(QueueScripts.TOUCH, queue, visitor, now());
+  public Mono<Boolean> touch(QueueId queue, String visitor, Instant confirmed) {
+    return flag(
+        QueueScripts.TOUCH,
+        queue,
+        visitor,
+        now(),
+        confirmed == null ? "0" : Long.toString(confirmed.toEpochMilli()));
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.anteroom.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.anteroom.testing.MutableClock;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.time.Duration;
@@ -10,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -88,6 +90,100 @@ class RedisActiveQueuesIntegrationTests {
           .untilAsserted(() -> assertThat(messages).containsExactly("shop:42", "shop:42"));
     } finally {
       client.shutdown();
+    }
+  }
+
+  /** The store comes back empty: a restart without persistence, or an empty replica promoted. */
+  @Nested
+  class WhenTheStoreComesBackEmpty {
+
+    final MutableClock clock = MutableClock.startingAt2026();
+    final QueueId other = QueueId.roomWide("tickets");
+
+    RedisActiveQueues instance() {
+      return new RedisActiveQueues(
+          fixture.connector().commands(), keys, clock, room -> Duration.ofSeconds(20));
+    }
+
+    @Test
+    void theQueuesThatWereOnAreWrittenBackWithTheirCausesAndTheirLinesHeld() {
+      RedisActiveQueues gateway = instance();
+      gateway.activate(queue, Activation.MANUAL).block();
+      gateway.activate(other, Activation.AUTO).block();
+      gateway.read().block();
+
+      fixture.restart();
+
+      assertThat(gateway.list().block())
+          .containsExactlyInAnyOrderEntriesOf(
+              Map.of(queue, Activation.MANUAL, other, Activation.AUTO));
+      assertThat(fixture.sync().hgetall(keys.state(queue)))
+          .containsEntry("since", Long.toString(clock.millis()))
+          .containsEntry("hold-until", Long.toString(clock.millis() + 20_000));
+    }
+
+    @Test
+    void anInstanceReadingAfterAnotherStartedTheStoreAgainStillWritesBack() {
+      RedisActiveQueues worker = instance();
+      worker.activate(queue, Activation.MANUAL).block();
+      worker.read().block();
+
+      fixture.restart();
+      RedisActiveQueues started = instance();
+      Map<QueueId, Activation> seenByNewcomer = started.list().block();
+
+      assertThat(seenByNewcomer).isEmpty();
+      assertThat(worker.list().block()).containsEntry(queue, Activation.MANUAL);
+      assertThat(started.list().block()).containsEntry(queue, Activation.MANUAL);
+    }
+
+    @Test
+    void aStoreEmptiedOnPurposeOnTheSameServerStartsAfresh() {
+      RedisActiveQueues gateway = instance();
+      gateway.activate(queue, Activation.MANUAL).block();
+      gateway.read().block();
+
+      fixture.sync().flushall();
+
+      assertThat(gateway.list().block()).isEmpty();
+      assertThat(fixture.sync().exists(keys.state(queue))).isZero();
+    }
+
+    @Test
+    void aStoreThatKeptItsDataOnAnotherServerIsTakenAsItIs() {
+      // A persistent restart or a synced replica: the marker names the server that wrote it.
+      RedisActiveQueues gateway = instance();
+      gateway.activate(queue, Activation.MANUAL).block();
+      gateway.read().block();
+      String marker = fixture.sync().hget(keys.active(), ".store");
+
+      fixture.restart();
+      fixture.sync().hset(keys.active(), ".store", marker);
+
+      assertThat(gateway.list().block()).isEmpty();
+    }
+
+    @Test
+    void writtenBackOnceSoAnOperatorCanTurnTheQueueOffAfterwards() {
+      RedisActiveQueues gateway = instance();
+      gateway.activate(queue, Activation.MANUAL).block();
+      gateway.read().block();
+      fixture.restart();
+      gateway.read().block();
+
+      gateway.deactivate(queue).block();
+
+      assertThat(gateway.list().block()).isEmpty();
+    }
+
+    @Test
+    void anInstanceThatHadReadNothingHasNothingToWriteBack() {
+      RedisActiveQueues gateway = instance();
+      gateway.activate(queue, Activation.MANUAL).block();
+
+      fixture.restart();
+
+      assertThat(gateway.list().block()).isEmpty();
     }
   }
 }

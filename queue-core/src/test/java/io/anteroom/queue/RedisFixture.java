@@ -8,6 +8,8 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -81,6 +83,22 @@ public final class RedisFixture
       throw new IllegalStateException("this fixture only connects to " + uri);
     }
     return redis.server();
+  }
+
+  /**
+   * Restarts the server (a non-persistent one comes back empty, under a new run id) and returns
+   * once both connections answer again.
+   */
+  public void restart() {
+    server().restart();
+    Awaitility.await()
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(20))
+        .ignoreExceptions()
+        .until(
+            () ->
+                "PONG".equals(direct.sync().ping())
+                    && "PONG".equals(connector.commands().ping().get(1, TimeUnit.SECONDS)));
   }
 
   @Override

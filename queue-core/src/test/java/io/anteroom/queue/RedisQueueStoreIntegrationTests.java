@@ -902,4 +902,142 @@ class RedisQueueStoreIntegrationTests {
     assertThat(sync.exists(keys.seen(queue))).isZero();
     assertThat(store.counts(queue).block().abandoned()).isEqualTo(1);
   }
+
+  @Nested
+  class AfterTheStoreCameBackEmpty {
+
+    static final Duration HOLD = Duration.ofSeconds(10);
+
+    RedisActiveQueues active;
+
+    @BeforeEach
+    void queueIsOn() {
+      active = new RedisActiveQueues(fixture.connector().commands(), keys, clock, room -> HOLD);
+      active.activate(queue, Activation.MANUAL).block();
+      active.read().block();
+    }
+
+    /** Restarts redis-server without its data; the next read of the active queues recovers. */
+    void storeComesBackEmpty() {
+      fixture.restart();
+      assertThat(active.read().block().queues()).containsKey(queue);
+    }
+
+    EnqueueResult comeBack(String visitor, Instant joinedAt) {
+      return store.enqueue(queue, visitor, joinedAt, POLICY).block();
+    }
+
+    @Test
+    void ticketHoldersRejoinAheadOfNewcomersInTheOrderTheyJoined() {
+      drainBucket();
+      Instant first = clock.instant();
+      enqueue("a");
+      clock.advance(Duration.ofSeconds(2));
+      Instant second = clock.instant();
+      enqueue("b");
+      clock.advance(Duration.ofSeconds(2));
+      Instant third = clock.instant();
+      enqueue("c");
+      clock.advance(Duration.ofSeconds(10));
+
+      storeComesBackEmpty();
+      enqueue("newcomer");
+      EnqueueResult c = comeBack("c", third);
+      EnqueueResult a = comeBack("a", first);
+      comeBack("b", second);
+
+      assertThat(waiting()).containsExactly("a", "b", "c", "newcomer");
+      assertThat(c.position()).isEqualTo(1);
+      assertThat(c.added()).isFalse();
+      assertThat(a.position()).isEqualTo(1);
+      assertThat(status("newcomer").position()).isEqualTo(4);
+    }
+
+    @Test
+    void whileHeldTheLineAdmitsOnlyThoseWhoRejoinedAndNobodyAtOnce() {
+      drainBucket();
+      Instant joined = clock.instant();
+      enqueue("a");
+      clock.advance(Duration.ofSeconds(5));
+
+      storeComesBackEmpty();
+      EnqueueResult newcomer = enqueue("newcomer");
+      comeBack("a", joined);
+      AdmitResult held = admit(POLICY);
+      clock.advance(HOLD);
+      AdmitResult after = admit(POLICY);
+
+      assertThat(newcomer.admitted()).isFalse();
+      assertThat(held.admitted()).isEqualTo(1);
+      assertThat(after.admitted()).isEqualTo(1);
+      assertThat(running()).containsExactlyInAnyOrder("a", "newcomer");
+    }
+
+    @Test
+    void aVisitorTheLineLostBeforeItBeganAgainWithoutARecoveryRejoinsToo() {
+      // A line whose keys are new knows no beginning: one who comes back with a ticket from
+      // before, in the moment between the loss and a gateway or worker noticing it, rejoins ahead.
+      drainBucket();
+      Instant joined = clock.instant();
+      enqueue("a");
+      clock.advance(Duration.ofSeconds(5));
+      fixture.restart();
+
+      drainBucket();
+      enqueue("newcomer");
+      comeBack("a", joined);
+
+      assertThat(waiting()).containsExactly("a", "newcomer");
+    }
+
+    @Test
+    void aTicketFromThisLinesOwnTimeGoesToTheBackAsBefore() {
+      enqueue("first");
+      clock.advance(Duration.ofSeconds(5));
+      Instant joined = clock.instant();
+      drainBucket();
+      enqueue("cleared");
+      store.clear(queue).block();
+      enqueue("newcomer");
+
+      EnqueueResult back = comeBack("cleared", joined);
+
+      assertThat(waiting()).containsExactly("newcomer", "cleared");
+      assertThat(back.added()).isTrue();
+    }
+
+    @Test
+    void aPassHolderWhoseSessionTheStoreLostRunsAgain() {
+      enqueue("holder");
+      Instant confirmed = clock.instant();
+      clock.advance(Duration.ofSeconds(5));
+
+      storeComesBackEmpty();
+
+      assertThat(store.touch(queue, "holder", confirmed).block()).isTrue();
+      assertThat(running()).containsExactly("holder");
+      assertThat(sync.zrange(keys.sessions(queue.room()), 0, -1)).containsExactly("42|holder");
+      assertThat(store.counts(queue).block().running()).isEqualTo(1);
+    }
+
+    @Test
+    void aSessionThatEndedStaysEnded() {
+      enqueue("holder");
+      Instant confirmed = clock.instant();
+      store.release(queue, "holder").block();
+      clock.advance(Duration.ofSeconds(5));
+
+      assertThat(store.touch(queue, "holder", confirmed).block()).isFalse();
+      assertThat(running()).isEmpty();
+    }
+
+    @Test
+    void aSessionUnknownToTheLineThatBeganBeforeItsConfirmationStaysEnded() {
+      enqueue("someone");
+      clock.advance(Duration.ofSeconds(5));
+
+      assertThat(store.touch(queue, "stranger", clock.instant()).block()).isFalse();
+      assertThat(running()).containsExactly("someone");
+    }
+  }
 }

@@ -148,10 +148,14 @@ public final class Line {
    * @param minted true when {@code visitor} was minted for this very request, so nobody can hold a
    *     place under it yet and joining needs no look-up (never for an id derived from an identity,
    *     named by a solved challenge or carried by a ticket, which others may share)
+   * @param joinedAt when the visitor's ticket for this queue says they joined, or null: one whose
+   *     place the store lost takes it back ({@link QueueStore#enqueue(QueueId, String, Instant,
+   *     RoomPolicy)})
    * @return the outcome; an error when Redis failed or the breaker in front of it is open
    */
-  public Mono<Outcome> join(QueueId queue, String visitor, boolean minted, RoomPolicy policy) {
-    return redis.call(joined(queue, visitor, minted, policy));
+  public Mono<Outcome> join(
+      QueueId queue, String visitor, boolean minted, Instant joinedAt, RoomPolicy policy) {
+    return redis.call(joined(queue, visitor, minted, joinedAt, policy));
   }
 
   /**
@@ -178,8 +182,11 @@ public final class Line {
                         : Optional.empty()));
   }
 
-  private Mono<Outcome> joined(QueueId queue, String visitor, boolean minted, RoomPolicy policy) {
-    return (minted ? store.join(queue, visitor, policy) : store.enqueue(queue, visitor, policy))
+  private Mono<Outcome> joined(
+      QueueId queue, String visitor, boolean minted, Instant joinedAt, RoomPolicy policy) {
+    return (minted
+            ? store.join(queue, visitor, policy)
+            : store.enqueue(queue, visitor, joinedAt, policy))
         .doOnNext(
             result -> {
               if (result.added()) {

@@ -15,6 +15,7 @@ import io.anteroom.queue.QueueId;
 import io.anteroom.queue.log.ThrottledWarnings;
 import io.anteroom.queue.policy.ClosedLine;
 import io.anteroom.queue.policy.RoomPolicy;
+import java.time.Instant;
 import java.util.Optional;
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
 import org.springframework.http.HttpMethod;
@@ -216,15 +217,17 @@ final class LineEntry {
       boolean comingBack,
       String newcomer,
       boolean minted) {
+    Ticket ticket = visitor.ticket();
+    Instant joinedAt = comingBack && ticket.visitor().equals(newcomer) ? ticket.joinedAt() : null;
     Mono<Line.Outcome> joined =
-        line.join(queue, newcomer, minted, policy)
+        line.join(queue, newcomer, minted, joinedAt, policy)
             .doOnNext(
                 outcome -> {
                   if (!outcome.admitted()) {
                     gate.waiting(queue, policy, comingBack, outcome.waiting());
                   }
                 });
-    return reach(exchange, queue, comingBack ? visitor.ticket() : null, newcomer, joined)
+    return reach(exchange, queue, comingBack ? ticket : null, newcomer, joined)
         .flatMap(
             outcome ->
                 outcome.isPresent()

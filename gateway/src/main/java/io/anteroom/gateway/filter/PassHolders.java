@@ -77,7 +77,7 @@ final class PassHolders {
           Forwarder.Given.QUEUE_OFF);
     }
     return checks
-        .confirm(queue, pass.visitor(), policy.sessionCheck())
+        .confirm(queue, pass.visitor(), entitlement.checked(), policy.sessionCheck())
         .flatMap(
             check ->
                 switch (check.state()) {

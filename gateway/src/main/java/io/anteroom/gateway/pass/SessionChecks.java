@@ -65,8 +65,11 @@ public final class SessionChecks {
   /**
    * The latest confirmation of {@code visitor}'s session in {@code queue} if it is younger than
    * {@code every}; otherwise a new one.
+   *
+   * @param confirmed when the pass says the session was last confirmed: a session the store lost
+   *     since runs again ({@link QueueStore#touch(QueueId, String, Instant)})
    */
-  public Mono<Check> confirm(QueueId queue, String visitor, Duration every) {
+  public Mono<Check> confirm(QueueId queue, String visitor, Instant confirmed, Duration every) {
     long now = clock.millis();
     long fresh = every.toMillis();
     Key key = new Key(queue, visitor);
@@ -74,7 +77,7 @@ public final class SessionChecks {
     if (known != null && now - known.atMillis() < fresh) {
       return known.check();
     }
-    Kept asked = new Kept(now, ask(queue, visitor, Instant.ofEpochMilli(now)));
+    Kept asked = new Kept(now, ask(queue, visitor, confirmed, Instant.ofEpochMilli(now)));
     if (kept.size() >= MAX_KEPT) {
       kept.clear();
     }
@@ -90,9 +93,9 @@ public final class SessionChecks {
         new Kept(now, Mono.just(new Check(State.ENDED, Instant.ofEpochMilli(now)))));
   }
 
-  private Mono<Check> ask(QueueId queue, String visitor, Instant at) {
+  private Mono<Check> ask(QueueId queue, String visitor, Instant confirmed, Instant at) {
     return redis
-        .call(store.touch(queue, visitor))
+        .call(store.touch(queue, visitor, confirmed))
         .map(running -> running ? State.RUNNING : State.ENDED)
         .onErrorReturn(State.UNKNOWN)
         .doOnNext(state -> counter(queue.room(), state).increment())

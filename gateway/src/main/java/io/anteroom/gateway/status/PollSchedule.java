@@ -11,7 +11,6 @@ import java.util.concurrent.ThreadLocalRandom;
 public final class PollSchedule {
 
   static final long NEAR_FRONT_SECONDS = 2;
-  static final long FAR_BACK_SECONDS = 30;
 
   private PollSchedule() {}
 
@@ -33,7 +32,7 @@ public final class PollSchedule {
     long eta = estimate.minSeconds() > 0 ? estimate.minSeconds() : etaSeconds(position, policy);
     // A tenth of the remaining wait, so the page checks about ten times before the turn comes.
     long base = Math.max(NEAR_FRONT_SECONDS, eta / 10);
-    long ceiling = Math.max(1, Math.min(FAR_BACK_SECONDS, policy.abandonAfter().toSeconds() / 4));
+    long ceiling = policy.pollCeiling().toSeconds();
     long interval = Math.min(base, ceiling);
     double jitter = 0.8 + 0.4 * ThreadLocalRandom.current().nextDouble();
     return Math.max(1, Math.round(interval * jitter));

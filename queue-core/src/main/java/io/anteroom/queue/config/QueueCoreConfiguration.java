@@ -105,8 +105,10 @@ public class QueueCoreConfiguration {
   }
 
   @Bean
-  ActiveQueues activeQueues(DeferredRedisConnector redis, QueueKeys keys) {
-    return new RedisActiveQueues(redis.commands(), keys);
+  ActiveQueues activeQueues(
+      DeferredRedisConnector redis, QueueKeys keys, Clock clock, RoomPolicies policies) {
+    return new RedisActiveQueues(
+        redis.commands(), keys, clock, RedisActiveQueues.holdsOf(policies));
   }
 
   @Bean

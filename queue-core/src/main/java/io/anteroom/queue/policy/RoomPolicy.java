@@ -239,6 +239,27 @@ public record RoomPolicy(
     return sessionDuration.plus(sessionCheck());
   }
 
+  /** The longest a waiting page in a visible tab waits between polls, before its jitter. */
+  public static final Duration FAR_BACK_POLL = Duration.ofSeconds(30);
+
+  /**
+   * The longest a waiting page in a visible tab waits between polls, before its ±20 % jitter:
+   * {@link #FAR_BACK_POLL}, but at most a quarter of {@code abandon-after}, and at least a second.
+   */
+  public Duration pollCeiling() {
+    long seconds = Math.max(1, Math.min(FAR_BACK_POLL.toSeconds(), abandonAfter.toSeconds() / 4));
+    return Duration.ofSeconds(seconds);
+  }
+
+  /**
+   * How long a line that the store lost admits only those who come back with their tickets, after
+   * the store came back empty: one {@link #pollCeiling()} with its jitter, and a second, by when
+   * every visible waiting page has asked again.
+   */
+  public Duration rejoinHold() {
+    return pollCeiling().multipliedBy(6).dividedBy(5).plusSeconds(1);
+  }
+
   /**
    * How long a ticket lives past its last use: {@code abandon-after} and {@code session-duration}.
    * By then its place is gone, given up by a visitor who stopped polling or ended with the session.

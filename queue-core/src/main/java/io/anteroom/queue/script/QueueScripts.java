@@ -15,6 +15,9 @@ public final class QueueScripts {
   public static final LuaScript REGISTER = LuaScript.load("register.lua");
   public static final LuaScript RELEASE = LuaScript.load("release.lua");
   public static final LuaScript DEACTIVATE = LuaScript.load("deactivate.lua");
+  public static final LuaScript ACTIVE_READ = LuaScript.load("active_read.lua");
+  public static final LuaScript REASSERT = LuaScript.load("reassert.lua");
+  public static final LuaScript REBORN = LuaScript.load("reborn.lua");
   public static final LuaScript HITS = LuaScript.load("hits.lua");
   public static final LuaScript SETTLE = LuaScript.load("settle.lua");
   public static final LuaScript CLEAR = LuaScript.load("clear.lua");

@@ -21,6 +21,7 @@
 --@include rate.lua
 --@include sessions.lua
 --@include admit_head.lua
+--@include rejoin.lua
 --@include started.lua
 
 local now, rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
@@ -30,7 +31,9 @@ local line = {waiting = KEYS[1], running = KEYS[2], finished = KEYS[3], seen = K
 
 local tokens, refill = bucket_tokens(KEYS[5], now, rate, burst)
 local running = redis.call('ZCARD', KEYS[2])
-local n = math.min(math.floor(tokens), max_active - running, batch)
+-- A line held after the store came back empty admits only those who rejoined (rejoin.lua).
+local n = rejoin_limit(KEYS[5], KEYS[1], now,
+  math.min(math.floor(tokens), max_active - running, batch))
 
 local admitted, abandoned = admit_head(line, KEYS[6], n, ARGV[1], oldest, batch)
 admit_settle(line, KEYS[5], oldest, batch, admitted, abandoned)

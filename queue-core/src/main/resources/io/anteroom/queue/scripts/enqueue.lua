@@ -7,14 +7,17 @@
 --       6 admit at once allowed (1) or not (0),
 --       7 draw: a uniform random number in [0, 1) for a random place, or '' for the back,
 --       8 idle time to live (ms): how long the keys of a queue that is off are kept
---         (idle_keys.lua)
+--         (idle_keys.lua),
+--       9 when the visitor's ticket says they joined (ms), 0 for none: one the line does not know
+--         who joined before its incarnation began rejoins at their old place (rejoin.lua)
 -- Reply: {outcome, position, waiting, requeued, added, rate, idle, cap activity, cap turns,
 --   cap ends}
 --   outcome 1 = waiting at 1-based position, 2 = admitted (position 0), 3 = finished at or after
 --   now, so left as they are (position 0; a repeated call, see below)
 --   waiting: people in line after this call
 --   requeued 1 when the visitor had finished (session ended, released, abandoned) and joins again
---   added 1 when this call put the visitor in line or in running, 0 when they were there already
+--   added 1 when this call put the visitor in line or in running, 0 when they were there already;
+--   2 when they rejoined at their old place
 --   rate: when waiting, the measured admission rate per 1000 s, 0 when not known (rate.lua); -1
 --   when finished
 --   idle 1 when the queue is off and its keys now live for the idle time to live, 0 when on
@@ -32,11 +35,21 @@
 --@include rate.lua
 --@include sessions.lua
 --@include started.lua
+--@include rejoin.lua
 --@include place.lua
 --@include idle_keys.lua
 --@include cap_wait.lua
 
 local visitor, now = ARGV[1], tonumber(ARGV[2])
+
+-- In line again at the place kept for those who were in it before the store came back empty.
+local function rejoined(visitor, now, score)
+  redis.call('ZADD', KEYS[1], 'NX', score, visitor)
+  redis.call('ZADD', KEYS[4], now, visitor)
+  redis.call('HINCRBY', KEYS[5], 'rejoined', 1)
+  return {1, redis.call('ZRANK', KEYS[1], visitor) + 1, redis.call('ZCARD', KEYS[1]), 0, 2,
+    rate_read(KEYS[5], now)}
+end
 
 local function enqueue()
   if redis.call('ZSCORE', KEYS[2], visitor) then
@@ -49,6 +62,10 @@ local function enqueue()
   end
   local left = redis.call('ZSCORE', KEYS[3], visitor)
   if not left then
+    local score = rejoin_score(KEYS[5], tonumber(ARGV[9]) or 0, now)
+    if score then
+      return rejoined(visitor, now, score)
+    end
     return place(visitor, now, 0, true)
   end
   if tonumber(left) >= now then

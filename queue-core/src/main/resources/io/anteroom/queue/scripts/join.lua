@@ -17,6 +17,7 @@
 --@include rate.lua
 --@include sessions.lua
 --@include started.lua
+--@include rejoin.lua
 --@include place.lua
 --@include idle_keys.lua
 --@include cap_wait.lua

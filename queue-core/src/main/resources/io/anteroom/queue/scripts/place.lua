@@ -8,7 +8,9 @@
 -- together leave in a uniformly shuffled order, with no reordering step.
 -- A visitor admitted at once starts a session of the room (sessions.lua), counted in its measured
 -- new users (started.lua, in the room's budget, KEYS[7]).
--- Needs bucket.lua, rate.lua, sessions.lua and started.lua. The reply is enqueue.lua's; its rate is -1 when not asked for.
+-- The first place given begins the line's incarnation, and a line held after the store came back
+-- empty admits nobody at once (rejoin.lua).
+-- Needs bucket.lua, rate.lua, sessions.lua, started.lua and rejoin.lua. The reply is enqueue.lua's; its rate is -1 when not asked for.
 -- The add to the line is NX, so a repeated join.lua call finds the place the first one made and
 -- changes nothing but seen, which only moves forward.
 
@@ -27,8 +29,9 @@ local function kept(visitor, now, want_rate)
 end
 
 local function place(visitor, now, requeued, want_rate)
+  rejoin_since(KEYS[5], now)
   local length = redis.call('ZCARD', KEYS[1])
-  if length == 0 and ARGV[6] == '1' then
+  if length == 0 and ARGV[6] == '1' and not rejoin_held(KEYS[5], now) then
     local tokens, refill = bucket_tokens(KEYS[5], now, tonumber(ARGV[3]), tonumber(ARGV[4]))
     if tokens >= 1 and redis.call('ZCARD', KEYS[2]) < tonumber(ARGV[5]) then
       redis.call('ZADD', KEYS[2], now, visitor)

@@ -29,6 +29,7 @@
 --@include rate.lua
 --@include sessions.lua
 --@include admit_head.lua
+--@include rejoin.lua
 --@include started.lua
 
 local now = tonumber(ARGV[1])
@@ -61,7 +62,8 @@ for q = 1, count do
   s.tokens, s.refill = bucket_tokens(s.state, now, tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]))
   s.running = redis.call('ZCARD', s.line.running)
   local own = math.min(math.floor(s.tokens), tonumber(ARGV[a + 3]) - s.running)
-  s.demand = math.max(0, math.min(own, redis.call('ZCARD', s.line.waiting)))
+  s.demand = rejoin_limit(s.state, s.line.waiting, now,
+    math.max(0, math.min(own, redis.call('ZCARD', s.line.waiting))))
   s.pass = math.max(tonumber(redis.call('HGET', s.state, 'pass') or 0), room_pass)
   s.start = s.pass
   queues[q] = s

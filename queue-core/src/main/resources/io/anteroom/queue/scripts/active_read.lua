@@ -1,0 +1,34 @@
+-- Reads the active-queues hash and tells whether the store came back empty since the caller's last
+-- read. The hash carries a marker, field '.store', whose value is the run id of the Redis server
+-- that wrote it; it is written whenever missing. The caller sends the run id this script gave it
+-- last time. The store lost its data when the marker had to be written (or was written since) by a
+-- server other than the one the caller read last: a restart without persistence, or a failover to a
+-- replica that had not received the data. A server that kept its data (persistence, a synced
+-- replica) still holds the old marker; a store emptied on purpose on the same server (FLUSHALL)
+-- gets a marker with the run id the caller saw, so it is taken as a fresh start, not a loss.
+-- KEYS: 1 active queues hash
+-- ARGV: 1 the run id the caller read last, '' for a caller that has read nothing yet
+-- Reply: {run id, lost (1 or 0), field, value, field, value, ...} without the marker
+-- Safe to repeat at any later moment: the marker is written only when missing, and a repeat finds
+-- it written with this server's run id, so it reports the same loss again; the caller's re-assert
+-- (reassert.lua) writes only fields that are missing.
+
+local run = string.match(redis.call('INFO', 'server'), 'run_id:(%w+)')
+local marker = redis.call('HGET', KEYS[1], '.store')
+if not marker then
+  redis.call('HSET', KEYS[1], '.store', run)
+  marker = run
+end
+local lost = 0
+if ARGV[1] ~= '' and ARGV[1] ~= run and marker == run then
+  lost = 1
+end
+local reply = {run, lost}
+local entries = redis.call('HGETALL', KEYS[1])
+for i = 1, #entries, 2 do
+  if entries[i] ~= '.store' then
+    reply[#reply + 1] = entries[i]
+    reply[#reply + 1] = entries[i + 1]
+  end
+end
+return reply

@@ -1,0 +1,17 @@
+-- Starts again the line of a queue that was on when the store came back empty (active_read.lua):
+-- its incarnation begins now (since), and until hold-until (rejoin.lua) it admits only visitors who
+-- rejoined with a ticket older than that, and nobody at once, so that the line is back in its old
+-- order before anyone who came after the loss goes in.
+-- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions, 7 budget (the room's; only
+--       5 is used)
+-- ARGV: 1 now (ms), 2 hold until (ms)
+-- Reply: 1 when the line's incarnation began with this call, 0 when it had begun already
+-- Safe to repeat at any later moment: since is written only when missing, and hold-until only moves
+-- forward.
+
+local began = redis.call('HSETNX', KEYS[5], 'since', ARGV[1])
+local held = tonumber(redis.call('HGET', KEYS[5], 'hold-until') or 0)
+if tonumber(ARGV[2]) > held then
+  redis.call('HSET', KEYS[5], 'hold-until', ARGV[2])
+end
+return began

@@ -1,0 +1,44 @@
+-- Shared by the scripts that place, admit and confirm visitors: how a line takes back, in their old
+-- order, those it lost when the store came back empty.
+-- The state hash's since is when this incarnation of the line began: written by the first place
+-- given (place.lua) or by the recovery (reborn.lua). A visitor whom the line does not know and whose
+-- ticket says they joined a whole second before since was in line before the loss: they rejoin at
+-- a score below 0, the seconds between their joining and since, so those who rejoin go before
+-- everyone who came after (scores from 1) and among themselves in the order they first joined, to
+-- the second. hold-until, written by the recovery, keeps the line from admitting anyone else, and
+-- anyone at once, until those in line before had time to come back (one poll).
+
+local function rejoin_held(state, now)
+  return now < tonumber(redis.call('HGET', state, 'hold-until') or 0)
+end
+
+-- The most of n the line admits now: while held, only those who rejoined.
+local function rejoin_limit(state, waiting, now, n)
+  if n > 0 and rejoin_held(state, now) then
+    return math.min(n, redis.call('ZCOUNT', waiting, '-inf', '(0'))
+  end
+  return n
+end
+
+-- The incarnation's start (ms), written as now if missing.
+local function rejoin_since(state, now)
+  local since = tonumber(redis.call('HGET', state, 'since') or 0)
+  if since == 0 then
+    redis.call('HSET', state, 'since', now)
+    return now
+  end
+  return since
+end
+
+-- The score below 0 of a visitor who joined at joined (ms, 0 when unknown) before the line's
+-- incarnation began, or nil.
+local function rejoin_score(state, joined, now)
+  if joined <= 0 then
+    return nil
+  end
+  local score = math.floor(joined / 1000) - math.floor(rejoin_since(state, now) / 1000)
+  if score < 0 then
+    return score
+  end
+  return nil
+end
