@@ -40,6 +40,7 @@ public final class RedisActiveQueues implements ActiveQueues {
   private final QueueKeys keys;
   private final Clock clock;
   private final Function<String, Duration> holds;
+  private final List<Remembered> remembered;
 
   /** The run id of the Redis server this instance read last; empty before the first read. */
   private volatile String server = "";
@@ -52,23 +53,26 @@ public final class RedisActiveQueues implements ActiveQueues {
 
   /** Recovers from an empty store on the system clock, holding every line for 37 s. */
   public RedisActiveQueues(RedisClusterAsyncCommands<String, String> commands, QueueKeys keys) {
-    this(commands, keys, Clock.systemUTC(), room -> DEFAULT_HOLD);
+    this(commands, keys, Clock.systemUTC(), room -> DEFAULT_HOLD, List.of());
   }
 
   /**
    * @param holds how long the lines of a room hold admission for those who come back with tickets
    *     after the store came back empty
+   * @param remembered what else this instance writes back then (a room's live settings)
    */
   public RedisActiveQueues(
       RedisClusterAsyncCommands<String, String> commands,
       QueueKeys keys,
       Clock clock,
-      Function<String, Duration> holds) {
+      Function<String, Duration> holds,
+      List<Remembered> remembered) {
     this.commands = commands;
     this.scripts = new ScriptRunner(commands);
     this.keys = keys;
     this.clock = clock;
     this.holds = holds;
+    this.remembered = List.copyOf(remembered);
   }
 
   /** The hold of {@code policies}' rooms: {@link RoomPolicy#rejoinHold()}. */
@@ -158,13 +162,14 @@ public final class RedisActiveQueues implements ActiveQueues {
             written ->
                 Flux.fromIterable(knew.keySet())
                     .flatMap(queue -> reborn(queue, now).then(announce(queue, true)))
+                    .thenMany(Flux.fromIterable(remembered).flatMap(Remembered::writeBack))
                     .then(Mono.just(written)))
         .doOnNext(
             written -> {
               log.warn(
                   "Redis came back without its data (server {} before, {} now): wrote back {} of"
-                      + " the {} queues that were on; their lines admit only visitors coming back"
-                      + " with tickets for a while",
+                      + " the {} queues that were on, and the live settings read last; their lines"
+                      + " admit only visitors coming back with tickets for a while",
                   server,
                   run,
                   written,

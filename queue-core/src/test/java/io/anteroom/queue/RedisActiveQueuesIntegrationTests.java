@@ -2,6 +2,7 @@ package io.anteroom.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.anteroom.queue.policy.RedisSettingsStore;
 import io.anteroom.testing.MutableClock;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
@@ -100,9 +101,33 @@ class RedisActiveQueuesIntegrationTests {
     final MutableClock clock = MutableClock.startingAt2026();
     final QueueId other = QueueId.roomWide("tickets");
 
+    final RedisSettingsStore settings =
+        new RedisSettingsStore(fixture.connector().commands(), keys);
+
     RedisActiveQueues instance() {
       return new RedisActiveQueues(
-          fixture.connector().commands(), keys, clock, room -> Duration.ofSeconds(20));
+          fixture.connector().commands(),
+          keys,
+          clock,
+          room -> Duration.ofSeconds(20),
+          List.of(settings));
+    }
+
+    @Test
+    void theLiveSettingsReadLastAreWrittenBackToo() {
+      RedisActiveQueues worker = instance();
+      worker.activate(queue, Activation.MANUAL).block();
+      settings.put("shop", null, Map.of("admit-per-second", "12")).block();
+      settings.put("shop", "42", Map.of("max-active", "5")).block();
+      worker.read().block();
+      settings.overrides("shop").block();
+
+      fixture.restart();
+      worker.read().block();
+
+      assertThat(fixture.sync().hgetall(keys.settings("shop")))
+          .containsExactlyInAnyOrderEntriesOf(
+              Map.of("admit-per-second", "12", "42/max-active", "5"));
     }
 
     @Test

@@ -912,7 +912,9 @@ class RedisQueueStoreIntegrationTests {
 
     @BeforeEach
     void queueIsOn() {
-      active = new RedisActiveQueues(fixture.connector().commands(), keys, clock, room -> HOLD);
+      active =
+          new RedisActiveQueues(
+              fixture.connector().commands(), keys, clock, room -> HOLD, List.of());
       active.activate(queue, Activation.MANUAL).block();
       active.read().block();
     }

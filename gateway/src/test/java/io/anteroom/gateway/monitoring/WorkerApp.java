@@ -5,6 +5,8 @@ import io.anteroom.worker.AdmissionWorkerApplication;
 import io.anteroom.worker.admission.AdmissionLoop;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.sync.RedisCommands;
+import java.util.ArrayList;
+import java.util.List;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -21,17 +23,25 @@ public final class WorkerApp implements AutoCloseable {
   private final RedisClient client;
   private RedisCommands<String, String> redis;
 
-  /** Starts the worker; Redis need not be up yet. */
-  public WorkerApp(String redisUri, String tick) {
-    this.context =
-        new SpringApplicationBuilder(AdmissionWorkerApplication.class)
-            .run(
+  /**
+   * Starts the worker; Redis need not be up yet.
+   *
+   * @param extra more {@code --name=value} arguments
+   */
+  public WorkerApp(String redisUri, String tick, String... extra) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
                 "--spring.config.location=file:../admission-worker/src/main/resources/application.yml",
                 "--spring.cloud.gateway.server.webflux.enabled=false",
                 "--ANTEROOM_CONFIG=../config/anteroom.yml",
                 "--anteroom.redis.uri=" + redisUri,
                 "--anteroom.worker.tick=" + tick,
-                "--server.port=0");
+                "--server.port=0"));
+    args.addAll(List.of(extra));
+    this.context =
+        new SpringApplicationBuilder(AdmissionWorkerApplication.class)
+            .run(args.toArray(String[]::new));
     this.client = RedisClient.create(redisUri);
   }
 

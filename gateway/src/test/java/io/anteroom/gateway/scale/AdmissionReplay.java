@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * One queue's line replayed from what its scripts did in Redis, command by command: who joined the
@@ -32,8 +32,10 @@ final class AdmissionReplay {
   private final String finished;
   private final String state;
 
-  private final TreeMap<Long, String> line = new TreeMap<>();
-  private final Map<String, Long> places = new HashMap<>();
+  // In Redis's order: by score, then by member (rejoining visitors can share a score).
+  private final TreeSet<Place> line = new TreeSet<>();
+  private final Map<String, Place> places = new HashMap<>();
+  private final Map<String, Double> joinedWith = new HashMap<>();
   private final Set<String> sessions = new HashSet<>();
   private final List<Admission> admissions = new ArrayList<>();
   private final Set<String> everAdmitted = new HashSet<>();
@@ -47,6 +49,15 @@ final class AdmissionReplay {
 
   /** One visitor moved to running, at {@code bucketMs} of the bucket's clock. */
   record Admission(long bucketMs, String visitor, boolean fromLine) {}
+
+  /** A place in line. */
+  record Place(double score, String member) implements Comparable<Place> {
+    @Override
+    public int compareTo(Place other) {
+      int byScore = Double.compare(score, other.score);
+      return byScore != 0 ? byScore : member.compareTo(other.member);
+    }
+  }
 
   /**
    * @param keyPrefix the queue's keys without the part name, e.g. {@code wr:{shop}:1:}
@@ -97,15 +108,20 @@ final class AdmissionReplay {
     // other flags mark activity updates and registrations.
     boolean admits = first == 2 || (first == 3 && onlyNew);
     for (int i = first; i + 1 < c.size(); i += 2) {
-      long score = (long) Double.parseDouble(c.arg(i));
+      double score = Double.parseDouble(c.arg(i));
       String member = c.arg(i + 1);
       if (key.equals(waiting)) {
+        if (places.containsKey(member)) {
+          continue; // NX: the place is kept
+        }
         arrivals++;
-        line.put(score, member);
-        places.put(member, score);
+        Place place = new Place(score, member);
+        line.add(place);
+        places.put(member, place);
+        joinedWith.put(member, score);
       } else if (key.equals(running) && !onlyExisting) {
         if (admits && !(onlyNew && sessions.contains(member))) {
-          admit(member, score);
+          admit(member, (long) score);
         }
         sessions.add(member);
         maxRunning = Math.max(maxRunning, sessions.size());
@@ -118,14 +134,19 @@ final class AdmissionReplay {
 
   private void admit(String visitor, long now) {
     refill = Math.max(refill, now);
-    Long place = places.get(visitor);
+    Place place = places.get(visitor);
     if (place == null) {
       if (!line.isEmpty()) {
         disorder.add(visitor + " let straight in while " + line.size() + " waited");
       }
-    } else if (!place.equals(line.firstKey())) {
+    } else if (!place.equals(line.first())) {
       disorder.add(
-          visitor + " (place " + place + ") admitted before place " + line.firstKey() + " moved");
+          visitor
+              + " (place "
+              + place.score()
+              + ") admitted before place "
+              + line.first().score()
+              + " moved");
     }
     if (place != null) {
       leaveLine(visitor);
@@ -212,6 +233,16 @@ final class AdmissionReplay {
 
   int waiting() {
     return line.size();
+  }
+
+  /** Those in line now, in order. */
+  List<String> inLine() {
+    return line.stream().map(Place::member).toList();
+  }
+
+  /** The score a visitor joined the line with, or null for one never in line. */
+  Double placeOf(String visitor) {
+    return joinedWith.get(visitor);
   }
 
   int abandoned() {

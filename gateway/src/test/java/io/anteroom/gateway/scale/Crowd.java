@@ -2,6 +2,7 @@ package io.anteroom.gateway.scale;
 
 import io.anteroom.gateway.Visitor;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -92,7 +93,15 @@ final class Crowd implements AutoCloseable {
 
   /** From now on, the front of each line asks where it stands a few times a second. */
   void keepAsking() {
-    timers.scheduleWithFixedDelay(this::askFronts, 0, 500, TimeUnit.MILLISECONDS);
+    keepAsking(ASKED_AT_ONCE, Duration.ofMillis(500));
+  }
+
+  /**
+   * From now on, the first {@code atOnce} of each line ask where they stand every {@code every}.
+   */
+  void keepAsking(int atOnce, Duration every) {
+    timers.scheduleWithFixedDelay(
+        () -> askFronts(atOnce), 0, every.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   private boolean join(String item) {
@@ -114,10 +123,10 @@ final class Crowd implements AutoCloseable {
     return false;
   }
 
-  private void askFronts() {
+  private void askFronts(int atOnce) {
     List<Future<?>> asks = new ArrayList<>();
     for (ConcurrentLinkedQueue<Browser> line : lines.values()) {
-      line.stream().limit(ASKED_AT_ONCE).forEach(b -> asks.add(askers.submit(() -> ask(b))));
+      line.stream().limit(atOnce).forEach(b -> asks.add(askers.submit(() -> ask(b))));
     }
     for (Future<?> ask : asks) {
       try {
@@ -140,6 +149,14 @@ final class Crowd implements AutoCloseable {
       return;
     }
     String state = Visitor.text(answer.body(), "state");
+    if (viaStatus && "unknown".equals(state)) {
+      // The place is gone: the waiting page loads its URL again, which joins anew.
+      answer = call(elsewhere, page);
+      if (answer == null) {
+        return;
+      }
+      state = Visitor.text(answer.body(), "state");
+    }
     if (viaStatus && "admitted".equals(state)) {
       answer = call(browser.visitor(), page);
       if (answer == null) {
@@ -163,7 +180,9 @@ final class Crowd implements AutoCloseable {
     requests.incrementAndGet();
     try {
       HttpResponse<String> response = visitor.json(path);
-      if (response.statusCode() != 200) {
+      boolean placeGone =
+          response.statusCode() == 404 && "unknown".equals(Visitor.text(response.body(), "state"));
+      if (response.statusCode() != 200 && !(placeGone && path.startsWith(STATUS))) {
         problems.add(path + " answered " + response.statusCode() + " " + response.body());
         return null;
       }

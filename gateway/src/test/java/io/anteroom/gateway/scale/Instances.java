@@ -45,8 +45,8 @@ final class Instances implements AutoCloseable {
   }
 
   /** A worker started now, killed when the test ends unless the test killed it before. */
-  WorkerApp startWorker(String redisUri, String tick) {
-    WorkerApp worker = keep(new WorkerApp(redisUri, tick));
+  WorkerApp startWorker(String redisUri, String tick, String... extra) {
+    WorkerApp worker = keep(new WorkerApp(redisUri, tick, extra));
     workers.add(worker);
     return worker;
   }

@@ -12,6 +12,7 @@ import io.anteroom.queue.RedisPlaceLimits;
 import io.anteroom.queue.RedisQueueStore;
 import io.anteroom.queue.RedisRoomStore;
 import io.anteroom.queue.RedisTrafficStore;
+import io.anteroom.queue.Remembered;
 import io.anteroom.queue.RoomStore;
 import io.anteroom.queue.TrafficStore;
 import io.anteroom.queue.history.RedisRoomHistory;
@@ -106,9 +107,14 @@ public class QueueCoreConfiguration {
 
   @Bean
   ActiveQueues activeQueues(
-      DeferredRedisConnector redis, QueueKeys keys, Clock clock, RoomPolicies policies) {
+      DeferredRedisConnector redis,
+      QueueKeys keys,
+      Clock clock,
+      RoomPolicies policies,
+      SettingsStore settings) {
+    List<Remembered> remembered = settings instanceof Remembered kept ? List.of(kept) : List.of();
     return new RedisActiveQueues(
-        redis.commands(), keys, clock, RedisActiveQueues.holdsOf(policies));
+        redis.commands(), keys, clock, RedisActiveQueues.holdsOf(policies), remembered);
   }
 
   @Bean

@@ -2,6 +2,7 @@ package io.anteroom.queue.policy;
 
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueKeys;
+import io.anteroom.queue.Remembered;
 import io.anteroom.queue.script.QueueScripts;
 import io.anteroom.queue.script.ScriptRunner;
 import io.lettuce.core.ScriptOutputType;
@@ -12,21 +13,26 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
  * {@link SettingsStore} in one hash per room, {@link QueueKeys#settings(String)}: a room override
  * is the field {@code <property>}, a queue override the field {@code <item>/<property>} (item ids
  * never contain {@code /}; a field whose item is not a valid item id, written by hand, is skipped).
- * One read gives a gateway or worker everything of a room.
+ * One read gives a gateway or worker everything of a room. What was read last of each room is
+ * written back where missing when the store came back empty ({@link Remembered}).
  */
-public final class RedisSettingsStore implements SettingsStore {
+public final class RedisSettingsStore implements SettingsStore, Remembered {
 
   private static final char ITEM_SEPARATOR = '/';
 
   private final RedisClusterAsyncCommands<String, String> commands;
   private final ScriptRunner scripts;
   private final QueueKeys keys;
+  private final Map<String, Map<String, String>> lastRead = new ConcurrentHashMap<>();
 
   public RedisSettingsStore(RedisClusterAsyncCommands<String, String> commands, QueueKeys keys) {
     this.commands = commands;
@@ -37,7 +43,24 @@ public final class RedisSettingsStore implements SettingsStore {
   @Override
   public Mono<Overrides> overrides(String room) {
     return Mono.fromCompletionStage(() -> commands.hgetall(keys.settings(room)))
+        .doOnNext(fields -> lastRead.put(room, Map.copyOf(fields)))
         .map(RedisSettingsStore::split);
+  }
+
+  @Override
+  public Mono<Void> writeBack() {
+    return Flux.fromIterable(lastRead.entrySet())
+        .filter(room -> !room.getValue().isEmpty())
+        .flatMap(
+            room ->
+                scripts.run(
+                    QueueScripts.REASSERT,
+                    ScriptOutputType.INTEGER,
+                    new String[] {keys.settings(room.getKey())},
+                    room.getValue().entrySet().stream()
+                        .flatMap(field -> Stream.of(field.getKey(), field.getValue()))
+                        .toArray(String[]::new)))
+        .then();
   }
 
   @Override

@@ -29,7 +29,8 @@ end
 if math.floor(checked / 1000) >= math.floor(rejoin_since(KEYS[5], now) / 1000) then
   return 0
 end
-redis.call('ZADD', KEYS[2], now, visitor)
+-- GT adds a missing member as any ZADD does; it marks a session taken back, not an admission.
+redis.call('ZADD', KEYS[2], 'GT', now, visitor)
 sessions_add(KEYS[6], session_item(KEYS[2]), {now, visitor}, '')
 redis.call('HINCRBY', KEYS[5], 'rejoined-sessions', 1)
 return 1
