@@ -18,6 +18,8 @@ import java.util.regex.Pattern;
  *                            kept after admission, trimmed once older than abandon-after
  * HSET wr:{shop}:42:state    seq &lt;n&gt; drawn &lt;n&gt; tokens &lt;f&gt; refill &lt;ms&gt; admitted &lt;n&gt; abandoned &lt;n&gt;
  *                            expired &lt;n&gt; released &lt;n&gt; cleared &lt;n&gt; quiet-since &lt;ms&gt;
+ *                            since &lt;ms&gt; hold-until &lt;ms&gt; rejoined &lt;n&gt; rejoined-sessions &lt;n&gt;
+ *                            (the line's keys began; after an empty store, rejoin.lua)
  *                            rate-sum &lt;f&gt; rate-weight &lt;ms&gt; rate-at &lt;ms&gt; rate-open 0|1
  *                            (measured admission rate, see rate.lua) pass &lt;f&gt; (room share)
  * HINCRBY wr:{shop}:42:hits  &lt;epoch-second&gt; &lt;requests&gt;      traffic per second, expires
@@ -28,6 +30,7 @@ import java.util.regex.Pattern;
  *                            (measured new users, see started.lua)
  * HSET wr:active             shop:42 manual|auto                active queues and why
  * HSET wr:active             shop full                          a room at its room-wide limits
+ * HSET wr:active             .store &lt;run id&gt;                   the server that wrote it (active_read.lua)
  * PUBLISH wr:active:changed  shop:42                            after each change of wr:active
  * HSET wr:settings:shop      admit-per-second 250 42/mode paused  live overrides: room, queue
  * SET wr:message:shop        &lt;text&gt;                          operator message on the room's pages
