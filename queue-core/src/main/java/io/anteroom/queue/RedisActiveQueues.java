@@ -132,7 +132,7 @@ public final class RedisActiveQueues implements ActiveQueues {
             reply -> {
               String run = (String) reply.get(0);
               Map<QueueId, Activation> knew = known;
-              if ((Long) reply.get(1) == 1L && !knew.isEmpty()) {
+              if ((Long) reply.get(1) == 1L) {
                 return recover(run, knew).then(Mono.defer(this::read));
               }
               server = run;
