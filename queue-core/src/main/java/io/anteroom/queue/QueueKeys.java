@@ -67,6 +67,12 @@ public final class QueueKeys {
 
   private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9_-]{1,32}");
 
+  /**
+   * The field of {@link #active()} that names the Redis server which wrote it (active_read.lua);
+   * neither a queue nor a room.
+   */
+  public static final String STORE_MARKER = ".store";
+
   private final String prefix;
 
   /** Keys under {@code prefix}, which must be 1-32 letters, digits, dashes or underscores. */

@@ -180,10 +180,10 @@ class RedisActiveQueuesIntegrationTests {
       RedisActiveQueues gateway = instance();
       gateway.activate(queue, Activation.MANUAL).block();
       gateway.read().block();
-      String marker = fixture.sync().hget(keys.active(), ".store");
+      String marker = fixture.sync().hget(keys.active(), QueueKeys.STORE_MARKER);
 
       fixture.restart();
-      fixture.sync().hset(keys.active(), ".store", marker);
+      fixture.sync().hset(keys.active(), QueueKeys.STORE_MARKER, marker);
 
       assertThat(gateway.list().block()).isEmpty();
     }

@@ -52,6 +52,11 @@ final class AdmissionReplay {
 
   /** A place in line. */
   record Place(double score, String member) implements Comparable<Place> {
+    /** The score as Redis would print it: a whole number without a fraction. */
+    String shown() {
+      return score == Math.rint(score) ? Long.toString((long) score) : Double.toString(score);
+    }
+
     @Override
     public int compareTo(Place other) {
       int byScore = Double.compare(score, other.score);
@@ -143,9 +148,9 @@ final class AdmissionReplay {
       disorder.add(
           visitor
               + " (place "
-              + place.score()
+              + place.shown()
               + ") admitted before place "
-              + line.first().score()
+              + line.first().shown()
               + " moved");
     }
     if (place != null) {
