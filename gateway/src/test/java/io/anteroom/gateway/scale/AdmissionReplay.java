@@ -2,6 +2,7 @@ package io.anteroom.gateway.scale;
 
 import io.anteroom.gateway.scale.RedisMonitor.Command;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -72,6 +73,38 @@ final class AdmissionReplay {
     this.running = keyPrefix + "running";
     this.finished = keyPrefix + "finished";
     this.state = keyPrefix + "state";
+  }
+
+  /**
+   * A replay that starts from the line as a server held it when its stream was first watched (a
+   * replica about to be promoted): {@code waiting} by score, {@code running}, and the bucket's
+   * refill time.
+   */
+  static AdmissionReplay startingFrom(
+      String keyPrefix, Map<String, Double> waiting, Collection<String> running, long refill) {
+    AdmissionReplay replay = new AdmissionReplay(keyPrefix);
+    waiting.forEach(
+        (member, score) -> {
+          Place place = new Place(score, member);
+          replay.line.add(place);
+          replay.places.put(member, place);
+          replay.joinedWith.put(member, score);
+        });
+    replay.sessions.addAll(running);
+    replay.maxRunning = running.size();
+    replay.refill = refill;
+    return replay;
+  }
+
+  /** Replays {@code commands} on top of what this replay holds. */
+  AdmissionReplay then(List<Command> commands) {
+    commands.forEach(this::apply);
+    return this;
+  }
+
+  /** Those running now. */
+  Set<String> sessions() {
+    return Set.copyOf(sessions);
   }
 
   /** Replays every command in order; {@code ECHO <name>} from any client marks a moment. */
