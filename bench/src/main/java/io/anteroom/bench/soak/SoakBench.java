@@ -1,0 +1,359 @@
+package io.anteroom.bench.soak;
+
+import io.anteroom.bench.Markdown;
+import io.anteroom.bench.Run;
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A long run of steady traffic through one gateway and one worker, with the redis-server killed and
+ * started again every few minutes, alternately with its data (append-only file) and empty. Samples
+ * the apps' heap and threads and Redis's connections every 10 s, and after each restart how long
+ * the line took to be on again, what visitors were answered meanwhile, and whether the line held:
+ * waiting visitors were not let in faster than the rate allows. Writes Markdown.
+ */
+public final class SoakBench {
+
+  record Sample(
+      long second,
+      double gatewayHeapMib,
+      int gatewayThreads,
+      double workerHeapMib,
+      int workerThreads,
+      int redisClients,
+      long waiting) {}
+
+  record Restart(
+      long second,
+      boolean empty,
+      long downMs,
+      long lineOnMs,
+      long waitingBefore,
+      long waitingAfter,
+      long rejoinedAhead,
+      long admittedIn30s,
+      long policyAnswers,
+      long otherErrors,
+      long passSentBack) {}
+
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+  public static void main(String[] args) throws Exception {
+    Duration duration = Duration.ofMinutes(Run.number("minutes"));
+    Duration every = Duration.ofMinutes(Run.number("restart-every"));
+    double rate = Double.parseDouble(Run.option("rate"));
+    String gateway = Run.option("gateway");
+    String gatewayMetrics = Run.option("gateway.metrics");
+    String workerMetrics = Run.option("worker.metrics");
+    List<String> redisCommand = Arrays.asList(Run.option("redis.command").split(" "));
+    SoakRedis redis =
+        new SoakRedis(
+            redisCommand,
+            Path.of(Run.option("redis.dir")),
+            new File(Run.option("redis.log")),
+            Long.parseLong(Run.option("redis.pid")),
+            Run.number("redis.port"));
+    SoakCrowd crowd =
+        new SoakCrowd(gateway, Run.number("line"), Duration.ofSeconds(Run.number("poll")));
+    List<Sample> samples = new CopyOnWriteArrayList<>();
+    List<Restart> restarts = new CopyOnWriteArrayList<>();
+    long start = System.currentTimeMillis();
+    long end = start + duration.toMillis();
+    String began = Instant.now().toString();
+
+    Thread sampler =
+        daemon(
+            () -> {
+              while (System.currentTimeMillis() < end) {
+                samples.add(sample(start, gatewayMetrics, workerMetrics, redis));
+                SoakRedis.sleep(10_000);
+              }
+            });
+    Thread restarter =
+        daemon(
+            () -> {
+              boolean empty = false;
+              for (long at = start + every.toMillis(); at + 35_000 < end; at += every.toMillis()) {
+                SoakRedis.sleep(Math.max(0, at - System.currentTimeMillis()));
+                restarts.add(restart(start, redis, crowd, empty, rate));
+                System.out.printf(
+                    "restart %d done (%s)%n", restarts.size(), empty ? "empty" : "kept");
+                empty = !empty;
+              }
+            });
+    while (System.currentTimeMillis() < end) {
+      long now = System.currentTimeMillis();
+      crowd.round(now);
+      SoakRedis.sleep(Math.max(0, 200 - (System.currentTimeMillis() - now)));
+    }
+    restarter.join(120_000);
+    sampler.join(15_000);
+    crowd.close();
+    String report = report(began, duration, every, rate, crowd, samples, restarts);
+    redis.close();
+    Path out = Path.of(Run.option("out"));
+    Files.writeString(out, report);
+    System.out.println(report);
+  }
+
+  private static Thread daemon(Runnable task) {
+    Thread thread = new Thread(task);
+    thread.setDaemon(true);
+    thread.start();
+    return thread;
+  }
+
+  private static Restart restart(
+      long start, SoakRedis redis, SoakCrowd crowd, boolean empty, double rate) {
+    long waitingBefore = zcard(redis);
+    long policyBefore = crowd.policyAnswers.sum();
+    long errorsBefore = crowd.otherErrors.sum();
+    long sentBackBefore = crowd.passSentBack.sum();
+    long admittedBefore = crowd.admitted.sum();
+    long at = System.currentTimeMillis();
+    long down = redis.restart(empty);
+    long lineOn = -1;
+    while (System.currentTimeMillis() - at < 30_000) {
+      try {
+        if (redis.commands().hget("wr:active", "shop:1") != null) {
+          lineOn = System.currentTimeMillis() - at;
+          break;
+        }
+      } catch (RuntimeException notYet) {
+        // reconnecting
+      }
+      SoakRedis.sleep(50);
+    }
+    SoakRedis.sleep(Math.max(0, at + 30_000 - System.currentTimeMillis()));
+    long rejoined = 0;
+    try {
+      rejoined =
+          redis
+              .commands()
+              .zcount(
+                  "wr:{shop}:1:waiting",
+                  io.lettuce.core.Range.create(Double.NEGATIVE_INFINITY, -0.5));
+    } catch (RuntimeException e) {
+      rejoined = -1;
+    }
+    return new Restart(
+        (at - start) / 1000,
+        empty,
+        down,
+        lineOn,
+        waitingBefore,
+        zcard(redis),
+        rejoined,
+        crowd.admitted.sum() - admittedBefore,
+        crowd.policyAnswers.sum() - policyBefore,
+        crowd.otherErrors.sum() - errorsBefore,
+        crowd.passSentBack.sum() - sentBackBefore);
+  }
+
+  private static long zcard(SoakRedis redis) {
+    try {
+      return redis.commands().zcard("wr:{shop}:1:waiting");
+    } catch (RuntimeException e) {
+      return -1;
+    }
+  }
+
+  private static Sample sample(
+      long start, String gatewayMetrics, String workerMetrics, SoakRedis redis) {
+    String gateway = scrape(gatewayMetrics);
+    String worker = scrape(workerMetrics);
+    int clients = -1;
+    try {
+      String info = redis.commands().info("clients");
+      clients =
+          Integer.parseInt(
+              info.lines()
+                  .filter(l -> l.startsWith("connected_clients:"))
+                  .findFirst()
+                  .orElse("connected_clients:-1")
+                  .substring("connected_clients:".length())
+                  .trim());
+    } catch (RuntimeException e) {
+      // Redis restarting
+    }
+    return new Sample(
+        (System.currentTimeMillis() - start) / 1000,
+        sum(gateway, "jvm_memory_used_bytes{area=\"heap\"") / 1048576,
+        (int) sum(gateway, "jvm_threads_live_threads"),
+        sum(worker, "jvm_memory_used_bytes{area=\"heap\"") / 1048576,
+        (int) sum(worker, "jvm_threads_live_threads"),
+        clients,
+        zcard(redis));
+  }
+
+  private static String scrape(String url) {
+    try {
+      return HTTP.send(
+              HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).build(),
+              HttpResponse.BodyHandlers.ofString())
+          .body();
+    } catch (IOException | InterruptedException e) {
+      return "";
+    }
+  }
+
+  /** The sum of the samples whose line starts with {@code prefix}. */
+  private static double sum(String scrape, String prefix) {
+    return scrape
+        .lines()
+        .filter(l -> l.startsWith(prefix))
+        .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+        .sum();
+  }
+
+  private static String report(
+      String began,
+      Duration duration,
+      Duration every,
+      double rate,
+      SoakCrowd crowd,
+      List<Sample> samples,
+      List<Restart> restarts) {
+    Markdown md = new Markdown();
+    md.line("# Soak: steady traffic with Redis restarted every %d minutes", every.toMinutes());
+    md.line("");
+    md.line("Started %s, %d minutes; `%s`.", began, duration.toMinutes(), Run.command());
+    md.line(
+        "Machine: %s; %s; load average at the end %s.",
+        Run.machine(), Run.java(), Run.loadAverage());
+    md.line("");
+    md.line(
+        "Visitors: %d requests, %d joined, %d admitted, %d origin pages, %d places found gone"
+            + " (page loaded again), %d answers of the failure policy (503 `unavailable`),"
+            + " %d pass holders sent back to the line, %d other errors %s.",
+        crowd.requests.sum(),
+        crowd.joined.sum(),
+        crowd.admitted.sum(),
+        crowd.reachedOrigin.sum(),
+        crowd.placeGone.sum(),
+        crowd.policyAnswers.sum(),
+        crowd.passSentBack.sum(),
+        crowd.otherErrors.sum(),
+        crowd.errorSamples);
+    md.line("");
+    md.line("## Restarts (SIGKILL, then the same port and directory)");
+    md.line("");
+    md.row(
+        "at (s)",
+        "data",
+        "down (ms)",
+        "queue on again (ms)",
+        "waiting before",
+        "waiting 30 s after",
+        "of them rejoined ahead",
+        "admitted in 30 s (bound)",
+        "policy answers",
+        "other errors",
+        "pass holders sent back");
+    md.row("---:", "---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:");
+    long bound = Math.round(rate * 30 + rate);
+    for (Restart r : restarts) {
+      md.row(
+          r.second(),
+          r.empty() ? "**empty**" : "kept",
+          r.downMs(),
+          r.lineOnMs(),
+          r.waitingBefore(),
+          r.waitingAfter(),
+          r.rejoinedAhead(),
+          r.admittedIn30s() + " (" + bound + ")",
+          r.policyAnswers(),
+          r.otherErrors(),
+          r.passSentBack());
+    }
+    md.line("");
+    md.line("## Resources, per 5 minutes (min–max of the 10 s samples)");
+    md.line("");
+    md.row(
+        "minutes",
+        "gateway heap (MiB)",
+        "gateway threads",
+        "worker heap (MiB)",
+        "worker threads",
+        "Redis connections",
+        "waiting");
+    md.row("---", "---:", "---:", "---:", "---:", "---:", "---:");
+    List<List<Sample>> blocks = new ArrayList<>();
+    for (Sample s : samples) {
+      int block = (int) (s.second() / 300);
+      while (blocks.size() <= block) {
+        blocks.add(new ArrayList<>());
+      }
+      blocks.get(block).add(s);
+    }
+    for (int b = 0; b < blocks.size(); b++) {
+      List<Sample> in = blocks.get(b);
+      if (in.isEmpty()) {
+        continue;
+      }
+      md.row(
+          (b * 5) + "–" + (b * 5 + 5),
+          span(in.stream().mapToDouble(Sample::gatewayHeapMib).toArray()),
+          span(in.stream().mapToDouble(Sample::gatewayThreads).toArray()),
+          span(in.stream().mapToDouble(Sample::workerHeapMib).toArray()),
+          span(in.stream().mapToDouble(Sample::workerThreads).toArray()),
+          span(in.stream().mapToDouble(Sample::redisClients).filter(c -> c >= 0).toArray()),
+          span(in.stream().mapToDouble(Sample::waiting).filter(c -> c >= 0).toArray()));
+    }
+    md.line("");
+    md.line("## Verdicts");
+    md.line("");
+    List<Sample> first = blocks.isEmpty() ? List.of() : blocks.get(0);
+    List<Sample> last = blocks.isEmpty() ? List.of() : blocks.get(blocks.size() - 1);
+    double firstHeap = first.stream().mapToDouble(Sample::gatewayHeapMib).min().orElse(0);
+    double lastHeap = last.stream().mapToDouble(Sample::gatewayHeapMib).min().orElse(0);
+    int firstThreads = first.stream().mapToInt(Sample::gatewayThreads).max().orElse(0);
+    int lastThreads = last.stream().mapToInt(Sample::gatewayThreads).max().orElse(0);
+    int firstClients = first.stream().mapToInt(Sample::redisClients).max().orElse(0);
+    int lastClients = last.stream().mapToInt(Sample::redisClients).max().orElse(0);
+    boolean lineHeld =
+        restarts.stream().allMatch(r -> r.lineOnMs() >= 0 && r.admittedIn30s() <= bound);
+    md.line(
+        "- No 5xx beyond the failure policy: %s (%d other errors).",
+        verdict(crowd.otherErrors.sum() == 0), crowd.otherErrors.sum());
+    md.line(
+        "- Gateway heap flat (lowest sample of the last 5 minutes ≤ 1.5 × the first's + 16 MiB): %s (%.0f → %.0f MiB).",
+        verdict(lastHeap <= 1.5 * firstHeap + 16), firstHeap, lastHeap);
+    md.line(
+        "- Gateway threads flat (most in the last 5 minutes ≤ the first's + 4): %s (%d → %d).",
+        verdict(lastThreads <= firstThreads + 4), firstThreads, lastThreads);
+    md.line(
+        "- No leaked Redis connections (most in the last 5 minutes ≤ the first's + 2): %s (%d → %d).",
+        verdict(lastClients <= firstClients + 2), firstClients, lastClients);
+    md.line(
+        "- The line intact after every restart (the queue on again, and at most the rate's 30 s and a second's burst admitted in the 30 s after): %s.",
+        verdict(lineHeld));
+    return md.toString();
+  }
+
+  private static String verdict(boolean met) {
+    return met ? "met" : "**not met**";
+  }
+
+  private static String span(double[] values) {
+    if (values.length == 0) {
+      return "–";
+    }
+    double lo = Arrays.stream(values).min().orElse(0);
+    double hi = Arrays.stream(values).max().orElse(0);
+    return String.format(java.util.Locale.ROOT, "%.0f–%.0f", lo, hi);
+  }
+}
