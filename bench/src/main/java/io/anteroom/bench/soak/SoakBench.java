@@ -119,6 +119,7 @@ public final class SoakBench {
   private static Restart restart(
       long start, SoakRedis redis, SoakCrowd crowd, boolean empty, double rate) {
     long waitingBefore = zcard(redis);
+    long rejoinedBefore = empty ? 0 : rejoinedCount(redis);
     long policyBefore = crowd.policyAnswers.sum();
     long errorsBefore = crowd.otherErrors.sum();
     long sentBackBefore = crowd.passSentBack.sum();
@@ -161,6 +162,15 @@ public final class SoakBench {
         crowd.policyAnswers.sum() - policyBefore,
         crowd.otherErrors.sum() - errorsBefore,
         crowd.passSentBack.sum() - sentBackBefore);
+  }
+
+  private static long rejoinedCount(SoakRedis redis) {
+    try {
+      String counted = redis.commands().hget("wr:{shop}:1:state", "rejoined");
+      return counted == null ? 0 : Long.parseLong(counted);
+    } catch (RuntimeException e) {
+      return 0;
+    }
   }
 
   private static long zcard(SoakRedis redis) {
@@ -258,7 +268,7 @@ public final class SoakBench {
         "queue on again (ms)",
         "waiting before",
         "waiting 30 s after",
-        "of them rejoined ahead",
+        "rejoined ahead (ticket holders)",
         "admitted in 30 s (bound)",
         "policy answers",
         "other errors",
