@@ -29,7 +29,7 @@ local function kept(visitor, now, want_rate)
 end
 
 local function place(visitor, now, requeued, want_rate)
-  rejoin_since(KEYS[5], now)
+  redis.call('HSETNX', KEYS[5], 'since', now)
   local length = redis.call('ZCARD', KEYS[1])
   if length == 0 and ARGV[6] == '1' and not rejoin_held(KEYS[5], now) then
     local tokens, refill = bucket_tokens(KEYS[5], now, tonumber(ARGV[3]), tonumber(ARGV[4]))
