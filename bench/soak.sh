@@ -2,7 +2,8 @@
 # A long run: steady joins, polls and pass-holder traffic through one gateway and one worker on
 # one redis-server with an append-only file, which is killed (SIGKILL) and started again every few
 # minutes, alternately with its data and empty. Records the visitors' answers, the line after each
-# restart, and the apps' heap and threads and Redis's connections over the run, to
+# restart, and the apps' heap (also right after a full GC, by jcmd) and threads and Redis's
+# connections over the run, to
 # bench/results/soak.md. A tiny static origin (python3 -m http.server) serves the product page.
 #
 # Options: --minutes N (30)  --restart-every N (5, minutes)  --line N (200 waiting)
@@ -16,7 +17,7 @@ OUT=bench/results/soak.md OPTIONS="minutes restart-every line poll rate out"
 # shellcheck source=bench/lib/services.sh
 . bench/lib/services.sh
 parse_options "$@"
-require_tools python3
+require_tools python3 jcmd
 build
 ./mvnw -B -q -pl admission-worker -am -DskipTests package >"$WORK/build-worker.log" 2>&1 \
   || die "the worker build failed; see $WORK/build-worker.log"
@@ -55,6 +56,7 @@ log "soaking for $MINUTES minutes, Redis restarted every $RESTART_EVERY"
 bench_tool -Xmx512m -Dbench.gateway="$GATEWAY_URL" \
   -Dbench.gateway.metrics="http://127.0.0.1:$MANAGEMENT_PORT/actuator/prometheus" \
   -Dbench.worker.metrics="http://127.0.0.1:$WORKER_PORT/actuator/prometheus" \
+  -Dbench.gateway.pid="$GATEWAY_PID" -Dbench.worker.pid="$WORKER_PID" \
   -Dbench.redis.port="$REDIS_PORT" -Dbench.redis.pid="$REDIS_PID" -Dbench.redis.dir="$WORK/redis" \
   -Dbench.redis.log="$WORK/redis.log" -Dbench.redis.command="${REDIS_ARGS[*]}" \
   io.anteroom.bench.soak.SoakBench || exit

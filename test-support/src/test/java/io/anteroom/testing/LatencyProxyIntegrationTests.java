@@ -110,8 +110,9 @@ class LatencyProxyIntegrationTests {
 
   /**
    * What a PING on a new connection to the proxy's port gets. A connect to a loopback port nobody
-   * listens on can, rarely, connect to itself (the kernel may pick the same port as the source), and
-   * then the PING comes back as it was sent, not as a server's reply: either way nothing answers.
+   * listens on can, rarely, connect to itself (the kernel may pick the same port as the source),
+   * and then the PING comes back as it was sent, not as a server's reply: either way nothing
+   * answers.
    */
   private String pingOnANewConnection() {
     try (Socket client = connect()) {
