@@ -993,6 +993,33 @@ class RedisQueueStoreIntegrationTests {
     }
 
     @Test
+    void aTicketFromTheSecondTheLineBeganAgainInStillRejoinsAhead() {
+      // The loss and the newcomer who began the new line fall in the second the ticket names.
+      drainBucket();
+      Instant joined = clock.instant();
+      enqueue("a");
+      fixture.restart();
+
+      drainBucket();
+      enqueue("newcomer");
+      EnqueueResult back = comeBack("a", joined);
+
+      assertThat(waiting()).containsExactly("a", "newcomer");
+      assertThat(back.position()).isEqualTo(1);
+    }
+
+    @Test
+    void aPassConfirmedInTheSecondTheLineBeganAgainInIsTakenBack() {
+      enqueue("holder");
+      Instant confirmed = clock.instant();
+
+      storeComesBackEmpty();
+
+      assertThat(store.touch(queue, "holder", confirmed).block()).isTrue();
+      assertThat(running()).containsExactly("holder");
+    }
+
+    @Test
     void aTicketFromThisLinesOwnTimeGoesToTheBackAsBefore() {
       enqueue("first");
       clock.advance(Duration.ofSeconds(5));

@@ -2,10 +2,11 @@
 -- order, those it lost when the store came back empty.
 -- The state hash's since is when this incarnation of the line began: written by the first place
 -- given (place.lua) or by the recovery (reborn.lua). A visitor whom the line does not know and whose
--- ticket says they joined a whole second before since was in line before the loss: they rejoin at
--- a score below 0, the seconds between their joining and since, so those who rejoin go before
--- everyone who came after (scores from 1) and among themselves in the order they first joined, to
--- the second. hold-until, written by the recovery, keeps the line from admitting anyone else, and
+-- ticket says they joined no later than the second since falls in was in line before the loss:
+-- tickets carry whole seconds, and anyone who joined since is known to the line, so a ticket of
+-- since's own second comes from before too. They rejoin at a score below 0, one less than the
+-- seconds between their joining and since, so those who rejoin go before everyone who came after
+-- (scores from 1) and among themselves in the order they first joined, to the second. hold-until, written by the recovery, keeps the line from admitting anyone else, and
 -- anyone at once, until those in line before had time to come back (one poll).
 
 local function rejoin_held(state, now)
@@ -30,13 +31,13 @@ local function rejoin_since(state, now)
   return since
 end
 
--- The score below 0 of a visitor who joined at joined (ms, 0 when unknown) before the line's
--- incarnation began, or nil.
+-- The score below 0 of a visitor who joined at joined (ms, 0 when unknown) no later than the second
+-- the line's incarnation began in, or nil.
 local function rejoin_score(state, joined, now)
   if joined <= 0 then
     return nil
   end
-  local score = math.floor(joined / 1000) - math.floor(rejoin_since(state, now) / 1000)
+  local score = math.floor(joined / 1000) - math.floor(rejoin_since(state, now) / 1000) - 1
   if score < 0 then
     return score
   end
