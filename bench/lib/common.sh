@@ -11,6 +11,7 @@ READY_TIMEOUT=${READY_TIMEOUT:-180}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/$BENCH.XXXXXX")
 KEEP_WORK=1
 PIDS=()
+TOOL_PIN=() # a taskset command for the bench tool's JVM, when the script pins it
 
 die() { echo "$BENCH: $*" >&2; exit 1; }
 have() { command -v "$1" >/dev/null 2>&1; }
@@ -229,7 +230,7 @@ bench_tool() {
     var=${name^^} var=${var//-/_}
     props+=("-Dbench.$name=${!var}")
   done
-  java -cp "bench/target/classes:$(cat bench/target/runtime-classpath.txt)" \
+  "${TOOL_PIN[@]}" java -cp "bench/target/classes:$(cat bench/target/runtime-classpath.txt)" \
     -Dslf4j.provider=org.slf4j.simple.SimpleServiceProvider "${props[@]}" \
     -Dbench.command="$COMMAND" -Dbench.machine="$(machine_line)" "$@"
 }
