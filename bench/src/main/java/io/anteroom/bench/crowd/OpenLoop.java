@@ -152,7 +152,12 @@ final class OpenLoop {
     while (!ready.isEmpty()) {
       SelectionKey key = idle.pollFirst();
       if (key == null && open < maxConnections) {
-        key = connect(selector);
+        try {
+          key = connect(selector);
+        } catch (IOException e) {
+          result.error(ready.poll(), "could not connect: " + e);
+          continue;
+        }
       }
       if (key == null) {
         return;
@@ -168,15 +173,20 @@ final class OpenLoop {
 
   private SelectionKey connect(Selector selector) throws IOException {
     SocketChannel channel = SocketChannel.open();
-    channel.configureBlocking(false);
-    channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-    open++;
-    Connection c = new Connection();
-    if (channel.connect(address)) {
-      c.connected = true;
-      return channel.register(selector, SelectionKey.OP_READ, c);
+    try {
+      channel.configureBlocking(false);
+      channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+      Connection c = new Connection();
+      boolean connected = channel.connect(address);
+      c.connected = connected;
+      SelectionKey key =
+          channel.register(selector, connected ? SelectionKey.OP_READ : SelectionKey.OP_CONNECT, c);
+      open++;
+      return key;
+    } catch (IOException e) {
+      channel.close();
+      throw e;
     }
-    return channel.register(selector, SelectionKey.OP_CONNECT, c);
   }
 
   private void handle(SelectionKey key, Result result) {
