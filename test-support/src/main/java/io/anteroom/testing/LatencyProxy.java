@@ -109,6 +109,11 @@ public final class LatencyProxy implements AutoCloseable {
       } catch (IOException closed) {
         return;
       }
+      if (listener.isClosed()) {
+        // An accept blocked when close() came can still take one more connection: refuse it.
+        closeQuietly(client);
+        return;
+      }
       Socket server;
       try {
         server = new Socket(InetAddress.getLoopbackAddress(), serverPort.getAsInt());
@@ -124,6 +129,14 @@ public final class LatencyProxy implements AutoCloseable {
   private void open(Socket client, Socket server) {
     sockets.add(client);
     sockets.add(server);
+    if (listener.isClosed()) {
+      // close() came after the accept and may have missed these two.
+      closeQuietly(client);
+      closeQuietly(server);
+      sockets.remove(client);
+      sockets.remove(server);
+      return;
+    }
     connections.incrementAndGet();
     AtomicInteger ends = new AtomicInteger();
     Runnable end =
