@@ -1009,17 +1009,6 @@ class RedisQueueStoreIntegrationTests {
     }
 
     @Test
-    void aPassConfirmedInTheSecondTheLineBeganAgainInIsTakenBack() {
-      enqueue("holder");
-      Instant confirmed = clock.instant();
-
-      storeComesBackEmpty();
-
-      assertThat(store.touch(queue, "holder", confirmed).block()).isTrue();
-      assertThat(running()).containsExactly("holder");
-    }
-
-    @Test
     void aTicketFromThisLinesOwnTimeGoesToTheBackAsBefore() {
       enqueue("first");
       clock.advance(Duration.ofSeconds(5));

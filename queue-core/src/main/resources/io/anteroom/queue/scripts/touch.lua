@@ -4,11 +4,10 @@
 --       room's; unused here)
 -- ARGV: 1 visitor, 2 now (ms), 3 when the pass last had the session confirmed (ms), 0 for unknown
 -- Reply: 1 when the visitor is running, 0 otherwise
--- A visitor neither running nor finished whose pass was confirmed no later than the second the
--- line's incarnation began in (rejoin.lua: since, written by the recovery, or now when missing) had
--- a session the store lost: a confirmation since then would have found them running. It runs again
--- from now, counted by the cap and the room as before. A session that ended is in finished for
--- finished-retention, which outlasts a pass left unconfirmed.
+-- A visitor neither running nor finished whose pass was confirmed a whole second before the line's
+-- incarnation began (rejoin.lua: since, written by the recovery, or now when missing) had a session
+-- the store lost: it runs again from now, counted by the cap and the room as before. A session
+-- that ended is in finished for finished-retention, which outlasts a pass left unconfirmed.
 -- Safe to repeat at any later moment: it only moves the activity time of a running visitor forward
 -- (XX GT). One whose session ended since stays finished; one admitted again keeps the later time.
 -- The room's session moves with it (GT), and is written again if the room had trimmed it. A session
@@ -27,7 +26,7 @@ local checked = tonumber(ARGV[3]) or 0
 if checked <= 0 or redis.call('ZSCORE', KEYS[3], visitor) then
   return 0
 end
-if math.floor(checked / 1000) > math.floor(rejoin_since(KEYS[5], now) / 1000) then
+if math.floor(checked / 1000) >= math.floor(rejoin_since(KEYS[5], now) / 1000) then
   return 0
 end
 -- GT adds a missing member as any ZADD does; it marks a session taken back, not an admission.
