@@ -24,10 +24,13 @@ import java.util.regex.Pattern;
  *                            (measured admission rate, see rate.lua) pass &lt;f&gt; (room share)
  * HINCRBY wr:{shop}:42:hits  &lt;epoch-second&gt; &lt;requests&gt;      traffic per second, expires
  *                            tidied &lt;epoch-second&gt;             (old seconds dropped, see hits.lua)
+ * HINCRBY wr:{shop}:42:reentries &lt;visitor&gt; 1                   back to the front (reenter.lua)
  * ZADD wr:{shop}:sessions    &lt;last-activity-ms&gt; &lt;item&gt;|&lt;visitor&gt;  running sessions of every item
  * HSET wr:{shop}:budget      tokens &lt;f&gt; refill &lt;ms&gt; pass &lt;f&gt; full 0|1  rate, shares, at limits
  *                            started-sum &lt;f&gt; started-weight &lt;ms&gt; started-at &lt;ms&gt;
  *                            (measured new users, see started.lua)
+ * HSET wr:{shop}:origin:&lt;epoch-second&gt; &lt;gateway&gt; &lt;figures&gt;  origin's answers, expires
+ * HSET wr:{shop}:pilot       share &lt;f&gt; at &lt;ms&gt; ...         the room's auto-pilot (pilot.lua)
  * HSET wr:active             shop:42 manual|auto                active queues and why
  * HSET wr:active             shop full                          a room at its room-wide limits
  * HSET wr:active             .store &lt;run id&gt;                   the server that wrote it (active_read.lua)
@@ -207,6 +210,32 @@ public final class QueueKeys {
    */
   public String sessions(String room) {
     return roomTag(room) + ":sessions";
+  }
+
+  /**
+   * Hash of how many times each visitor went back to the front of the queue's line after the origin
+   * failed them right after admission ({@code reenter.lua}): field visitor, value the count; lives
+   * as long as the queue's finished entries.
+   */
+  public String reentries(QueueId queue) {
+    return queueKey(queue, "reentries");
+  }
+
+  /**
+   * Hash of the origin's answers to the room's pass holders in one second, as each gateway saw them
+   * ({@code origin_report.lua}): field the gateway's id, value its figures ({@code
+   * OriginFigures}); lives a few seconds.
+   */
+  public String origin(String room, long epochSecond) {
+    return roomTag(room) + ":origin:" + epochSecond;
+  }
+
+  /**
+   * Hash of the room's auto-pilot: the share of the configured rates it admits at, when it last
+   * moved and why ({@code pilot.lua}).
+   */
+  public String pilot(String room) {
+    return roomTag(room) + ":pilot";
   }
 
   private String queueKey(QueueId queue, String part) {

@@ -66,6 +66,12 @@ final class PolicyView {
               ? number(policy.budget().newUsersPerMinute())
               : "none";
       case WEIGHT -> number(policy.budget().weight());
+      case AUTOPILOT -> policy.autopilot().on() ? "on" : "off";
+      case AUTOPILOT_P95 -> Durations.format(policy.autopilot().targetP95());
+      case AUTOPILOT_ERRORS -> number(policy.autopilot().maxErrors());
+      case AUTOPILOT_FLOOR -> number(policy.autopilot().floor());
+      case REENTRY_GRACE -> Durations.format(policy.reentry().grace());
+      case REENTRY_MAX -> Integer.toString(policy.reentry().max());
     };
   }
 

@@ -16,6 +16,16 @@ import java.util.function.Function;
  */
 public final class PolicyParser {
 
+  /** Properties set on a room only: its limits and its auto-pilot. */
+  private static final List<PolicyProperty> ROOM_WIDE =
+      List.of(
+          PolicyProperty.TOTAL_ACTIVE_USERS,
+          PolicyProperty.NEW_USERS_PER_MINUTE,
+          PolicyProperty.AUTOPILOT,
+          PolicyProperty.AUTOPILOT_P95,
+          PolicyProperty.AUTOPILOT_ERRORS,
+          PolicyProperty.AUTOPILOT_FLOOR);
+
   private PolicyParser() {}
 
   /**
@@ -57,6 +67,11 @@ public final class PolicyParser {
     Duration recheck = v.duration(PolicyProperty.PASS_RECHECK).orElse(base.passRecheck());
     Fairness fairness = fairness(v, base.fairness());
     Budget budget = budget(v, base.budget());
+    Autopilot autopilot = autopilot(v, base.autopilot());
+    Reentry reentry =
+        new Reentry(
+            v.duration(PolicyProperty.REENTRY_GRACE).orElse(base.reentry().grace()),
+            v.whole(PolicyProperty.REENTRY_MAX).orElse(base.reentry().max()));
     // Values that did not parse fall back to the base, so range checks still run on the rest.
     try {
       RoomPolicy policy =
@@ -78,7 +93,9 @@ public final class PolicyParser {
               proofOfWork,
               recheck,
               fairness,
-              budget);
+              budget,
+              autopilot,
+              reentry);
       checkSubLimits(source, values, policy, problems);
       if (problems.isEmpty()) {
         return policy;
@@ -98,8 +115,7 @@ public final class PolicyParser {
       String source, RoomPolicy base, Map<String, String> values) {
     List<String> problems = new ArrayList<>();
     Map<String, String> queueValues = new LinkedHashMap<>(values);
-    for (PolicyProperty roomWide :
-        List.of(PolicyProperty.TOTAL_ACTIVE_USERS, PolicyProperty.NEW_USERS_PER_MINUTE)) {
+    for (PolicyProperty roomWide : ROOM_WIDE) {
       if (queueValues.remove(roomWide.key()) != null) {
         problems.add(source + "." + roomWide.key() + ": is room-wide; set it on the room");
       }
@@ -113,6 +129,18 @@ public final class PolicyParser {
       problems.addAll(e.problems());
     }
     throw new InvalidPolicyException(source, problems);
+  }
+
+  private static Autopilot autopilot(Values v, Autopilot base) {
+    boolean on =
+        v.choice(PolicyProperty.AUTOPILOT, Autopilot.Switch.class)
+            .map(choice -> choice == Autopilot.Switch.ON)
+            .orElse(base.on());
+    return new Autopilot(
+        on,
+        v.duration(PolicyProperty.AUTOPILOT_P95).orElse(base.targetP95()),
+        v.decimal(PolicyProperty.AUTOPILOT_ERRORS).orElse(base.maxErrors()),
+        v.decimal(PolicyProperty.AUTOPILOT_FLOOR).orElse(base.floor()));
   }
 
   private static Budget budget(Values v, Budget base) {

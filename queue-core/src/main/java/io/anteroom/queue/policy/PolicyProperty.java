@@ -28,7 +28,13 @@ public enum PolicyProperty {
   NEW_PLACES_PER_IP_PER_MINUTE("new-places-per-ip-per-minute"),
   TOTAL_ACTIVE_USERS("total-active-users"),
   NEW_USERS_PER_MINUTE("new-users-per-minute"),
-  WEIGHT("weight");
+  WEIGHT("weight"),
+  AUTOPILOT("autopilot"),
+  AUTOPILOT_P95("autopilot-p95"),
+  AUTOPILOT_ERRORS("autopilot-errors"),
+  AUTOPILOT_FLOOR("autopilot-floor"),
+  REENTRY_GRACE("reentry-grace"),
+  REENTRY_MAX("reentry-max");
 
   private final String key;
 

@@ -47,6 +47,10 @@ import java.util.List;
  *     first come, first served without caps
  * @param budget the room's limits across its queues and the queue's weight in them ({@link
  *     Budget}); default no room-wide limits
+ * @param autopilot whether the origin's health sets the room's pace, and its bounds ({@link
+ *     Autopilot}); default off
+ * @param reentry whether visitors the origin failed right after admission go back to the front
+ *     ({@link Reentry}); default within 30 s, at most twice
  */
 public record RoomPolicy(
     double admitPerSecond,
@@ -66,7 +70,9 @@ public record RoomPolicy(
     int proofOfWork,
     Duration passRecheck,
     Fairness fairness,
-    Budget budget) {
+    Budget budget,
+    Autopilot autopilot,
+    Reentry reentry) {
 
   /** The {@code deactivate-below} value meaning "half of activate-above". */
   static final double HALF_OF_ACTIVATE_ABOVE = -1;
@@ -93,7 +99,9 @@ public record RoomPolicy(
           0,
           Duration.ofSeconds(60),
           Fairness.DEFAULTS,
-          Budget.DEFAULTS);
+          Budget.DEFAULTS,
+          Autopilot.DEFAULTS,
+          Reentry.DEFAULTS);
 
   /** The hardest puzzle a room may set: about 16 million hashes on average. */
   public static final int MAX_PROOF_OF_WORK = 24;
@@ -157,6 +165,16 @@ public record RoomPolicy(
     } else {
       budget.check(problems);
     }
+    if (autopilot == null) {
+      problems.add("autopilot: must be set");
+    } else {
+      autopilot.check(problems);
+    }
+    if (reentry == null) {
+      problems.add("reentry: must be set");
+    } else {
+      reentry.check(problems);
+    }
     if (!problems.isEmpty()) {
       throw new InvalidPolicyException("room policy", problems);
     }
@@ -192,7 +210,9 @@ public record RoomPolicy(
         DEFAULTS.proofOfWork,
         DEFAULTS.passRecheck,
         DEFAULTS.fairness,
-        DEFAULTS.budget);
+        DEFAULTS.budget,
+        DEFAULTS.autopilot,
+        DEFAULTS.reentry);
   }
 
   /** This policy with another {@code abandon-after}. */
@@ -215,7 +235,53 @@ public record RoomPolicy(
         proofOfWork,
         passRecheck,
         fairness,
-        budget);
+        budget,
+        autopilot,
+        reentry);
+  }
+
+  /**
+   * This policy admitting at {@code share} of its rates (the queue's {@code admit-per-second} and
+   * the room's {@code new-users-per-minute}), as the auto-pilot sets it: never below the
+   * auto-pilot's floor, nor above the rates themselves. A share of 1 or more is this policy.
+   */
+  public RoomPolicy paced(double share) {
+    if (!(share < 1)) {
+      return this;
+    }
+    double rate = paced(admitPerSecond, share);
+    Budget paced =
+        budget.newUsersPerMinute() > 0
+            ? new Budget(
+                budget.totalActiveUsers(),
+                paced(budget.newUsersPerSecond(), share) * 60,
+                budget.weight())
+            : budget;
+    return new RoomPolicy(
+        rate,
+        admitBurst,
+        maxActive,
+        sessionDuration,
+        abandonAfter,
+        admitBatch,
+        finishedRetention,
+        mode,
+        activateAbove,
+        deactivateBelow,
+        activationWindow,
+        coolDown,
+        closedLine,
+        failurePolicy,
+        proofOfWork,
+        passRecheck,
+        fairness,
+        paced,
+        autopilot,
+        reentry);
+  }
+
+  private double paced(double perSecond, double share) {
+    return Math.max(perSecond * Math.max(0, share), Math.min(perSecond, autopilot.floor()));
   }
 
   /**
