@@ -63,7 +63,7 @@ final class Forwarder {
   Mono<Void> forward(
       ServerWebExchange exchange, GatewayFilterChain chain, String room, String passToken) {
     scrubber.forward(exchange, passToken);
-    return origin.timed(room, exchange, chain.filter(exchange));
+    return origin.timed(room, exchange, chain.filter(exchange), passToken != null);
   }
 
   /**
@@ -77,7 +77,7 @@ final class Forwarder {
    */
   Mono<Void> forwardDegraded(ServerWebExchange exchange, GatewayFilterChain chain, String room) {
     scrubber.forwardDegraded(exchange);
-    return origin.timed(room, exchange, chain.filter(exchange));
+    return origin.timed(room, exchange, chain.filter(exchange), false);
   }
 
   /**
