@@ -7,6 +7,7 @@ import io.anteroom.queue.RoomStore;
 import io.anteroom.queue.TrafficStore;
 import io.anteroom.queue.config.QueueCoreConfiguration;
 import io.anteroom.queue.history.RoomHistory;
+import io.anteroom.queue.origin.RedisPilot;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.worker.admission.AdmissionLoop;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -29,10 +30,11 @@ class WorkerConfiguration {
       TrafficStore traffic,
       RoomHistory history,
       GatewayBeats beats,
+      RedisPilot pilot,
       WorkerProperties worker,
       Clock clock,
       MeterRegistry meters) {
     return AdmissionLoop.create(
-        active, policies, store, rooms, traffic, history, beats, worker, clock, meters);
+        active, policies, store, rooms, traffic, history, beats, pilot, worker, clock, meters);
   }
 }

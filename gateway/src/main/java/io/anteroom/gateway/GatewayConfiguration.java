@@ -10,6 +10,8 @@ import io.anteroom.gateway.filter.Decisions;
 import io.anteroom.gateway.filter.Line;
 import io.anteroom.gateway.filter.LineEvents;
 import io.anteroom.gateway.origin.OriginMeters;
+import io.anteroom.gateway.origin.OriginReporter;
+import io.anteroom.gateway.origin.OriginWatch;
 import io.anteroom.gateway.pass.AnteroomCookies;
 import io.anteroom.gateway.pass.DirectEntry;
 import io.anteroom.gateway.pass.PassRegistrar;
@@ -32,6 +34,7 @@ import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.TrafficStore;
 import io.anteroom.queue.config.AnteroomProperties;
 import io.anteroom.queue.config.QueueCoreConfiguration;
+import io.anteroom.queue.origin.RedisPilot;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.queue.redis.DeferredRedisConnector;
@@ -223,8 +226,26 @@ class GatewayConfiguration {
   }
 
   @Bean
-  OriginMeters originMeters(AnteroomProperties anteroom, MeterRegistry meters) {
-    return new OriginMeters(anteroom.rooms().keySet(), meters);
+  OriginWatch originWatch(AnteroomProperties anteroom) {
+    return new OriginWatch(anteroom.rooms().keySet());
+  }
+
+  @Bean
+  OriginMeters originMeters(AnteroomProperties anteroom, OriginWatch watch, MeterRegistry meters) {
+    return new OriginMeters(anteroom.rooms().keySet(), watch, meters);
+  }
+
+  @Bean
+  PeriodicTask originReports(
+      OriginWatch watch,
+      RedisPilot pilot,
+      RoomPolicyMirror policies,
+      RedisGuard redis,
+      GatewayPulse pulse,
+      Clock clock,
+      MeterRegistry meters) {
+    OriginReporter reporter = new OriginReporter(watch, pilot, policies, redis, pulse.id(), clock);
+    return new PeriodicTask("origin", OriginReporter.EVERY, reporter::report, clock, meters);
   }
 
   @Bean

@@ -30,6 +30,11 @@ public final class GatewayPulse {
     this.redis = redis;
   }
 
+  /** This gateway's id, unique among the gateways. */
+  public String id() {
+    return id;
+  }
+
   /** One beat, unless the breaker refuses visitors' calls; fails when Redis does. */
   public Mono<Void> beat() {
     return redis.refuses() ? Mono.empty() : redis.handOff(beats.beat(id, count.incrementAndGet()));

@@ -25,12 +25,14 @@ import java.util.regex.Pattern;
  * HINCRBY wr:{shop}:42:hits  &lt;epoch-second&gt; &lt;requests&gt;      traffic per second, expires
  *                            tidied &lt;epoch-second&gt;             (old seconds dropped, see hits.lua)
  * HINCRBY wr:{shop}:42:reentries &lt;visitor&gt; 1                   back to the front (reenter.lua)
+ * HSET wr:{shop}:42:reentries at|&lt;visitor&gt; &lt;admitted-ms&gt;     the admission they went back from
  * ZADD wr:{shop}:sessions    &lt;last-activity-ms&gt; &lt;item&gt;|&lt;visitor&gt;  running sessions of every item
  * HSET wr:{shop}:budget      tokens &lt;f&gt; refill &lt;ms&gt; pass &lt;f&gt; full 0|1  rate, shares, at limits
  *                            started-sum &lt;f&gt; started-weight &lt;ms&gt; started-at &lt;ms&gt;
  *                            (measured new users, see started.lua)
  * HSET wr:{shop}:origin:&lt;epoch-second&gt; &lt;gateway&gt; &lt;figures&gt;  origin's answers, expires
- * HSET wr:{shop}:pilot       share &lt;f&gt; at &lt;ms&gt; ...         the room's auto-pilot (pilot.lua)
+ * HSET wr:{shop}:pilot       share &lt;f&gt; at &lt;ms&gt; reason &lt;text&gt;  the room's auto-pilot (pilot_step.lua)
+ * LPUSH wr:{shop}:pilot-log  &lt;ms&gt; &lt;share&gt; &lt;reason&gt;       its last changes, bounded
  * HSET wr:active             shop:42 manual|auto                active queues and why
  * HSET wr:active             shop full                          a room at its room-wide limits
  * HSET wr:active             .store &lt;run id&gt;                   the server that wrote it (active_read.lua)
@@ -214,8 +216,9 @@ public final class QueueKeys {
 
   /**
    * Hash of how many times each visitor went back to the front of the queue's line after the origin
-   * failed them right after admission ({@code reenter.lua}): field visitor, value the count; lives
-   * as long as the queue's finished entries.
+   * failed them right after admission ({@code reenter.lua}): field visitor, value the count, and
+   * field {@code at|visitor}, the admission they last went back from (ms); lives as long as the
+   * queue's finished entries.
    */
   public String reentries(QueueId queue) {
     return queueKey(queue, "reentries");
@@ -223,8 +226,8 @@ public final class QueueKeys {
 
   /**
    * Hash of the origin's answers to the room's pass holders in one second, as each gateway saw them
-   * ({@code origin_report.lua}): field the gateway's id, value its figures ({@code
-   * OriginFigures}); lives a few seconds.
+   * ({@code origin_report.lua}): field the gateway's id, value its figures ({@code OriginFigures});
+   * lives a few seconds.
    */
   public String origin(String room, long epochSecond) {
     return roomTag(room) + ":origin:" + epochSecond;
@@ -236,6 +239,11 @@ public final class QueueKeys {
    */
   public String pilot(String room) {
     return roomTag(room) + ":pilot";
+  }
+
+  /** List of the auto-pilot's last changes, newest first, each {@code at-ms share reason}. */
+  public String pilotLog(String room) {
+    return roomTag(room) + ":pilot-log";
   }
 
   private String queueKey(QueueId queue, String part) {

@@ -10,6 +10,7 @@ import io.anteroom.queue.TrafficStore;
 import io.anteroom.queue.history.HistorySample;
 import io.anteroom.queue.history.RoomHistory;
 import io.anteroom.queue.log.ThrottledWarnings;
+import io.anteroom.queue.origin.RedisPilot;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.policy.RoomSettings;
@@ -19,6 +20,7 @@ import io.anteroom.worker.activation.AutoDeactivation;
 import io.anteroom.worker.metrics.HistoryWriter;
 import io.anteroom.worker.metrics.LineMeters;
 import io.anteroom.worker.metrics.RoomMeters;
+import io.anteroom.worker.pilot.Pilots;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -58,6 +60,7 @@ public final class AdmissionLoop implements SmartLifecycle {
   private final HistoryWriter history;
   private final OutageCredit outage;
   private final GatewaySilence silence;
+  private final Pilots pilots;
   private final Duration tick;
   private final int concurrency;
   private final Counter failedTicks;
@@ -74,6 +77,7 @@ public final class AdmissionLoop implements SmartLifecycle {
       RoomMeters roomMeters,
       HistoryWriter history,
       GatewaySilence silence,
+      Pilots pilots,
       WorkerProperties properties,
       Clock clock,
       MeterRegistry meters) {
@@ -87,6 +91,7 @@ public final class AdmissionLoop implements SmartLifecycle {
     this.history = history;
     this.outage = new OutageCredit(clock, properties.tick());
     this.silence = silence;
+    this.pilots = pilots;
     this.tick = properties.tick();
     this.concurrency = properties.queueConcurrency();
     this.failedTicks = meters.counter("anteroom.worker.ticks.failed");
@@ -107,6 +112,7 @@ public final class AdmissionLoop implements SmartLifecycle {
       TrafficStore traffic,
       RoomHistory history,
       GatewayBeats beats,
+      RedisPilot pilot,
       WorkerProperties properties,
       Clock clock,
       MeterRegistry meters) {
@@ -123,6 +129,7 @@ public final class AdmissionLoop implements SmartLifecycle {
         roomMeters,
         new HistoryWriter(history, clock),
         new GatewaySilence(beats, clock),
+        new Pilots(pilot, policies.rooms(), meters, clock),
         properties,
         clock,
         meters);
@@ -185,15 +192,22 @@ public final class AdmissionLoop implements SmartLifecycle {
   }
 
   /**
-   * The room's own work and each active queue's: in a room with room-wide limits the room's work
-   * makes the queues' admissions, so it comes first; otherwise each queue admits on its own, and
-   * the room's reading of its sessions runs alongside, adding nothing to the tick's length.
+   * The room's own work and each active queue's, at the rates its auto-pilot sets: in a room with
+   * room-wide limits the room's work makes the queues' admissions, so it comes first; otherwise
+   * each queue admits on its own, and the room's reading of its sessions runs alongside, adding
+   * nothing to the tick's length.
    */
   private Mono<Void> work(RoomJob room) {
-    RoomPolicy roomPolicy = credited(room.settings().policy());
+    RoomPolicy configured = room.settings().policy();
+    return pilots.share(room.name(), configured).flatMap(share -> work(room, share));
+  }
+
+  /** {@link #work(RoomJob)} at {@code share} of the configured rates (the auto-pilot's). */
+  private Mono<Void> work(RoomJob room, double share) {
+    RoomPolicy roomPolicy = credited(room.settings().policy()).paced(share);
     boolean together = roomPolicy.budget().limited();
     Map<QueueId, RoomPolicy> queues = new LinkedHashMap<>();
-    room.jobs().forEach(job -> queues.put(job.queue(), credited(job.policy())));
+    room.jobs().forEach(job -> queues.put(job.queue(), credited(job.policy()).paced(share)));
     Mono<Void> roomWork = rooms.run(room.name(), roomPolicy, queues);
     Mono<Void> queueWork =
         Flux.fromIterable(room.jobs())

@@ -23,7 +23,7 @@ import reactor.core.publisher.Mono;
  * answer's status class ({@code 2xx} … {@code 5xx}), or {@code error} when no answer came (refused
  * connection, timeout). Every room's timers are registered once at start-up, so rates start at zero
  * and the number of series is fixed; a request the visitor abandoned before the answer is not
- * timed.
+ * timed. A pass holder's answer is also recorded for the room's auto-pilot ({@link OriginWatch}).
  */
 public final class OriginMeters {
 
@@ -64,12 +64,15 @@ public final class OriginMeters {
   }
 
   private final Map<String, EnumMap<Outcome, Timer>> rooms;
+  private final OriginWatch watch;
   private final Clock clock;
 
   /**
    * @param rooms the configured rooms
+   * @param watch where the pass holders' answers are also recorded, for the auto-pilot
    */
-  public OriginMeters(Set<String> rooms, MeterRegistry meters) {
+  public OriginMeters(Set<String> rooms, OriginWatch watch, MeterRegistry meters) {
+    this.watch = watch;
     this.clock = meters.config().clock();
     this.rooms =
         rooms.stream()
@@ -101,13 +104,17 @@ public final class OriginMeters {
   /**
    * {@code forwarding} (the rest of the chain, which calls the origin), timed until the answer's
    * headers are about to be written to the visitor, or until it fails.
+   *
+   * @param holder whether the request is a pass holder's, whose answers the auto-pilot watches
+   *     ({@link OriginWatch})
    */
-  public Mono<Void> timed(String room, ServerWebExchange exchange, Mono<Void> forwarding) {
+  public Mono<Void> timed(
+      String room, ServerWebExchange exchange, Mono<Void> forwarding, boolean holder) {
     EnumMap<Outcome, Timer> timers = rooms.get(room);
     if (timers == null) {
       return forwarding;
     }
-    Answer answer = new Answer(timers, exchange.getResponse(), clock.monotonicTime());
+    Answer answer = new Answer(room, timers, holder, exchange.getResponse(), clock.monotonicTime());
     exchange.getResponse().beforeCommit(answer);
     return forwarding.doOnError(answer::failed);
   }
@@ -115,13 +122,22 @@ public final class OriginMeters {
   /** One forwarded request's answer, recorded once: when it commits, or when forwarding fails. */
   private final class Answer implements Supplier<Mono<Void>> {
 
+    private final String room;
     private final EnumMap<Outcome, Timer> timers;
+    private final boolean holder;
     private final ServerHttpResponse response;
     private final long start;
     private volatile boolean recorded;
 
-    Answer(EnumMap<Outcome, Timer> timers, ServerHttpResponse response, long start) {
+    Answer(
+        String room,
+        EnumMap<Outcome, Timer> timers,
+        boolean holder,
+        ServerHttpResponse response,
+        long start) {
+      this.room = room;
       this.timers = timers;
+      this.holder = holder;
       this.response = response;
       this.start = start;
     }
@@ -140,7 +156,11 @@ public final class OriginMeters {
     private void record(Outcome outcome) {
       if (!recorded) {
         recorded = true;
-        timers.get(outcome).record(clock.monotonicTime() - start, TimeUnit.NANOSECONDS);
+        long nanos = clock.monotonicTime() - start;
+        timers.get(outcome).record(nanos, TimeUnit.NANOSECONDS);
+        if (holder) {
+          watch.record(room, outcome, nanos);
+        }
       }
     }
   }

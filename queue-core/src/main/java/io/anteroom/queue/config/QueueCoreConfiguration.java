@@ -17,6 +17,7 @@ import io.anteroom.queue.RoomStore;
 import io.anteroom.queue.TrafficStore;
 import io.anteroom.queue.history.RedisRoomHistory;
 import io.anteroom.queue.history.RoomHistory;
+import io.anteroom.queue.origin.RedisPilot;
 import io.anteroom.queue.policy.RedisSettingsStore;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
@@ -115,6 +116,11 @@ public class QueueCoreConfiguration {
     List<Remembered> remembered = settings instanceof Remembered kept ? List.of(kept) : List.of();
     return new RedisActiveQueues(
         redis.commands(), keys, clock, RedisActiveQueues.holdsOf(policies), remembered);
+  }
+
+  @Bean
+  RedisPilot redisPilot(DeferredRedisConnector redis, QueueKeys keys) {
+    return new RedisPilot(redis.commands(), keys);
   }
 
   @Bean

@@ -29,6 +29,9 @@ public final class QueueScripts {
   public static final LuaScript IDLE = LuaScript.load("idle.lua");
   public static final LuaScript FORGET = LuaScript.load("forget.lua");
   public static final LuaScript MEASURED_RATE = LuaScript.load("measured_rate.lua");
+  public static final LuaScript ORIGIN_REPORT = LuaScript.load("origin_report.lua");
+  public static final LuaScript PILOT = LuaScript.load("pilot.lua");
+  public static final LuaScript PILOT_STEP = LuaScript.load("pilot_step.lua");
 
   private QueueScripts() {}
 }
