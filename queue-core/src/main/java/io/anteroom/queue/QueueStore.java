@@ -91,6 +91,16 @@ public interface QueueStore {
   Mono<Boolean> release(QueueId queue, String visitor);
 
   /**
+   * Sends a visitor whom the origin failed right after their admission back to the front of the
+   * line: their session ends and they wait ahead of everyone in line, re-entrants in the order they
+   * were first admitted, at most {@code policy.reentry().max()} times per visitor.
+   *
+   * @param admittedAt when the line admitted the visitor, as their pass says: the session this
+   *     names goes back once, so neither a copy of the pass nor a repeat ends a later one
+   */
+  Mono<Reentered> reenter(QueueId queue, String visitor, Instant admittedAt, RoomPolicy policy);
+
+  /**
    * Finishes as abandoned the waiting visitors who stopped polling, wherever they stand; for lines
    * nobody is admitted from. How many there were (at most {@value RedisQueueStore#EXPIRE_LIMIT}).
    */

@@ -167,7 +167,8 @@ public final class RedisQueueStore implements QueueStore {
                       perSecond(r.get(4)),
                       policy == null
                           ? CapWait.NONE
-                          : CapWait.of(r.get(5), r.get(6), r.get(7), now, policy));
+                          : CapWait.of(r.get(5), r.get(6), r.get(7), now, policy),
+                      r.get(8) == 1);
               if (status.state() == VisitorStatus.State.WAITING) {
                 rates.record(queue, status.measuredRate(), now);
               }
@@ -233,6 +234,25 @@ public final class RedisQueueStore implements QueueStore {
   @Override
   public Mono<Boolean> release(QueueId queue, String visitor) {
     return flag(QueueScripts.RELEASE, queue, visitor, now());
+  }
+
+  /** The counts of re-entries live as long as the queue's finished entries. */
+  @Override
+  public Mono<Reentered> reenter(
+      QueueId queue, String visitor, Instant admittedAt, RoomPolicy policy) {
+    String[] keyNames = Arrays.copyOf(keys.scriptKeys(queue), 8);
+    keyNames[7] = keys.reentries(queue);
+    return scripts
+        .<Long>run(
+            QueueScripts.REENTER,
+            ScriptOutputType.INTEGER,
+            keyNames,
+            visitor,
+            now(),
+            Long.toString(admittedAt.toEpochMilli()),
+            Integer.toString(policy.reentry().max()),
+            Long.toString(policy.finishedRetention().toMillis()))
+        .map(Reentered::of);
   }
 
   @Override

@@ -12,6 +12,8 @@ package io.anteroom.queue;
  *     lately (30 s time constant); 0 when not known
  * @param capWait when {@link State#WAITING} and asked for: how long the cap on running sessions
  *     holds the place back; otherwise {@link CapWait#NONE}
+ * @param front when {@link State#WAITING}: the place is at the front kept for visitors the origin
+ *     failed right after admission ({@link QueueStore#reenter}); otherwise false
  */
 public record VisitorStatus(
     State state,
@@ -19,7 +21,8 @@ public record VisitorStatus(
     long waiting,
     long admittedAt,
     double measuredRate,
-    CapWait capWait) {
+    CapWait capWait,
+    boolean front) {
 
   /** A status without a measured rate. */
   public VisitorStatus(State state, long position, long waiting, long admittedAt) {
@@ -29,7 +32,7 @@ public record VisitorStatus(
   /** A status the cap does not hold back. */
   public VisitorStatus(
       State state, long position, long waiting, long admittedAt, double measuredRate) {
-    this(state, position, waiting, admittedAt, measuredRate, CapWait.NONE);
+    this(state, position, waiting, admittedAt, measuredRate, CapWait.NONE, false);
   }
 
   /** A visitor's state in one queue. */

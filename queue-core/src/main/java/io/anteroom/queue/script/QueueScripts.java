@@ -14,6 +14,7 @@ public final class QueueScripts {
   public static final LuaScript TOUCH = LuaScript.load("touch.lua");
   public static final LuaScript REGISTER = LuaScript.load("register.lua");
   public static final LuaScript RELEASE = LuaScript.load("release.lua");
+  public static final LuaScript REENTER = LuaScript.load("reenter.lua");
   public static final LuaScript DEACTIVATE = LuaScript.load("deactivate.lua");
   public static final LuaScript ACTIVE_READ = LuaScript.load("active_read.lua");
   public static final LuaScript REASSERT = LuaScript.load("reassert.lua");

@@ -1,18 +1,20 @@
 -- Where a visitor stands, refreshing the last-seen time of one who is waiting.
 -- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions, 7 budget (the room's; unused here)
 -- ARGV: 1 visitor, 2 now (ms), 3 max active: the cap of the room, 0 to leave the cap out
--- Reply: {state, position, waiting, admitted at, rate, cap activity, cap turns, cap ends}
+-- Reply: {state, position, waiting, admitted at, rate, cap activity, cap turns, cap ends, front}
 --   state 1 = waiting at 1-based position, 2 = admitted, 3 = finished (session ended, released or
 --   abandoned), 0 = unknown; waiting: people in line; admitted at: when admitted, the session's
 --   last activity (ms), which is the admission time until the visitor's first request with a pass;
 --   rate: the measured admission rate per 1000 s, 0 when not known (rate.lua)
 --   cap activity, cap turns, cap ends: while waiting, the running session whose end frees the
 --   place (cap_wait.lua); -1, 0, 0 when the cap holds nobody back, or unless waiting
+--   front: 1 while waiting at the front kept for those the origin failed (front.lua), 0 otherwise
 -- Safe to repeat at any later moment: it only moves the seen time of a visitor in line forward, and
 -- the reply tells where the visitor stands when it runs.
 
 --@include rate.lua
 --@include cap_wait.lua
+--@include front.lua
 
 local visitor, now = ARGV[1], tonumber(ARGV[2])
 local length = redis.call('ZCARD', KEYS[1])
@@ -22,13 +24,17 @@ if rank then
   redis.call('ZADD', KEYS[4], 'GT', now, visitor)
   local activity, turns, ends = cap_wait(KEYS[2], rank + 1, length, tonumber(ARGV[3]) or 0,
     now)
-  return {1, rank + 1, length, 0, rate_read(KEYS[5], now), activity, turns, ends}
+  local front = 0
+  if front_place(redis.call('ZSCORE', KEYS[1], visitor)) then
+    front = 1
+  end
+  return {1, rank + 1, length, 0, rate_read(KEYS[5], now), activity, turns, ends, front}
 end
 local active = redis.call('ZSCORE', KEYS[2], visitor)
 if active then
-  return {2, 0, length, tonumber(active), 0, -1, 0, 0}
+  return {2, 0, length, tonumber(active), 0, -1, 0, 0, 0}
 end
 if redis.call('ZSCORE', KEYS[3], visitor) then
-  return {3, 0, length, 0, 0, -1, 0, 0}
+  return {3, 0, length, 0, 0, -1, 0, 0, 0}
 end
-return {0, 0, length, 0, 0, -1, 0, 0}
+return {0, 0, length, 0, 0, -1, 0, 0, 0}

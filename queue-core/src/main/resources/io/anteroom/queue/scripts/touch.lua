@@ -7,7 +7,9 @@
 -- A visitor neither running nor finished whose pass was confirmed a whole second before the line's
 -- incarnation began (rejoin.lua: since, written by the recovery, or now when missing) had a session
 -- the store lost: it runs again from now, counted by the cap and the room as before. A session
--- that ended is in finished for finished-retention, which outlasts a pass left unconfirmed.
+-- that ended is in finished for finished-retention, which outlasts a pass left unconfirmed. One in
+-- line is known to the line too (the origin sent them back to the front, reenter.lua): a copy of
+-- their pass never takes a session back beside their place.
 -- Safe to repeat at any later moment: it only moves the activity time of a running visitor forward
 -- (XX GT). One whose session ended since stays finished; one admitted again keeps the later time.
 -- The room's session moves with it (GT), and is written again if the room had trimmed it. A session
@@ -23,7 +25,8 @@ if redis.call('ZSCORE', KEYS[2], visitor) then
   return 1
 end
 local checked = tonumber(ARGV[3]) or 0
-if checked <= 0 or redis.call('ZSCORE', KEYS[3], visitor) then
+if checked <= 0 or redis.call('ZSCORE', KEYS[3], visitor)
+    or redis.call('ZSCORE', KEYS[1], visitor) then
   return 0
 end
 if math.floor(checked / 1000) >= math.floor(rejoin_since(KEYS[5], now) / 1000) then

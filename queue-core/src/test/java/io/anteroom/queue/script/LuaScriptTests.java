@@ -18,6 +18,7 @@ class LuaScriptTests {
           QueueScripts.EXPIRE,
           QueueScripts.TOUCH,
           QueueScripts.RELEASE,
+          QueueScripts.REENTER,
           QueueScripts.REGISTER,
           QueueScripts.DEACTIVATE,
           QueueScripts.HITS,
