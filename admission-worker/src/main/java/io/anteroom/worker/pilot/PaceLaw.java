@@ -25,10 +25,12 @@ import java.util.Locale;
  *
  * <ul>
  *   <li><b>Breach</b>: the error share is above {@code autopilot-errors}, or p95 above {@code
- *       autopilot-p95}: the share is multiplied by {@link #DECREASE}; by {@link #HARD_DECREASE}
- *       when either is more than twice its bound. Never below the floor.
+ *       autopilot-p95}: the share is multiplied by {@link #DECREASE}, then held for {@link
+ *       #SETTLE}; by {@link #HARD_DECREASE} when the breach outlasts that and either figure is more
+ *       than twice its bound. Never below the floor.
  *   <li><b>Healthy</b>: errors at most the bound and p95 at most {@link #HEALTHY} of the target:
- *       the share grows by {@link #STEP} a second, {@link #FINE_STEP} within 10 % of the peak; at
+ *       the share grows by {@link #STEP} a second up to 90 % of the peak (the highest share the
+ *       figures of the last cut could show), by {@link #FINE_STEP} from there to 110 % of it; at
  *       most 1, the configured rates.
  *   <li><b>Between</b>: held.
  *   <li><b>No figures</b> (fewer than {@link #MIN_ANSWERS} answers in the window: nobody is
@@ -48,8 +50,11 @@ public final class PaceLaw {
   /** How often the auto-pilot decides. */
   public static final Duration STEP_EVERY = Duration.ofSeconds(1);
 
-  /** After a slow-down, how long until the window holds only answers given since. */
-  static final Duration SETTLE = WINDOW.plus(LAG).plus(STEP_EVERY);
+  /**
+   * After a slow-down, how long until the window holds only answers given since: the window, the
+   * reports' lag, and a few seconds for admitted visitors to hear of it at their next poll.
+   */
+  static final Duration SETTLE = WINDOW.plus(LAG).plus(Duration.ofSeconds(4));
 
   static final double DECREASE = 0.8;
   static final double HARD_DECREASE = 0.5;
@@ -98,23 +103,38 @@ public final class PaceLaw {
       if (now < state.holdUntil()) {
         return with(state, now, share, "backing off, waiting for the last step to show: " + why);
       }
-      boolean hard = p95 > 2 * target || errors > 2 * settings.maxErrors();
+      // Far past a bound, right after a cut had settled: that cut did not help.
+      boolean persists = state.at() < state.holdUntil();
+      boolean far = p95 > 2 * target || errors > 2 * settings.maxErrors();
+      boolean hard = far && persists;
       double next = Math.max(minShare, share * (hard ? HARD_DECREASE : DECREASE));
-      return new PilotState(next, now, why, share, now + SETTLE.toMillis(), now);
+      double peak = Math.max(share, state.high());
+      return new PilotState(next, now, why, peak, now + SETTLE.toMillis(), now, next);
     }
     if (errors <= settings.maxErrors() && p95 <= HEALTHY * target) {
       if (share >= 1) {
-        return new PilotState(1, now, "at the configured rate: " + seen, 0, 0, now);
+        return new PilotState(1, now, "at the configured rate: " + seen, 0, 0, now, 1);
       }
       if (now < state.holdUntil()) {
         return with(
             state, now, share, "origin healthy, waiting for the last step to show: " + seen);
       }
-      boolean near = state.peak() > 0 && share >= 0.9 * state.peak() && share <= 1.1 * state.peak();
-      double next = Math.min(1, share + (near ? FINE_STEP : STEP));
+      double next = Math.min(1, grown(share, state.peak()));
       return with(state, now, next, "origin healthy, recovering: " + seen);
     }
     return with(state, now, share, "holding: " + seen + ", near the " + millis(target) + " target");
+  }
+
+  /**
+   * {@code share} a step up: by {@link #STEP}, but only up to the edge of the peak's neighbourhood
+   * (within 10 % of it), and by {@link #FINE_STEP} within it.
+   */
+  private static double grown(double share, double peak) {
+    if (peak <= 0 || share > 1.1 * peak) {
+      return share + STEP;
+    }
+    double edge = 0.9 * peak;
+    return share < edge ? Math.min(edge, share + STEP) : share + FINE_STEP;
   }
 
   private static PilotState blind(PilotState state, double share, long now) {
@@ -132,7 +152,8 @@ public final class PaceLaw {
   }
 
   private static PilotState with(PilotState state, long now, double share, String reason) {
-    return new PilotState(share, now, reason, state.peak(), state.holdUntil(), now);
+    return new PilotState(
+        share, now, reason, state.peak(), state.holdUntil(), now, Math.max(state.high(), share));
   }
 
   private static String describe(double p95, double errors) {

@@ -10,6 +10,7 @@ import io.anteroom.queue.RedisRoomStore;
 import io.anteroom.queue.RedisTrafficStore;
 import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.history.RedisRoomHistory;
+import io.anteroom.queue.origin.RedisPilot;
 import io.anteroom.queue.policy.Durations;
 import io.anteroom.queue.policy.RedisSettingsStore;
 import io.anteroom.queue.policy.RoomPolicies;
@@ -85,6 +86,7 @@ public final class WorkerFixture implements AutoCloseable {
             new RedisTrafficStore(redis.commands(), keys, clock, idle, false),
             new RedisRoomHistory(redis.commands(), keys, clock),
             new GatewayBeats(redis.commands(), keys),
+            new RedisPilot(redis.commands(), keys),
             settings,
             clock,
             meters);

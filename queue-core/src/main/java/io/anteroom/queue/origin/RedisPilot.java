@@ -95,7 +95,8 @@ public final class RedisPilot {
             Long.toString(STATE_LIFE.toMillis()),
             Double.toString(next.peak()),
             Long.toString(next.holdUntil()),
-            Long.toString(next.seen()))
+            Long.toString(next.seen()),
+            Double.toString(next.high()))
         .map(taken -> taken == 1L);
   }
 
@@ -109,14 +110,14 @@ public final class RedisPilot {
     String[] parts = line.split(" ", 3);
     try {
       return new PilotState(
-          Double.parseDouble(parts[1]), Long.parseLong(parts[0]), parts[2], 0, 0, 0);
+          Double.parseDouble(parts[1]), Long.parseLong(parts[0]), parts[2], 0, 0, 0, 0);
     } catch (RuntimeException e) {
       return null;
     }
   }
 
   /** The fields of the pilot's hash {@code pilot.lua} reads first, in order. */
-  private static final int STATE_FIELDS = 6;
+  private static final int STATE_FIELDS = 7;
 
   private static PilotReading reading(List<Object> reply) {
     return PilotReading.of(
@@ -141,7 +142,8 @@ public final class RedisPilot {
           reason == null ? "" : reason.toString(),
           fields.get(3) == null ? 0 : Double.parseDouble(fields.get(3).toString()),
           whole(fields.get(4)),
-          whole(fields.get(5)));
+          whole(fields.get(5)),
+          fields.get(6) == null ? share : Double.parseDouble(fields.get(6).toString()));
     } catch (NumberFormatException e) {
       return PilotState.START.next(at, 1, PilotState.START.reason());
     }

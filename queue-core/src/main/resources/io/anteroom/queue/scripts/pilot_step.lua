@@ -4,7 +4,7 @@
 -- KEYS: 1 pilot, 2 pilot-log
 -- ARGV: 1 decision time read (ms, 0 for none), 2 now (ms), 3 share, 4 reason, 5 1 to log the
 --       change, 6 most changes kept, 7 time to live of both keys (ms), 8 peak share, 9 hold-until
---       (ms), 10 seen (ms)
+--       (ms), 10 seen (ms), 11 highest share since the last slow-down
 -- Reply: 1 when this step was taken, 0 when another worker's came first
 -- Safe to repeat: a repeat finds its own decision time stored and changes nothing.
 
@@ -13,7 +13,7 @@ if at ~= tonumber(ARGV[1]) then
   return 0
 end
 redis.call('HSET', KEYS[1], 'share', ARGV[3], 'at', ARGV[2], 'reason', ARGV[4], 'peak', ARGV[8],
-  'hold-until', ARGV[9], 'seen', ARGV[10])
+  'hold-until', ARGV[9], 'seen', ARGV[10], 'high', ARGV[11])
 redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[7]))
 if ARGV[5] == '1' then
   redis.call('LPUSH', KEYS[2], ARGV[2] .. ' ' .. ARGV[3] .. ' ' .. ARGV[4])
