@@ -52,10 +52,11 @@ final class Answers {
       ServerWebExchange exchange,
       GatewayFilterChain chain,
       QueueId queue,
+      RoomPolicy policy,
       Pass pass,
       String token) {
     decisions.count(queue.room(), Decision.PASSED);
-    return forwarder.forwardHolder(exchange, chain, queue, pass, token);
+    return forwarder.forwardHolder(exchange, chain, queue, policy, pass, token);
   }
 
   /** A visitor let in with a pass given now, as {@code given} says. */
@@ -63,10 +64,11 @@ final class Answers {
       ServerWebExchange exchange,
       GatewayFilterChain chain,
       QueueId queue,
+      RoomPolicy policy,
       Passes.Issued pass,
       Forwarder.Given given) {
     decisions.count(queue.room(), Decision.PASSED);
-    return forwarder.forwardWithPass(exchange, chain, queue, pass, given);
+    return forwarder.forwardWithPass(exchange, chain, queue, policy, pass, given);
   }
 
   /** Held in line: the waiting page, or its JSON. */

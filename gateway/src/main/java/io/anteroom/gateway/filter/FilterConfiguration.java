@@ -61,9 +61,21 @@ public class FilterConfiguration {
       RedisGuard redis,
       LineEvents events,
       OriginMeters origin,
+      Tickets tickets,
       Clock clock) {
+    Reentries reentries =
+        new Reentries(store, redis, passes, tickets, checks, events, warnings(clock), clock);
     return new Forwarder(
-        scrubber, cookies, passes, checks, store, redis, events, warnings(clock), origin);
+        scrubber,
+        cookies,
+        passes,
+        checks,
+        store,
+        redis,
+        events,
+        warnings(clock),
+        origin,
+        reentries);
   }
 
   @Bean

@@ -11,6 +11,7 @@ import io.anteroom.gateway.token.Pass;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.log.ThrottledWarnings;
+import io.anteroom.queue.policy.RoomPolicy;
 import java.util.List;
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
 import org.springframework.http.ResponseCookie;
@@ -20,8 +21,9 @@ import reactor.core.publisher.Mono;
 
 /**
  * Sends an allowed request on to the origin: scrubbed of Anteroom's headers and cookies, with a new
- * or renewed pass where one is given, watching the origin's answer for the release header, and
- * timing it ({@link OriginMeters}).
+ * or renewed pass where one is given, watching the origin's answer for the release header and, for
+ * a visitor the line admitted lately, for a failure that sends them back to the front ({@link
+ * Reentries}), and timing it ({@link OriginMeters}).
  */
 final class Forwarder {
 
@@ -37,6 +39,7 @@ final class Forwarder {
   private final LineEvents events;
   private final ThrottledWarnings warnings;
   private final OriginMeters origin;
+  private final Reentries reentries;
 
   Forwarder(
       RequestScrubber scrubber,
@@ -47,7 +50,8 @@ final class Forwarder {
       RedisGuard redis,
       LineEvents events,
       ThrottledWarnings warnings,
-      OriginMeters origin) {
+      OriginMeters origin,
+      Reentries reentries) {
     this.scrubber = scrubber;
     this.cookies = cookies;
     this.passes = passes;
@@ -57,6 +61,7 @@ final class Forwarder {
     this.events = events;
     this.warnings = warnings;
     this.origin = origin;
+    this.reentries = reentries;
   }
 
   /** Forwards as it is, carrying {@code passToken} to the origin when configured. */
@@ -89,10 +94,13 @@ final class Forwarder {
       ServerWebExchange exchange,
       GatewayFilterChain chain,
       QueueId queue,
+      RoomPolicy policy,
       Pass pass,
       String current) {
     watchForRelease(exchange, queue, pass.visitor(), pass.entitlements());
-    return forward(exchange, chain, queue.room(), current);
+    Mono<Void> forwarding = forward(exchange, chain, queue.room(), current);
+    return reentries.watch(
+        exchange, queue, pass.visitor(), pass.entitlements(), policy, forwarding);
   }
 
   /** Why a visitor gets a pass now. */
@@ -105,11 +113,15 @@ final class Forwarder {
     QUEUE_OFF
   }
 
-  /** Forwards a visitor with a pass given now, as {@code given} says. */
+  /**
+   * Forwards a visitor with a pass given now, as {@code given} says; one given while the queue is
+   * off has no line to go back to.
+   */
   Mono<Void> forwardWithPass(
       ServerWebExchange exchange,
       GatewayFilterChain chain,
       QueueId queue,
+      RoomPolicy policy,
       Passes.Issued pass,
       Given given) {
     ServerHttpResponse response = exchange.getResponse();
@@ -118,7 +130,10 @@ final class Forwarder {
       response.addCookie(cookies.clearTicket(queue.room()));
     }
     watchForRelease(exchange, queue, pass.visitor(), pass.entitlements());
-    return forward(exchange, chain, queue.room(), pass.token());
+    Mono<Void> forwarding = forward(exchange, chain, queue.room(), pass.token());
+    return given == Given.QUEUE_OFF
+        ? forwarding
+        : reentries.watch(exchange, queue, pass.visitor(), pass.entitlements(), policy, forwarding);
   }
 
   /**

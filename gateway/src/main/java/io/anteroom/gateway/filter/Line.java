@@ -36,6 +36,8 @@ public final class Line {
    *     last activity once the visitor has used a pass); 0 when not admitted, or admitted by this
    *     very call
    * @param capWait while waiting: how long the cap on running sessions holds the place back
+   * @param front while waiting: the place is at the front, kept for those the origin failed right
+   *     after admission ({@link QueueStore#reenter}); they will be let in again first
    */
   public record Outcome(
       String visitor,
@@ -47,7 +49,34 @@ public final class Line {
       long startsInSeconds,
       double measuredRate,
       long sessionSince,
-      CapWait capWait) {
+      CapWait capWait,
+      boolean front) {
+
+    /** An outcome of a place that is not at the front. */
+    public Outcome(
+        String visitor,
+        boolean admitted,
+        long position,
+        long waiting,
+        boolean joined,
+        boolean requeued,
+        long startsInSeconds,
+        double measuredRate,
+        long sessionSince,
+        CapWait capWait) {
+      this(
+          visitor,
+          admitted,
+          position,
+          waiting,
+          joined,
+          requeued,
+          startsInSeconds,
+          measuredRate,
+          sessionSince,
+          capWait,
+          false);
+    }
 
     /** An outcome without an earlier session. */
     public Outcome(
@@ -136,7 +165,8 @@ public final class Line {
                                   startsIn(policy),
                                   status.measuredRate(),
                                   0,
-                                  status.capWait()));
+                                  status.capWait(),
+                                  status.front()));
                       case FINISHED, UNKNOWN -> Optional.<Outcome>empty();
                     }));
   }
@@ -178,7 +208,10 @@ public final class Line {
                                 false,
                                 false,
                                 0,
-                                status.measuredRate()))
+                                status.measuredRate(),
+                                0,
+                                CapWait.NONE,
+                                status.front()))
                         : Optional.empty()));
   }
 

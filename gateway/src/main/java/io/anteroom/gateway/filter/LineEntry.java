@@ -89,7 +89,8 @@ final class LineEntry {
                             exchange,
                             chain,
                             queue,
-                            passes.admitted(id, queue, visitor.pass(), null, policy),
+                            policy,
+                            passes.direct(id, queue, visitor.pass(), policy),
                             Forwarder.Given.QUEUE_OFF)
                         : meet(exchange, chain, queue, policy, visitor));
   }
@@ -299,6 +300,7 @@ final class LineEntry {
           exchange,
           chain,
           queue,
+          policy,
           passes.admitted(outcome.visitor(), queue, visitor.pass(), outcome.lastActivity(), policy),
           Forwarder.Given.FROM_LINE);
     }

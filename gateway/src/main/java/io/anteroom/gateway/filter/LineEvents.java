@@ -13,10 +13,11 @@ import java.util.stream.Collectors;
  * What happened to visitors at this gateway, per room: places taken in line ({@code
  * anteroom.gateway.enqueued}), admissions on arrival at an empty line ({@code
  * anteroom.gateway.admitted}), sessions ended early ({@code anteroom.gateway.released}, by {@code
- * origin} or {@code admin}), and the time from joining the line to admission ({@code
- * anteroom.queue.wait}, a histogram), taken when a ticket holder is found admitted: the ticket's
- * issue time (whole seconds) to the admission time in Redis. Admissions from the line are counted
- * by the workers ({@code anteroom.worker.admitted}).
+ * origin} or {@code admin}), visitors the origin failed right after admission sent back to the
+ * front of the line ({@code anteroom.gateway.reentered}), and the time from joining the line to
+ * admission ({@code anteroom.queue.wait}, a histogram), taken when a ticket holder is found
+ * admitted: the ticket's issue time (whole seconds) to the admission time in Redis. Admissions from
+ * the line are counted by the workers ({@code anteroom.worker.admitted}).
  *
  * <p>Meters exist from start-up for each configured room, so rates start at zero; a room that is
  * not configured is never seen here (its routes fail at start-up).
@@ -56,7 +57,12 @@ public final class LineEvents {
   }
 
   private record RoomMeters(
-      Counter enqueued, Counter admitted, Counter byOrigin, Counter byAdmin, Timer waited) {}
+      Counter enqueued,
+      Counter admitted,
+      Counter byOrigin,
+      Counter byAdmin,
+      Counter reentered,
+      Timer waited) {}
 
   private final Map<String, RoomMeters> rooms;
 
@@ -78,6 +84,10 @@ public final class LineEvents {
             .register(meters),
         released(room, "origin", meters),
         released(room, "admin", meters),
+        Counter.builder("anteroom.gateway.reentered")
+            .description("Visitors the origin failed right after admission, sent to the front")
+            .tag("room", room)
+            .register(meters),
         Timer.builder("anteroom.queue.wait")
             .description("Time from joining the line to admission")
             .tag("room", room)
@@ -109,6 +119,14 @@ public final class LineEvents {
     RoomMeters meters = rooms.get(room);
     if (meters != null && admittedMs > 0) {
       meters.waited().record(Duration.ofMillis(Math.max(0, admittedMs - joinedMs)));
+    }
+  }
+
+  /** A visitor the origin failed right after admission went back to the front of the line. */
+  void reentered(String room) {
+    RoomMeters meters = rooms.get(room);
+    if (meters != null) {
+      meters.reentered().increment();
     }
   }
 

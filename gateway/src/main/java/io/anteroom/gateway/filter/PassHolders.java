@@ -20,8 +20,9 @@ import reactor.core.publisher.Mono;
  * Lets the holder of a pass for the queue in. Between confirmations that is a local check, no Redis
  * call. Once the item's last confirmation is one {@link RoomPolicy#sessionCheck()} old, the session
  * is confirmed in Redis ({@link SessionChecks}) and the item renewed, or, when the session has
- * ended, taken out of the pass; while the item's queue is off, anyone may enter it, so it is
- * renewed without asking.
+ * ended, taken out of the pass (at once when it ended through this gateway: released by the origin,
+ * or sent back to the front of the line); while the item's queue is off, anyone may enter it, so it
+ * is renewed without asking.
  */
 final class PassHolders {
 
@@ -64,8 +65,9 @@ final class PassHolders {
       Function<Pass, Mono<Void>> ended) {
     Instant now = clock.instant();
     Entitlement entitlement = pass.entitlement(queue);
-    if (!entitlement.dueAt(now, policy.sessionCheck())) {
-      return answers.holder(exchange, chain, queue, pass, token);
+    if (!entitlement.dueAt(now, policy.sessionCheck())
+        && !checks.endedSince(queue, pass.visitor(), entitlement.checked())) {
+      return answers.holder(exchange, chain, queue, policy, pass, token);
     }
     if (gate.verdict(queue, policy) == QueueGate.Verdict.ENTER) {
       // Registered again as running (batched), as a newcomer to a queue that is off would be.
@@ -73,6 +75,7 @@ final class PassHolders {
           exchange,
           chain,
           queue,
+          policy,
           passes.renewed(pass, queue, now, policy),
           Forwarder.Given.QUEUE_OFF);
     }
@@ -86,9 +89,10 @@ final class PassHolders {
                           exchange,
                           chain,
                           queue,
+                          policy,
                           passes.renewed(pass, queue, check.at(), policy),
                           Forwarder.Given.RENEWED);
-                  case UNKNOWN -> answers.holder(exchange, chain, queue, pass, token);
+                  case UNKNOWN -> answers.holder(exchange, chain, queue, policy, pass, token);
                   case ENDED -> {
                     answers.rejectedToken(queue.room(), Rejection.SESSION_ENDED);
                     ResponseCookie rest =

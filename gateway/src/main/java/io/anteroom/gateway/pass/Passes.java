@@ -59,8 +59,9 @@ public final class Passes {
   }
 
   /**
-   * A pass for {@code visitor} just let into {@code queue}: that item first, then the items {@code
-   * current} still opens, as they were.
+   * A pass for {@code visitor} whom the line just let into {@code queue}: that item first, admitted
+   * now (its holder goes back to the front when the origin fails them within {@link
+   * RoomPolicy#reentry()}'s grace), then the items {@code current} still opens, as they were.
    *
    * @param current the visitor's pass, or null; ignored when it belongs to another visitor
    * @param lastActivity when Redis last recorded the session's activity: the admission, or the
@@ -68,6 +69,33 @@ public final class Passes {
    */
   public Issued admitted(
       String visitor, QueueId queue, Pass current, Instant lastActivity, RoomPolicy policy) {
+    return issue(visitor, queue, current, lastActivity, clock.instant(), policy);
+  }
+
+  /**
+   * {@link #admitted} for a visitor let into {@code queue} while it is off: there is no line to go
+   * back to, so the item says no admission.
+   */
+  public Issued direct(String visitor, QueueId queue, Pass current, RoomPolicy policy) {
+    return issue(visitor, queue, current, null, null, policy);
+  }
+
+  /**
+   * {@code pass} with the entitlement for {@code queue} renewed from a confirmation at {@code at},
+   * keeping when the line admitted its holder.
+   */
+  public Issued renewed(Pass pass, QueueId queue, Instant at, RoomPolicy policy) {
+    Entitlement kept = pass.entitlement(queue);
+    return issue(pass.visitor(), queue, pass, at, kept == null ? null : kept.admitted(), policy);
+  }
+
+  private Issued issue(
+      String visitor,
+      QueueId queue,
+      Pass current,
+      Instant lastActivity,
+      Instant admitted,
+      RoomPolicy policy) {
     Instant now = clock.instant();
     Instant confirmed = lastActivity == null || lastActivity.isAfter(now) ? now : lastActivity;
     Instant until = confirmed.plus(policy.sessionIdleLimit());
@@ -75,18 +103,11 @@ public final class Passes {
       until = now.plus(SHORTEST);
     }
     List<Entitlement> entitlements = new ArrayList<>();
-    entitlements.add(new Entitlement(queue.item(), until, confirmed));
+    entitlements.add(new Entitlement(queue.item(), until, confirmed, admitted));
     if (current != null && current.visitor().equals(visitor)) {
       entitlements.addAll(current.othersOpenAt(queue.item(), now));
     }
     return issue(visitor, queue.room(), entitlements, now);
-  }
-
-  /**
-   * {@code pass} with the entitlement for {@code queue} renewed from a confirmation at {@code at}.
-   */
-  public Issued renewed(Pass pass, QueueId queue, Instant at, RoomPolicy policy) {
-    return admitted(pass.visitor(), queue, pass, at, policy);
   }
 
   /**

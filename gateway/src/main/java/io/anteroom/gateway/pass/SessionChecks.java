@@ -47,7 +47,10 @@ public final class SessionChecks {
 
   private record Key(QueueId queue, String visitor) {}
 
-  private record Kept(long atMillis, Mono<Check> check) {}
+  /**
+   * @param ended true when a session end through this gateway put it here ({@link #ended})
+   */
+  private record Kept(long atMillis, Mono<Check> check, boolean ended) {}
 
   private final QueueStore store;
   private final RedisGuard redis;
@@ -77,7 +80,7 @@ public final class SessionChecks {
     if (known != null && now - known.atMillis() < fresh) {
       return known.check();
     }
-    Kept asked = new Kept(now, ask(queue, visitor, confirmed, Instant.ofEpochMilli(now)));
+    Kept asked = new Kept(now, ask(queue, visitor, confirmed, Instant.ofEpochMilli(now)), false);
     if (kept.size() >= MAX_KEPT) {
       kept.clear();
     }
@@ -90,7 +93,17 @@ public final class SessionChecks {
     long now = clock.millis();
     kept.put(
         new Key(queue, visitor),
-        new Kept(now, Mono.just(new Check(State.ENDED, Instant.ofEpochMilli(now)))));
+        new Kept(now, Mono.just(new Check(State.ENDED, Instant.ofEpochMilli(now))), true));
+  }
+
+  /**
+   * Whether the session ended through this gateway after {@code checked}, when a pass last had it
+   * confirmed: that pass is a copy from before the end, not yet due for a confirmation, and stops
+   * here at once. A pass from a later admission was confirmed after the end, and is not stopped.
+   */
+  public boolean endedSince(QueueId queue, String visitor, Instant checked) {
+    Kept known = kept.get(new Key(queue, visitor));
+    return known != null && known.ended() && known.atMillis() >= checked.toEpochMilli();
   }
 
   private Mono<Check> ask(QueueId queue, String visitor, Instant confirmed, Instant at) {

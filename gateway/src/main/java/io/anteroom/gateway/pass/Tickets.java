@@ -35,6 +35,16 @@ public final class Tickets {
     return cookies.ticket(queue.room(), tokens.issueTicket(visitor, queue));
   }
 
+  /**
+   * The cookie of a ticket for {@code visitor}, whom the origin failed right after the line
+   * admitted them at {@code admittedAt}: sent back to the front of the line of {@code queue}. It
+   * says they joined when they were admitted, so were the store to come back empty, they would
+   * rejoin ahead of everyone who came later, among themselves in the order of their admissions.
+   */
+  public ResponseCookie reentered(String visitor, QueueId queue, Instant admittedAt) {
+    return cookies.ticket(queue.room(), tokens.issueTicket(visitor, queue, admittedAt));
+  }
+
   /** The cookie renewing {@code ticket} once it has used half its life; null while younger. */
   public ResponseCookie renewal(Ticket ticket, RoomPolicy policy) {
     Instant half = ticket.issuedAt().plus(policy.ticketLife().dividedBy(2));

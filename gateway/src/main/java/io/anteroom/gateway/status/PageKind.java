@@ -59,6 +59,7 @@ enum PageKind {
             "pollAfterSeconds",
             "pollCeilingSeconds",
             "requeuedHidden",
+            "frontHidden",
             "pausedHidden",
             "closedHidden",
             "state",

@@ -185,6 +185,7 @@ public final class WaitingPage {
     values.put("pollAfterSeconds", Long.toString(view.pollAfterSeconds()));
     values.put("pollCeilingSeconds", Long.toString(view.pollCeilingSeconds()));
     values.put("requeuedHidden", view.requeued() ? "" : "hidden");
+    values.put("frontHidden", view.front() ? "" : "hidden");
     values.put("pausedHidden", hiddenUnless(view, WaitingView.State.PAUSED));
     values.put("closedHidden", hiddenUnless(view, WaitingView.State.CLOSED));
     values.put("state", view.state().value());

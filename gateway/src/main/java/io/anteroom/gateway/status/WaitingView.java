@@ -21,6 +21,8 @@ import java.util.Locale;
  * @param requeued true when the visitor's earlier place had been given up and they joined again
  * @param startsInSeconds in the pre-queue of a scheduled event, whole seconds until its start;
  *     otherwise 0
+ * @param front true while the place is at the front, kept for visitors the origin failed right
+ *     after admission: they will be let in again first
  */
 public record WaitingView(
     State state,
@@ -30,7 +32,30 @@ public record WaitingView(
     long pollAfterSeconds,
     long pollCeilingSeconds,
     boolean requeued,
-    long startsInSeconds) {
+    long startsInSeconds,
+    boolean front) {
+
+  /** A view of a place that is not at the front. */
+  public WaitingView(
+      State state,
+      long position,
+      long waiting,
+      WaitEstimate eta,
+      long pollAfterSeconds,
+      long pollCeilingSeconds,
+      boolean requeued,
+      long startsInSeconds) {
+    this(
+        state,
+        position,
+        waiting,
+        eta,
+        pollAfterSeconds,
+        pollCeilingSeconds,
+        requeued,
+        startsInSeconds,
+        false);
+  }
 
   /** A view with one estimated wait (or none: 0) outside a pre-queue. */
   public WaitingView(
@@ -97,7 +122,8 @@ public record WaitingView(
         startsIn > 0 ? Math.min(pollAfter, startsIn) : pollAfter,
         PollSchedule.ceilingSeconds(policy),
         outcome.requeued(),
-        startsIn);
+        startsIn,
+        outcome.front());
   }
 
   /** The middle of the estimated wait, for clients that show one number; 0 without an estimate. */
@@ -152,8 +178,8 @@ public record WaitingView(
   /**
    * The JSON body: {@code
    * {"state":…,"position":…,"waiting":…,"etaSeconds":…,"etaMinSeconds":…,"etaMaxSeconds":…,
-   * "pollAfterSeconds":…,"requeued":…,"admitted":…}}, and in the pre-queue {@code
-   * "startsInSeconds":…}.
+   * "pollAfterSeconds":…,"requeued":…,"admitted":…}}, in the pre-queue {@code "startsInSeconds":…},
+   * and at the front {@code "front":true}.
    */
   public String toJson() {
     return "{\"state\":\""
@@ -175,6 +201,7 @@ public record WaitingView(
         + ",\"admitted\":"
         + (state == State.ADMITTED)
         + (state == State.PRE_QUEUE ? ",\"startsInSeconds\":" + startsInSeconds : "")
+        + (front ? ",\"front\":true" : "")
         + "}";
   }
 }

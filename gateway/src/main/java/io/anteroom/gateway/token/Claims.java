@@ -37,9 +37,10 @@ final class Claims {
 
   /**
    * The {@code items} of a pass: a non-empty array of at most {@code max} objects {@code
-   * {"item":…,"until":ms,"checked":ms}}, or null when any is ill-formed. Passes issued before items
-   * carried their own ends list bare item ids; each of those counts as ending at {@code
-   * legacyUntil} and checked at {@code legacyChecked}.
+   * {"item":…,"until":ms,"checked":ms}}, each with {@code "admitted":ms} when the line admitted the
+   * visitor, or null when any is ill-formed. Passes issued before items carried their own ends list
+   * bare item ids; each of those counts as ending at {@code legacyUntil} and checked at {@code
+   * legacyChecked}.
    */
   static List<Entitlement> entitlements(
       Map<String, Object> claims, int max, long legacyUntil, long legacyChecked) {
@@ -50,9 +51,10 @@ final class Claims {
     for (Object element : list) {
       Entitlement entitlement =
           element instanceof String item
-              ? entitlement(item, legacyUntil * 1000, legacyChecked * 1000)
+              ? entitlement(item, legacyUntil * 1000, legacyChecked * 1000, null)
               : element instanceof Map<?, ?> map
-                  ? entitlement(map.get("item"), map.get("until"), map.get("checked"))
+                  ? entitlement(
+                      map.get("item"), map.get("until"), map.get("checked"), map.get("admitted"))
                   : null;
       if (entitlement == null) {
         return null;
@@ -62,7 +64,12 @@ final class Claims {
     return entitlements;
   }
 
-  private static Entitlement entitlement(Object item, Object until, Object checked) {
+  /** An absent {@code admitted} is an admission not known; one that is present must be valid. */
+  private static Entitlement entitlement(
+      Object item, Object until, Object checked, Object admitted) {
+    if (admitted != null && !(admitted instanceof Long a && a >= 0 && a <= MAX_SECONDS * 1000)) {
+      return null;
+    }
     if (item instanceof String s
         && !s.isEmpty()
         && s.length() <= MAX_STRING
@@ -72,7 +79,11 @@ final class Claims {
         && c >= 0
         && u <= MAX_SECONDS * 1000
         && c <= MAX_SECONDS * 1000) {
-      return new Entitlement(s, Instant.ofEpochMilli(u), Instant.ofEpochMilli(c));
+      return new Entitlement(
+          s,
+          Instant.ofEpochMilli(u),
+          Instant.ofEpochMilli(c),
+          admitted == null ? null : Instant.ofEpochMilli((Long) admitted));
     }
     return null;
   }

@@ -26,7 +26,7 @@ import java.util.function.BiFunction;
  * <pre>
  * pass:   {"alg":"HS256","kid":…,"typ":"anteroom-pass+jwt"}
  *         {"iss":…,"sub":visitor,"aud":room,"iat":…,"exp":…,"jti":…,
- *          "items":[{"item":item,"until":ms,"checked":ms},…]}
+ *          "items":[{"item":item,"until":ms,"checked":ms,"admitted":ms},…]}
  * ticket: {"alg":"HS256","kid":…,"typ":"anteroom-ticket+jwt"}
  *         {"iss":…,"sub":visitor,"aud":room,"item":item,"iat":…,"jti":…,"joined":…}
  * challenge: {"alg":"HS256","kid":…,"typ":"anteroom-challenge+jwt"}
@@ -34,8 +34,10 @@ import java.util.function.BiFunction;
  * </pre>
  *
  * A pass's {@code items} each carry their own end and the time Redis last confirmed the session
- * ({@link Entitlement}, epoch milliseconds); {@code exp} is the latest end, rounded up to the
- * second. Passes from before items carried their own ends list bare item ids, read as ending at
+ * ({@link Entitlement}, epoch milliseconds), and when the line admitted the visitor ({@code
+ * admitted}, left out when there was no line: such an item, or one of a pass from before it was
+ * written, never sends its holder back to the front); {@code exp} is the latest end, rounded up to
+ * the second. Passes from before items carried their own ends list bare item ids, read as ending at
  * {@code exp}.
  *
  * <p>Reading never throws on bad input; it answers a {@link Rejection}. Issuing throws {@link
@@ -133,14 +135,14 @@ public final class TokenCodec {
     for (Entitlement entitlement : kept.values()) {
       long until = entitlement.until().toEpochMilli();
       expires = Math.max(expires, Math.floorDiv(until + 999, 1000));
-      items.add(
-          Map.of(
-              "item",
-              entitlement.item(),
-              "until",
-              until,
-              "checked",
-              entitlement.checked().toEpochMilli()));
+      Map<String, Object> item = new LinkedHashMap<>();
+      item.put("item", entitlement.item());
+      item.put("until", until);
+      item.put("checked", entitlement.checked().toEpochMilli());
+      if (entitlement.admitted() != null) {
+        item.put("admitted", entitlement.admitted().toEpochMilli());
+      }
+      items.add(item);
     }
     JWTClaimsSet claims =
         common(visitor, room, Math.floorDiv(nowMillis, 1000))

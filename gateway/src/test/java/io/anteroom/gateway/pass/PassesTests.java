@@ -45,7 +45,9 @@ class PassesTests {
     Pass pass = read(passes.admitted(VISITOR, one, null, null, POLICY));
 
     assertThat(pass.entitlements())
-        .containsExactly(new Entitlement("1", clock.instant().plus(IDLE_LIMIT), clock.instant()));
+        .containsExactly(
+            new Entitlement(
+                "1", clock.instant().plus(IDLE_LIMIT), clock.instant(), clock.instant()));
     assertThat(POLICY.sessionIdleLimit()).isEqualTo(IDLE_LIMIT);
   }
 
@@ -56,7 +58,8 @@ class PassesTests {
     Pass pass = read(passes.admitted(VISITOR, one, null, admitted, POLICY));
 
     assertThat(pass.entitlements())
-        .containsExactly(new Entitlement("1", admitted.plus(IDLE_LIMIT), admitted));
+        .containsExactly(
+            new Entitlement("1", admitted.plus(IDLE_LIMIT), admitted, clock.instant()));
   }
 
   @Test
@@ -87,7 +90,9 @@ class PassesTests {
 
     assertThat(second.entitlements())
         .containsExactly(
-            new Entitlement("2", clock.instant().plus(IDLE_LIMIT), clock.instant()), kept);
+            new Entitlement(
+                "2", clock.instant().plus(IDLE_LIMIT), clock.instant(), clock.instant()),
+            kept);
   }
 
   @Test
@@ -110,7 +115,8 @@ class PassesTests {
   }
 
   @Test
-  void aRenewalMovesOnlyTheConfirmedItemsEndAndPutsItFirst() {
+  void aRenewalMovesOnlyTheConfirmedItemsEndAndPutsItFirstKeepingItsAdmission() {
+    Instant admitted = clock.instant();
     Pass first = read(passes.admitted(VISITOR, one, null, null, POLICY));
     Pass both = read(passes.admitted(VISITOR, two, first, null, POLICY));
     clock.advance(Duration.ofSeconds(40));
@@ -120,8 +126,31 @@ class PassesTests {
 
     assertThat(renewed.entitlements())
         .containsExactly(
-            new Entitlement("1", confirmed.plus(IDLE_LIMIT), confirmed),
+            new Entitlement("1", confirmed.plus(IDLE_LIMIT), confirmed, admitted),
             both.entitlements().get(0));
+  }
+
+  @Test
+  void aPassGivenWhileTheQueueIsOffSaysNoAdmissionAndItsRenewalsNeither() {
+    Pass direct = read(passes.direct(VISITOR, one, null, POLICY));
+    clock.advance(Duration.ofSeconds(40));
+
+    Pass renewed = read(passes.renewed(direct, one, clock.instant(), POLICY));
+
+    assertThat(direct.entitlements().get(0).admitted()).isNull();
+    assertThat(renewed.entitlements().get(0).admitted()).isNull();
+    assertThat(renewed.entitlements().get(0).admittedWithin(clock.instant(), Duration.ofDays(1)))
+        .isFalse();
+  }
+
+  @Test
+  void aPassFromTheLineIsWithinTheGraceOnlyUntilItEnds() {
+    Pass pass = read(passes.admitted(VISITOR, one, null, null, POLICY));
+    Entitlement entitlement = pass.entitlements().get(0);
+    Duration grace = Duration.ofSeconds(30);
+
+    assertThat(entitlement.admittedWithin(clock.instant().plusSeconds(29), grace)).isTrue();
+    assertThat(entitlement.admittedWithin(clock.instant().plusSeconds(30), grace)).isFalse();
   }
 
   @Test

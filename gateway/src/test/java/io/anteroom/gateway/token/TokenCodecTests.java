@@ -59,6 +59,46 @@ class TokenCodecTests {
   }
 
   @Test
+  void anItemTheLineAdmittedToSaysWhenAndOneWithoutAnAdmissionSaysNone() {
+    Instant now = clock.instant();
+    Instant admitted = now.minusMillis(1_234);
+    String token =
+        codec.issuePass(
+            VISITOR,
+            ROOM,
+            List.of(
+                new Entitlement("sku-1", now.plusSeconds(60), now, admitted),
+                new Entitlement("sku-2", now.plusSeconds(60), now)));
+
+    Pass pass = valid(codec.readPass(token, ROOM));
+
+    assertThat(pass.entitlements().get(0).admitted()).isEqualTo(admitted);
+    assertThat(pass.entitlements().get(1).admitted()).isNull();
+    assertThat(TokenFixtures.part(token, 1))
+        .contains("\"admitted\":" + admitted.toEpochMilli())
+        .containsOnlyOnce("admitted");
+  }
+
+  @Test
+  void aPassWhoseAdmissionIsNotATimeIsRefused() {
+    long now = clock.millis();
+
+    assertThat(readPassWithAdmission(now).isValid()).isTrue();
+    assertThat(readPassWithAdmission("now")).isEqualTo(Verified.rejected(Rejection.CLAIMS));
+    assertThat(readPassWithAdmission(-1L)).isEqualTo(Verified.rejected(Rejection.CLAIMS));
+  }
+
+  private Verified<Pass> readPassWithAdmission(Object admitted) {
+    Map<String, Object> claims = TokenFixtures.passClaims(clock);
+    long now = clock.millis();
+    claims.put(
+        "items",
+        List.of(
+            Map.of("item", "sku-1", "until", now + 60_000, "checked", now, "admitted", admitted)));
+    return codec.readPass(TokenFixtures.hs256(TokenFixtures.passHeader("k1"), claims, K1), ROOM);
+  }
+
+  @Test
   void aPassReadAgainIsCheckedForItsRoomAndTimesEachTime() {
     String token = codec.issuePass(VISITOR, ROOM, List.of("sku-1"), LIFETIME);
     assertThat(valid(codec.readPass(token, ROOM)).items()).containsExactly("sku-1");
