@@ -20,10 +20,11 @@ import reactor.core.publisher.Mono;
 
 /**
  * Each room's auto-pilot as this worker runs it: once a {@link PaceLaw#STEP_EVERY} per room with
- * the auto-pilot on, it reads the pilot and the origin's figures ({@link RedisPilot}), decides
- * ({@link PaceLaw}) and stores the decision unless another worker stored one first; between
- * decisions, and when Redis cannot be read, it admits at the share it last knew. A room with the
- * auto-pilot off admits at the configured rates at once.
+ * the auto-pilot on, it reads the pilot and the origin's figures ({@link RedisPilot}), and unless
+ * another worker decided within that time, decides ({@link PaceLaw}) and stores the decision unless
+ * another worker stored one first; so the room's pilot moves once a second however many workers
+ * run. Between decisions, and when Redis cannot be read, it admits at the share it last knew. A
+ * room with the auto-pilot off admits at the configured rates at once.
  *
  * <p>Gauges per configured room, all read from Redis so every worker shows the same: {@code
  * anteroom.autopilot.share} (of the configured rates, 1 when off), {@code anteroom.autopilot.rate}
@@ -103,6 +104,11 @@ public final class Pilots {
   private Mono<Double> decide(
       String room, RoomPolicy policy, Known known, PilotReading reading, long now) {
     double ceiling = ceiling(policy);
+    if (now - reading.state().at() < PaceLaw.STEP_EVERY.toMillis()) {
+      // Another worker decided within the last second: one decision a second, whatever the
+      // number of workers.
+      return Mono.just(adopt(policy, known, reading.state()));
+    }
     PilotState next =
         PaceLaw.decide(policy.autopilot(), reading, now, policy.autopilot().floorShare(ceiling));
     OriginFigures figures = reading.figures();
@@ -123,11 +129,16 @@ public final class Pilots {
                     round(reading.state().share()),
                     next.reason());
               }
-              known.share = decided.share();
-              known.reason = decided.reason();
-              known.rate = ceiling(policy.paced(decided.share()));
-              return known.share;
+              return adopt(policy, known, decided);
             });
+  }
+
+  /** Admits at {@code decided}'s share from now on. */
+  private static double adopt(RoomPolicy policy, Known known, PilotState decided) {
+    known.share = decided.share();
+    known.reason = decided.reason();
+    known.rate = ceiling(policy.paced(decided.share()));
+    return known.share;
   }
 
   /** The rate the auto-pilot's share applies to: the room's, or its admit-per-second. */
