@@ -56,7 +56,8 @@ import org.springframework.context.annotation.Primary;
  * make use of it. The gateway runs on a clock the test moves; the line admits only when the test
  * says so.
  */
-@GatewayIntegrationTest
+@GatewayIntegrationTest(
+    properties = "spring.cloud.gateway.server.webflux.httpclient.response-timeout=2s")
 class ReentryIntegrationTests {
 
   static final MutableClock CLOCK = new MutableClock(Instant.now());
@@ -159,6 +160,22 @@ class ReentryIntegrationTests {
     failing("/products/1/cart", status);
 
     assertThat(visitor.page("/products/1/cart").statusCode()).isEqualTo(303);
+  }
+
+  @Test
+  void anOriginThatDoesNotAnswerInTimeSendsTheVisitorBackWithoutABody() {
+    Visitor visitor = admitted();
+    origin.stubFor(
+        get(urlPathEqualTo("/products/1/cart"))
+            .willReturn(aResponse().withStatus(200).withFixedDelay(5_000).withBody("late")));
+
+    HttpResponse<String> answer = visitor.page("/products/1/cart");
+
+    assertThat(answer.statusCode()).isEqualTo(303);
+    assertThat(answer.body()).isEmpty();
+    assertThat(answer.headers().firstValue("Location")).hasValue("/products/1/cart");
+    assertThat(visitor.cookie(TICKET)).isNotNull();
+    assertThat(reentered()).isEqualTo(1);
   }
 
   @ParameterizedTest(name = "{0}")
