@@ -13,8 +13,10 @@ import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.RoomStore;
 import io.anteroom.queue.config.AnteroomProperties;
 import io.anteroom.queue.history.RoomHistory;
+import io.anteroom.queue.origin.RedisPilot;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
+import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -74,12 +76,15 @@ class AdminManagementContextConfiguration {
       FailurePolicySwitch flips,
       RoomMessages messages,
       WaitingPage pages,
+      RedisPilot pilot,
+      Clock clock,
       AnteroomProperties anteroom) {
     Map<String, ItemIds> ids = new LinkedHashMap<>();
     anteroom.roomOptions().forEach((room, options) -> ids.put(room, ItemIds.parse(room, options)));
     Rooms rooms = new Rooms(policies, settings, ids);
     Audit audit = new Audit();
-    RoomListing listing = new RoomListing(policies, rooms, active, queues, roomStore);
+    AutopilotHandler autopilot = new AutopilotHandler(rooms, pilot, clock);
+    RoomListing listing = new RoomListing(policies, rooms, active, queues, roomStore, autopilot);
     return AdminRoutes.routes(
         redis,
         new AdminPage(),
@@ -87,6 +92,7 @@ class AdminManagementContextConfiguration {
         listing,
         new SettingsHandler(rooms, settings, policyMirror, audit),
         new HistoryHandler(rooms, history),
+        autopilot,
         new FailurePolicyHandler(rooms, policyMirror, flips, audit),
         new MessageHandler(rooms, messages, pages, audit),
         new QueueActions(

@@ -26,7 +26,8 @@ import reactor.core.publisher.Mono;
  * GET   /admin                    the admin page (no token needed)
  * GET   /admin/api/rooms          {"rooms": [room, …]}
  * GET   /admin/api/rooms/R        room: {"room", "settings" (values in force), "overrides",
- *                                 "queues": [queue, …], "truncated"}
+ *                                 "totals", "autopilot": {"on", "share", "ceiling", "rate", "per",
+ *                                 "summary"}, "queues": [queue, …], "truncated"}
  * GET   /admin/api/rooms/R/settings    {"room", "configured", "overrides", "effective"}
  * PATCH /admin/api/rooms/R/settings    {"admit-per-second": 80, "mode": null, …} (null removes
  *                                      an override) → 200 as GET
@@ -35,6 +36,15 @@ import reactor.core.publisher.Mono;
  *                                      "samples": [{"at" (ISO-8601), "waiting", "running",
  *                                      "finished", "admittedPerSecond" (since the sample before;
  *                                      null on the first)}, …] oldest first}
+ * GET   /admin/api/rooms/R/autopilot   {"room", "on", "share" (of the configured rate, 1 when
+ *                                      off or not decided in the last minute), "ceiling" (the
+ *                                      configured rate), "rate" (in force), "per" ("room": its
+ *                                      new-users-per-minute per second, "queue": each queue's
+ *                                      admit-per-second), "summary", "reason", "decidedAt" (null
+ *                                      when not decided), "settings" ({"autopilot", "autopilot-p95",
+ *                                      "autopilot-errors", "autopilot-floor"}), "changes": [{"at",
+ *                                      "share", "rate", "reason"}, …] the last 20, newest first};
+ *                                      turned on and off by PATCH …/settings {"autopilot": "on"}
  * GET   /admin/api/rooms/R/failure-policy  {"room", "failure-policy" (in force on this gateway),
  *                                          "local" (set on this gateway and not yet read back
  *                                          from Redis, or null)}
@@ -85,6 +95,7 @@ final class AdminRoutes {
       RoomListing listing,
       SettingsHandler settings,
       HistoryHandler history,
+      AutopilotHandler autopilot,
       FailurePolicyHandler failurePolicy,
       MessageHandler message,
       QueueActions actions) {
@@ -96,6 +107,7 @@ final class AdminRoutes {
             .GET("/rooms/{room}/settings", settings::room)
             .PATCH("/rooms/{room}/settings", settings::patchRoom)
             .GET("/rooms/{room}/history", history::room)
+            .GET("/rooms/{room}/autopilot", autopilot::room)
             .GET("/rooms/{room}/failure-policy", failurePolicy::get)
             .PUT("/rooms/{room}/failure-policy", failurePolicy::put)
             .GET("/rooms/{room}/message", message::get)

@@ -20,11 +20,11 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * The read side of the admin API: rooms, each with its totals against its room-wide limits, and the
- * queues of each that are on or have overrides of their own, with their counts and the admission
- * rate measured in Redis. Reads Redis on every call (one read of the active queues, one of each
- * room's overrides and one of its totals, one per queue for its counts and rate), so it shows what
- * is, not a mirror.
+ * The read side of the admin API: rooms, each with its totals against its room-wide limits, where
+ * its auto-pilot stands ({@link AutopilotView#compact}), and the queues of each that are on or have
+ * overrides of their own, with their counts and the admission rate measured in Redis. Reads Redis
+ * on every call (one read of the active queues, one of each room's overrides, one of its totals and
+ * one of its auto-pilot, one per queue for its counts and rate), so it shows what is, not a mirror.
  */
 final class RoomListing {
 
@@ -38,18 +38,21 @@ final class RoomListing {
   private final ActiveQueues active;
   private final QueueStore queues;
   private final RoomStore roomStore;
+  private final AutopilotHandler autopilot;
 
   RoomListing(
       RoomPolicies policies,
       Rooms rooms,
       ActiveQueues active,
       QueueStore queues,
-      RoomStore roomStore) {
+      RoomStore roomStore,
+      AutopilotHandler autopilot) {
     this.policies = policies;
     this.rooms = rooms;
     this.active = active;
     this.queues = queues;
     this.roomStore = roomStore;
+    this.autopilot = autopilot;
   }
 
   /** {@code GET /admin/api/rooms}. */
@@ -110,7 +113,9 @@ final class RoomListing {
                           },
                           CONCURRENCY)
                       .collectList();
-              return Mono.zip(queueViews, totalsView(room, current.settings().policy(), on))
+              RoomPolicy policy = current.settings().policy();
+              return Mono.zip(
+                      queueViews, totalsView(room, policy, on), autopilot.compact(room, policy))
                   .map(
                       read -> {
                         Map<String, Object> view = new LinkedHashMap<>();
@@ -118,6 +123,7 @@ final class RoomListing {
                         view.put("settings", PolicyView.of(current.settings().policy()));
                         view.put("overrides", PolicyView.sorted(current.overrides().room()));
                         view.put("totals", read.getT2());
+                        view.put("autopilot", read.getT3());
                         view.put("queues", read.getT1());
                         view.put("truncated", items.size() > listed.size());
                         return view;
