@@ -15,10 +15,15 @@ import io.anteroom.queue.Activation;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.RedisActiveQueues;
+import io.anteroom.queue.RedisQueueStore;
 import io.anteroom.queue.config.RedisProperties;
+import io.anteroom.queue.origin.PilotState;
+import io.anteroom.queue.origin.RedisPilot;
 import io.anteroom.queue.policy.RedisSettingsStore;
+import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.redis.RedisConnector;
 import io.anteroom.testing.redis.RedisServerExtension;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,6 +38,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import reactor.core.publisher.Flux;
 
 /**
  * The auto-pilot with two gateways and two workers on one Redis, in front of a WireMock origin
@@ -44,7 +50,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * <p>What is claimed: around a healthy origin the room admits at the configured rate, steady; the
  * share drops within {@value #REACTION_SECONDS} s of the origin turning slow; it never rises above
  * the configured rate, and admissions never outrun the ceiling; a failing origin takes it down to
- * half or less; once the origin is healthy again it climbs back toward the configured rate.
+ * half or less; once the origin is healthy again it climbs back toward the configured rate; and
+ * turning it off admits at the configured rate at once.
  */
 class AutopilotIntegrationTests {
 
@@ -189,6 +196,52 @@ class AutopilotIntegrationTests {
         .isGreaterThan(failingRate);
     soft.assertThat(problems).as("browsers' problems").isEmpty();
     soft.assertAll();
+  }
+
+  @Test
+  void turningItOffAdmitsAtTheConfiguredRateAtOnce() throws Exception {
+    try (RedisConnector connector =
+        RedisConnector.connect(
+            new RedisProperties(redis.uri(), Duration.ofSeconds(5), Duration.ofSeconds(2), 1000))) {
+      RedisQueueStore store = new RedisQueueStore(connector.commands(), keys, Clock.systemUTC());
+      RoomPolicy policy = RoomPolicy.DEFAULTS;
+      Flux.range(0, 300).flatMap(i -> store.enqueue(QUEUE, "v-" + i, policy), 32).blockLast();
+      // The auto-pilot holds a tenth of the rate, and has just seen the origin: with no answers to
+      // measure now, it keeps holding.
+      long now = System.currentTimeMillis();
+      new RedisPilot(connector.commands(), keys)
+          .step(
+              "shop",
+              PilotState.START,
+              new PilotState(
+                  0.1, now, "origin errors 50 % above the 5.0 % tolerated", 1, 0, now, 0.1))
+          .block();
+      new RedisActiveQueues(connector.commands(), keys).activate(QUEUE, Activation.MANUAL).block();
+      instances.startWorker(redis.uri(), "100ms");
+      pool.submit(this::sample);
+      await().atMost(Duration.ofSeconds(30)).until(() -> admitted() > 0);
+
+      phase("held at a tenth", Duration.ofSeconds(5));
+      long held = System.nanoTime();
+      new RedisSettingsStore(connector.commands(), keys)
+          .put("shop", null, Map.of("autopilot", "off"))
+          .block();
+      long off = phase("off", Duration.ofSeconds(1));
+      phase("off", Duration.ofSeconds(5));
+      stopped = true;
+
+      assertThat(rate(between(held - seconds(4), held)))
+          .as("admissions per second at a tenth of 10 a second")
+          .isLessThanOrEqualTo(RATE * 0.2);
+      assertThat(rate(between(off, System.nanoTime())))
+          .as("admissions per second from a second after it was turned off")
+          .isGreaterThanOrEqualTo(RATE * 0.8);
+    }
+  }
+
+  private long admitted() {
+    String admitted = instances.redis().hget(keys.state(QUEUE), "admitted");
+    return admitted == null ? 0 : Long.parseLong(admitted);
   }
 
   private static com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder page() {
