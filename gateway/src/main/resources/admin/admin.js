@@ -6,6 +6,7 @@
 
   var TOKEN_KEY = "anteroom-admin-token";
   var REFRESH_MS = 2000;
+  var CHANGES_SHOWN = 5; // of the auto-pilot's last changes
   var API = "/admin/api";
   var timer = null;
   var sections = {};
@@ -107,6 +108,9 @@
     card.appendChild(charts);
     resized.observe(charts);
 
+    var pilot = autopilotPanel(room);
+    card.appendChild(pilot.panel);
+
     var rate = el("form", { "class": "rate" });
     var rateInput = el("input", { type: "number", name: "admit-per-second", min: "0", step: "any",
       "aria-label": "Admit per second for room " + room });
@@ -172,8 +176,76 @@
     card.appendChild(el("div", { "class": "table-scroll" })).appendChild(table);
     $("rooms").appendChild(card);
     sections[room] = { settings: settings, totals: totals, rate: rateInput, body: body, charts: charts,
-      history: null, asked: 0, drawnWidth: 0 };
+      history: null, asked: 0, drawnWidth: 0, pilot: pilot, pilotAsked: 0 };
     return sections[room];
+  }
+
+  // The room's auto-pilot: what it does now and why, a switch (the room's autopilot setting), its
+  // bounds, and its last changes. Filled by loadAutopilot.
+  function autopilotPanel(room) {
+    var panel = el("div", { "class": "autopilot", role: "group", "aria-label": "Auto-pilot of room " + room });
+    var head = el("div", { "class": "autopilot-head" });
+    head.appendChild(el("h3", {}, "Auto-pilot"));
+    var toggle = el("button", { type: "button", role: "switch", "aria-checked": "false",
+      "class": "secondary autopilot-switch", "aria-label": "Auto-pilot of room " + room, disabled: "" },
+      "Off");
+    toggle.addEventListener("click", function () {
+      var on = toggle.getAttribute("aria-checked") !== "true";
+      toggle.disabled = true;
+      api("PATCH", "/rooms/" + encodeURIComponent(room) + "/settings", { autopilot: on ? "on" : "off" })
+        .then(function () {
+          status(on ? "Room " + room + ": the auto-pilot now paces admissions by the origin's health."
+            : "Room " + room + ": auto-pilot off; admitting at the configured rate.");
+          refresh();
+        }, function (error) {
+          toggle.disabled = false;
+          status(error.message, true);
+        });
+    });
+    head.appendChild(toggle);
+    panel.appendChild(head);
+    var summary = el("p", { "class": "autopilot-summary" });
+    var bounds = el("p", { "class": "settings autopilot-bounds" });
+    var changes = el("ul", { "class": "autopilot-changes", "aria-label": "Last changes of the auto-pilot" });
+    panel.append(summary, bounds, changes);
+    return { panel: panel, toggle: toggle, summary: summary, bounds: bounds, changes: changes };
+  }
+
+  function renderAutopilot(pilot, body) {
+    pilot.toggle.setAttribute("aria-checked", body.on ? "true" : "false");
+    pilot.toggle.textContent = body.on ? "On" : "Off";
+    pilot.toggle.className = body.on ? "autopilot-switch" : "secondary autopilot-switch";
+    pilot.toggle.disabled = false;
+    pilot.summary.textContent = body.summary;
+    pilot.bounds.replaceChildren();
+    [["autopilot-p95", "Target p95"], ["autopilot-errors", "Errors tolerated"],
+      ["autopilot-floor", "Floor/s"]].forEach(function (setting) {
+      var item = el("span", { "data-setting": setting[0] }, setting[1] + ": ");
+      item.appendChild(el("strong", {}, body.settings[setting[0]]));
+      pilot.bounds.appendChild(item);
+    });
+    var per = el("span", {}, "Applies to: ");
+    per.appendChild(el("strong", {}, body.per === "room" ? "the room's new users" : "each queue's rate"));
+    pilot.bounds.appendChild(per);
+    var shown = body.changes.slice(0, CHANGES_SHOWN).map(function (change) {
+      var item = el("li", {});
+      item.appendChild(el("time", { datetime: change.at }, new Date(change.at).toLocaleTimeString()));
+      item.appendChild(document.createTextNode(" " + change.rate + "/s ("
+        + Math.round(change.share * 100) + " %): " + change.reason));
+      return item;
+    });
+    if (!shown.length) { shown.push(el("li", { "class": "empty" }, "No changes yet.")); }
+    pilot.changes.replaceChildren.apply(pilot.changes, shown);
+  }
+
+  // As loadHistory: an answer overtaken by a later one, or arriving after sign-out, is dropped.
+  function loadAutopilot(room) {
+    var view = sections[room];
+    var asked = ++view.pilotAsked;
+    api("GET", "/rooms/" + encodeURIComponent(room) + "/autopilot").then(function (body) {
+      if (sections[room] !== view || view.pilotAsked !== asked) { return; }
+      renderAutopilot(view.pilot, body);
+    }, function () {});
   }
 
   function renderRoom(room) {
@@ -272,6 +344,7 @@
       body.rooms.forEach(function (room) {
         renderRoom(room);
         loadHistory(room.room);
+        loadAutopilot(room.room);
       });
       if (Date.now() > holdUntil) {
         $("status").className = "status";

@@ -16,12 +16,15 @@ import io.anteroom.queue.RoomStore;
 import io.anteroom.queue.history.HistorySample;
 import io.anteroom.queue.history.RedisRoomHistory;
 import io.anteroom.queue.history.RoomHistory;
+import io.anteroom.queue.origin.PilotState;
+import io.anteroom.queue.origin.RedisPilot;
 import io.anteroom.queue.policy.PolicyParser;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.redis.DeferredRedisConnector;
 import io.anteroom.testing.MutableClock;
 import io.anteroom.testing.redis.RedisServerExtension;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -40,9 +43,9 @@ import org.springframework.boot.test.web.server.LocalManagementPort;
 
 /**
  * The admin page in a real browser (headless Chromium): the operator signs in with the token,
- * activates a queue by its item id, sees it listed with its line, and changes the room's rate; and
- * sees the room's last 15 minutes as charts. Screenshots land in {@code
- * gateway/target/screenshots}.
+ * activates a queue by its item id, sees it listed with its line, and changes the room's rate; sees
+ * the room's last 15 minutes as charts; and sees why the auto-pilot slowed the room, and turns it
+ * off. Screenshots land in {@code gateway/target/screenshots}.
  */
 @GatewayIntegrationTest(
     properties = {
@@ -66,6 +69,8 @@ class AdminPageBrowserIntegrationTests {
   @Autowired DeferredRedisConnector connector;
   @Autowired QueueKeys keys;
   @Autowired RoomStore rooms;
+  @Autowired RedisPilot pilot;
+  @Autowired Clock clock;
 
   final QueueId queue = QueueId.of("shop", "9");
 
@@ -214,6 +219,49 @@ class AdminPageBrowserIntegrationTests {
           .ignoreExceptionsInstanceOf(WebDriverException.class)
           .until(() -> chartsFitAndAreDrawnAtTheirSize(driver));
       browser.screenshot("admin-chart-mobile");
+    }
+  }
+
+  @Test
+  void operatorSeesWhyTheAutoPilotSlowedTheRoomAndTurnsItOff() {
+    String slow = "origin p95 1.2 s above the 800 ms target";
+    connector
+        .commands()
+        .hset(keys.settings("shop"), Map.of("autopilot", "on", "admit-per-second", "50"))
+        .toCompletableFuture()
+        .join();
+    PilotState cut = PilotState.START.next(clock.millis() - 2000, 0.7, slow);
+    assertThat(pilot.step("shop", PilotState.START, cut).block()).isTrue();
+    try (HeadlessChromium browser = HeadlessChromium.start()) {
+      WebDriver driver = browser.driver();
+      driver.get("http://127.0.0.1:" + managementPort + "/admin");
+      signIn(driver, TOKEN);
+      By summary = By.cssSelector("#room-shop .autopilot-summary");
+      await()
+          .atMost(PAGE_WAIT)
+          .ignoreExceptionsInstanceOf(WebDriverException.class)
+          .until(() -> text(driver, summary).equals("holding at 35/s: " + slow));
+
+      WebElement toggle = driver.findElement(By.cssSelector("#room-shop .autopilot-switch"));
+      assertThat(toggle.getAttribute("role")).isEqualTo("switch");
+      assertThat(toggle.getAttribute("aria-checked")).isEqualTo("true");
+      assertThat(text(driver, By.cssSelector("#room-shop .autopilot-bounds")))
+          .contains("Target p95: 800ms", "Errors tolerated: 0.05", "Floor/s: 1");
+      assertThat(text(driver, By.cssSelector("#room-shop .autopilot-changes li")))
+          .endsWith("35/s (70 %): " + slow);
+      browser.size(HeadlessChromium.DESKTOP).screenshot("admin-autopilot");
+
+      toggle.click();
+      await().atMost(PAGE_WAIT).until(() -> "off".equals(settingsHash().get("autopilot")));
+      await()
+          .atMost(PAGE_WAIT)
+          .ignoreExceptionsInstanceOf(WebDriverException.class)
+          .until(() -> text(driver, summary).equals("off: admitting at the configured 50/s"));
+      assertThat(
+              driver
+                  .findElement(By.cssSelector("#room-shop .autopilot-switch"))
+                  .getAttribute("aria-checked"))
+          .isEqualTo("false");
     }
   }
 
