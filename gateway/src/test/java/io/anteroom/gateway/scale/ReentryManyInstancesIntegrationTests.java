@@ -131,9 +131,7 @@ class ReentryManyInstancesIntegrationTests {
     latestFirst.forEach(person -> person.ask(people));
     List<String> line = commands.zrange(keys.waiting(QUEUE), 0, -1);
     List<String> expected = new ArrayList<>(failed.stream().map(p -> p.id).toList());
-    people.stream()
-        .filter(p -> !p.failing && line.contains(p.id))
-        .forEach(p -> expected.add(p.id));
+    people.stream().filter(p -> !p.failing && line.contains(p.id)).forEach(p -> expected.add(p.id));
     assertThat(line).as("the line once all went back").containsExactlyElementsOf(expected);
     assertThat(line).hasSizeGreaterThan(FAILED);
     assertThat(Visitor.text(failed.get(0).poll(0), "state")).isEqualTo("waiting");
@@ -213,8 +211,7 @@ class ReentryManyInstancesIntegrationTests {
   }
 
   /** Every waiting person polls, on alternate gateways, and acts on being admitted. */
-  private void pollUntil(
-      List<Person> people, BooleanSupplier done, boolean hold) {
+  private void pollUntil(List<Person> people, BooleanSupplier done, boolean hold) {
     await()
         .atMost(Duration.ofSeconds(60))
         .pollInterval(Duration.ofMillis(50))
