@@ -6,10 +6,13 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -22,12 +25,26 @@ import java.util.stream.Collectors;
  * and {@code POST /products/{id}/buy} thanks the buyer and answers {@code Anteroom-Release: true},
  * which tells the gateway to end the visitor's session at once and give the place to the next
  * person in line. Every page also answers HEAD.
+ *
+ * <p>{@code /_demo/origin} makes the shop slow or failing, to watch the room's auto-pilot follow:
+ * {@code POST /_demo/origin?mode=healthy|slow|failing} (303 back to the page), and {@code GET}
+ * shows the mode with a button for each. Slow: product pages and purchases take {@value
+ * #SLOW_MILLIS} ms. Failing: every other one answers 503. The other pages stay as they are, so the
+ * switch can always be turned back.
  */
 public final class DemoShop {
 
   private static final int DEFAULT_PORT = 8090;
   private static final Pattern PRODUCT = Pattern.compile("/products/([^/]+)");
   private static final Pattern BUY = Pattern.compile("/products/([^/]+)/buy");
+  private static final String ORIGIN = "/_demo/origin";
+  private static final long SLOW_MILLIS = 1500;
+
+  /** How the shop answers product pages and purchases now; set at {@link #ORIGIN}. */
+  private static volatile Health health = Health.HEALTHY;
+
+  /** Product pages and purchases answered so far, to fail every other one while failing. */
+  private static final AtomicLong ANSWERED = new AtomicLong();
 
   private static final List<Product> PRODUCTS =
       List.of(
@@ -61,7 +78,11 @@ public final class DemoShop {
   private static void handle(HttpExchange exchange) throws IOException {
     try (exchange) {
       drain(exchange.getRequestBody());
-      Page page = route(exchange.getRequestMethod(), exchange.getRequestURI().getPath());
+      Page page =
+          route(
+              exchange.getRequestMethod(),
+              exchange.getRequestURI().getPath(),
+              exchange.getRequestURI().getQuery());
       send(exchange, page);
       System.out.printf(
           "%s %s -> %d%n",
@@ -72,10 +93,16 @@ public final class DemoShop {
     }
   }
 
-  private static Page route(String method, String path) {
+  private static Page route(String method, String path, String query) {
     boolean read = method.equals("GET") || method.equals("HEAD");
     if (path.equals("/")) {
       return read ? index() : notAllowed("GET, HEAD");
+    }
+    if (path.equals(ORIGIN)) {
+      if (method.equals("POST")) {
+        return switchHealth(query);
+      }
+      return read ? originPage() : notAllowed("GET, HEAD, POST");
     }
     Matcher buy = BUY.matcher(path);
     if (buy.matches()) {
@@ -83,7 +110,7 @@ public final class DemoShop {
       if (product.isEmpty()) {
         return notFound();
       }
-      return method.equals("POST") ? thanks(product.get()) : notAllowed("POST");
+      return method.equals("POST") ? asHealthAllows(() -> thanks(product.get())) : notAllowed("POST");
     }
     Matcher product = PRODUCT.matcher(path);
     if (product.matches()) {
@@ -91,9 +118,105 @@ public final class DemoShop {
       if (found.isEmpty()) {
         return notFound();
       }
-      return read ? product(found.get()) : notAllowed("GET, HEAD");
+      return read ? asHealthAllows(() -> product(found.get())) : notAllowed("GET, HEAD");
     }
     return notFound();
+  }
+
+  /** The page {@code answer} gives, late while slow, and every other time a 503 while failing. */
+  private static Page asHealthAllows(Supplier<Page> answer) {
+    Health now = health;
+    if (now == Health.SLOW) {
+      try {
+        Thread.sleep(SLOW_MILLIS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    if (now == Health.FAILING && ANSWERED.getAndIncrement() % 2 == 0) {
+      return new Page(
+          503,
+          "Unavailable",
+          "<h1>Unavailable</h1>\n<p>The shop is failing on purpose (<a href=\""
+              + ORIGIN
+              + "\">demo switch</a>).</p>",
+          List.of());
+    }
+    return answer.get();
+  }
+
+  private static Page switchHealth(String query) {
+    Optional<Health> chosen = Health.of(query == null ? "" : query);
+    if (chosen.isEmpty()) {
+      return new Page(
+          400,
+          "Bad request",
+          "<h1>Bad request</h1>\n<p>Use <code>?mode=healthy</code>, <code>slow</code> or"
+              + " <code>failing</code>.</p>",
+          List.of());
+    }
+    health = chosen.get();
+    System.out.println("Demo shop is now " + health.word);
+    return new Page(303, "See other", "", List.of(new Header("Location", ORIGIN)));
+  }
+
+  private static Page originPage() {
+    String buttons =
+        Arrays.stream(Health.values())
+            .map(
+                h ->
+                    """
+                    <form method="post" action="%s?mode=%s">
+                      <button type="submit">%s</button>
+                      <span class="note">%s</span>
+                    </form>"""
+                        .formatted(
+                            ORIGIN,
+                            h.word,
+                            h.label,
+                            html(h.description)))
+            .collect(Collectors.joining("\n"));
+    String body =
+        """
+        <p><a href="/">&larr; The shop</a></p>
+        <h1>Origin health</h1>
+        <p>The shop is <strong id="health">%s</strong>.</p>
+        <div class="switch">
+        %s
+        </div>
+        <p class="note">With the room's auto-pilot on (<code>./anteroom demo</code> turns it on), \
+        the admission workers slow admissions down while the shop is slow or failing, and speed \
+        them up again once it is healthy: watch the Auto-pilot panel of the admin page. It \
+        decides on at least 10 answers to admitted visitors within 3 seconds. Open this page at \
+        the gateway's address (<code>http://localhost:8080%s</code>) in a browser admitted to \
+        product 1, then press "Browse busily": this page then loads product 1 eight at a time.</p>
+        <button type="button" id="busy">Browse busily</button>
+        <p class="note" id="busy-count" role="status"></p>
+        <script>
+          (function () {
+            var running = false, answers = 0, failed = 0;
+            var button = document.getElementById("busy");
+            var count = document.getElementById("busy-count");
+            function browse() {
+              if (!running) { return; }
+              fetch("/products/1", { cache: "no-store", redirect: "manual" })
+                .then(function (response) {
+                  answers++;
+                  if (response.status >= 500) { failed++; }
+                  count.textContent = answers + " product pages loaded, " + failed + " failed";
+                }, function () {})
+                .then(function () { setTimeout(browse, 200); });
+            }
+            button.addEventListener("click", function () {
+              running = !running;
+              button.textContent = running ? "Stop browsing" : "Browse busily";
+              for (var i = 0; running && i < 8; i++) { browse(); }
+            });
+          })();
+        </script>
+        """
+            .formatted(health.word, buttons, ORIGIN);
+    return Page.ok("Origin health", body);
   }
 
   private static Page index() {
@@ -209,6 +332,8 @@ public final class DemoShop {
             border: 0; border-radius: 0.6rem; padding: 0.75rem 1.5rem; cursor: pointer;
             width: 100%%; max-width: 20rem; }
           .note { font-size: 0.9rem; opacity: 0.75; }
+          .switch form { display: flex; gap: 0.75rem; align-items: center; margin: 0.5rem 0; }
+          .switch button { width: 8rem; flex: none; padding: 0.5rem 1rem; }
           code { font-size: 0.9em; }
         </style>
         </head>
@@ -232,6 +357,35 @@ public final class DemoShop {
   private static void drain(InputStream body) throws IOException {
     try (body) {
       body.transferTo(OutputStream.nullOutputStream());
+    }
+  }
+
+  /** How the shop answers product pages and purchases. */
+  private enum Health {
+    HEALTHY("healthy", "Healthy", "answers at once"),
+    SLOW("slow", "Slow", "product pages take 1.5 s"),
+    FAILING("failing", "Failing", "every other product page answers 503");
+
+    final String word;
+    final String label;
+    final String description;
+
+    Health(String word, String label, String description) {
+      this.word = word;
+      this.label = label;
+      this.description = description;
+    }
+
+    /** The health a query string's {@code mode=} names. */
+    static Optional<Health> of(String query) {
+      for (String pair : query.split("&")) {
+        for (Health h : values()) {
+          if (pair.equals("mode=" + h.word)) {
+            return Optional.of(h);
+          }
+        }
+      }
+      return Optional.empty();
     }
   }
 
