@@ -76,7 +76,7 @@ public final class Pilots {
     Known known = rooms.computeIfAbsent(room, r -> new Known());
     if (!policy.autopilot().on()) {
       known.share = 1;
-      known.rate = ceiling(policy);
+      known.rate = policy.pacedRate();
       known.readAt = 0;
       return Mono.just(1.0);
     }
@@ -103,7 +103,7 @@ public final class Pilots {
 
   private Mono<Double> decide(
       String room, RoomPolicy policy, Known known, PilotReading reading, long now) {
-    double ceiling = ceiling(policy);
+    double ceiling = policy.pacedRate();
     if (now - reading.state().at() < PaceLaw.STEP_EVERY.toMillis()) {
       // Another worker decided within the last second: one decision a second, whatever the
       // number of workers.
@@ -137,15 +137,8 @@ public final class Pilots {
   private static double adopt(RoomPolicy policy, Known known, PilotState decided) {
     known.share = decided.share();
     known.reason = decided.reason();
-    known.rate = ceiling(policy.paced(decided.share()));
+    known.rate = policy.paced(decided.share()).pacedRate();
     return known.share;
-  }
-
-  /** The rate the auto-pilot's share applies to: the room's, or its admit-per-second. */
-  static double ceiling(RoomPolicy policy) {
-    return policy.budget().newUsersPerMinute() > 0
-        ? policy.budget().newUsersPerSecond()
-        : policy.admitPerSecond();
   }
 
   private static double round(double value) {

@@ -58,7 +58,7 @@ final class AutopilotView {
 
   /** Where the auto-pilot of a room with {@code policy} and {@code state} stands at {@code now}. */
   static Standing standing(RoomPolicy policy, PilotState state, long now) {
-    double ceiling = ceiling(policy);
+    double ceiling = policy.pacedRate();
     String per = policy.budget().newUsersPerMinute() > 0 ? "room" : "queue";
     String configured = "admitting at the configured " + rate(ceiling) + "/s";
     if (!policy.autopilot().on()) {
@@ -76,7 +76,7 @@ final class AutopilotView {
           "not decided yet: " + configured + " until a worker decides");
     }
     double share = Math.min(1, state.share());
-    double paced = ceiling(policy.paced(share));
+    double paced = policy.paced(share).pacedRate();
     String detail = detail(state.reason());
     String head = share < 1 ? "holding at " + rate(paced) + "/s" : configured;
     return new Standing(
@@ -137,18 +137,11 @@ final class AutopilotView {
       Map<String, Object> view = new LinkedHashMap<>();
       view.put("at", Instant.ofEpochMilli(change.at()).toString());
       view.put("share", number(change.share(), 1000));
-      view.put("rate", number(ceiling(policy.paced(Math.min(1, change.share()))), 100));
+      view.put("rate", number(policy.paced(Math.min(1, change.share())).pacedRate(), 100));
       view.put("reason", change.reason());
       views.add(view);
     }
     return views;
-  }
-
-  /** The rate the share applies to, as the workers take it: the room's, or admit-per-second. */
-  static double ceiling(RoomPolicy policy) {
-    return policy.budget().newUsersPerMinute() > 0
-        ? policy.budget().newUsersPerSecond()
-        : policy.admitPerSecond();
   }
 
   /** The reason without the words the summary's head already says. */

@@ -280,6 +280,14 @@ public record RoomPolicy(
         reentry);
   }
 
+  /**
+   * The rate per second the auto-pilot's share applies to, as operators read it: the room's {@code
+   * new-users-per-minute} over 60 when set, its {@code admit-per-second} otherwise (each queue's).
+   */
+  public double pacedRate() {
+    return budget.newUsersPerMinute() > 0 ? budget.newUsersPerSecond() : admitPerSecond;
+  }
+
   private double paced(double perSecond, double share) {
     return Math.max(perSecond * Math.max(0, share), Math.min(perSecond, autopilot.floor()));
   }
