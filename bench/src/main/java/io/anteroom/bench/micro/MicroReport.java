@@ -65,6 +65,7 @@ final class MicroReport {
             number("%.0f", allocation(run) - allocation(reference)));
       }
     }
+    OriginLines.append(md, runs);
     return md.line(
             "\nScores are averages per operation; B/op is JMH's gc.alloc.rate.norm, bytes"
                 + " allocated per operation. The filter benchmarks build a fresh exchange per"
@@ -73,11 +74,11 @@ final class MicroReport {
   }
 
   /** The number, or "n/a" where JMH has none (the error of a single iteration). */
-  private static String number(String format, double value) {
+  static String number(String format, double value) {
     return Double.isNaN(value) ? "n/a" : Markdown.f(format, value);
   }
 
-  private static RunResult named(List<RunResult> runs, String method) {
+  static RunResult named(List<RunResult> runs, String method) {
     return runs.stream()
         .filter(run -> run.getParams().getBenchmark().endsWith("." + method))
         .findFirst()
@@ -85,7 +86,7 @@ final class MicroReport {
   }
 
   /** Bytes per operation, averaged over the run's forks (JMH's GC profiler). */
-  private static double allocation(RunResult run) {
+  static double allocation(RunResult run) {
     return run.getAggregatedResult().getSecondaryResults().entrySet().stream()
         .filter(e -> e.getKey().endsWith("gc.alloc.rate.norm"))
         .mapToDouble(e -> e.getValue().getScore())
