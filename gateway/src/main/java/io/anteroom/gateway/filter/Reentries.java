@@ -131,16 +131,15 @@ final class Reentries {
    * time, or the connection closed before the answer.
    */
   private static boolean unreached(Throwable error) {
-    for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+    Throwable cause = error;
+    // A bounded walk down the causes: a cycle among them must not hold the request.
+    for (int depth = 0; cause != null && depth < 8; depth++, cause = cause.getCause()) {
       if (cause instanceof ConnectException
           || cause instanceof TimeoutException
           || cause instanceof io.netty.handler.timeout.TimeoutException
           || cause instanceof PrematureCloseException
           || (cause instanceof ResponseStatusException status && failed(status.getStatusCode()))) {
         return true;
-      }
-      if (cause.getCause() == cause) {
-        break;
       }
     }
     return false;

@@ -16,8 +16,9 @@ import reactor.core.publisher.Mono;
  * Confirms in Redis that a pass holder's session still runs, recording the activity (the {@code
  * touch} script), at most once per visitor and queue per check interval on this gateway: requests
  * that find a confirmation younger than that share it, including concurrent ones and copies of the
- * same pass. A session ended through this gateway (the origin's release) is known here at once.
- * Answers {@code anteroom.gateway.pass.checks{room,outcome}} for each call made to Redis.
+ * same pass. A session ended through this gateway (the origin's release, or its failure sending the
+ * visitor back to the front of the line) is known here at once. Answers {@code
+ * anteroom.gateway.pass.checks{room,outcome}} for each call made to Redis.
  */
 public final class SessionChecks {
 
