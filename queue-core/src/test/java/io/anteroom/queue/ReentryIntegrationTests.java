@@ -189,6 +189,26 @@ class ReentryIntegrationTests {
   }
 
   @Test
+  void inARoomWithLimitsTheReentrantFreesTheRoomsSlotAndTakesItBackFirst() {
+    RoomPolicy room = PolicyParser.apply("test", POLICY, Map.of("total-active-users", "2"));
+    RoomStore rooms = new RedisRoomStore(fixture.connector().commands(), keys, clock);
+    for (String visitor : List.of("a", "b", "c")) {
+      assertThat(store.enqueue(queue, visitor, room).block().admitted()).isFalse();
+    }
+    assertThat(rooms.admit("shop", room, Map.of(queue, room)).block().admitted()).isEqualTo(2);
+    Instant admitted = clock.instant();
+
+    assertThat(store.reenter(queue, "a", admitted, room).block()).isEqualTo(Reentered.FRONT);
+    assertThat(sync.zcard(keys.sessions("shop"))).isEqualTo(1);
+    clock.advance(Duration.ofSeconds(1));
+    RoomAdmitResult again = rooms.admit("shop", room, Map.of(queue, room)).block();
+
+    assertThat(again.admitted()).isEqualTo(1);
+    assertThat(running()).containsExactlyInAnyOrder("a", "b");
+    assertThat(waiting()).containsExactly("c");
+  }
+
+  @Test
   void aReentrantWhoStopsPollingIsAbandonedAsAnyoneElse() {
     Instant admitted = admittedAtOnce("failed");
     reenter("failed", admitted);
