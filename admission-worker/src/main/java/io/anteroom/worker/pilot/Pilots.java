@@ -29,7 +29,7 @@ import reactor.core.publisher.Mono;
  * <p>Gauges per configured room, all read from Redis so every worker shows the same: {@code
  * anteroom.autopilot.share} (of the configured rates, 1 when off), {@code anteroom.autopilot.rate}
  * (the room's effective rate per second: its {@code new-users-per-minute} over 60 when set, its
- * {@code admit-per-second} otherwise), and the window's {@code anteroom.autopilot.origin.p95}
+ * {@code admit-per-second} otherwise), and the window's {@code anteroom.autopilot.origin.p50} and {@code .p95}
  * (seconds), {@code anteroom.autopilot.origin.errors} (share) and {@code
  * anteroom.autopilot.origin.answers}.
  */
@@ -42,6 +42,7 @@ public final class Pilots {
     volatile double share = 1;
     volatile long readAt;
     volatile double rate;
+    volatile double p50;
     volatile double p95;
     volatile double errors;
     volatile double answers;
@@ -62,6 +63,7 @@ public final class Pilots {
       this.rooms.put(room, known);
       gauge(meters, "anteroom.autopilot.share", room, known, k -> k.share, "Share of the rates");
       gauge(meters, "anteroom.autopilot.rate", room, known, k -> k.rate, "Effective rate /s");
+      gauge(meters, "anteroom.autopilot.origin.p50", room, known, k -> k.p50, "Origin p50 (s)");
       gauge(meters, "anteroom.autopilot.origin.p95", room, known, k -> k.p95, "Origin p95 (s)");
       gauge(meters, "anteroom.autopilot.origin.errors", room, known, k -> k.errors, "Error share");
       gauge(meters, "anteroom.autopilot.origin.answers", room, known, k -> k.answers, "Answers");
@@ -112,6 +114,7 @@ public final class Pilots {
     PilotState next =
         PaceLaw.decide(policy.autopilot(), reading, now, policy.autopilot().floorShare(ceiling));
     OriginFigures figures = reading.figures();
+    known.p50 = figures.percentileMillis(50) / 1000;
     known.p95 = figures.percentileMillis(95) / 1000;
     known.errors = figures.errorShare();
     known.answers = figures.answers();
