@@ -171,6 +171,20 @@ class ComposeFileTests {
   }
 
   @Test
+  void prometheusLoadsTheAlertRulesMountedBesideItsConfig() {
+    List<Mount> mounts = compose.mounts("prometheus");
+    Map<String, Object> prometheus = YamlFiles.load(Path.of(mounts.get(0).source()));
+    List<Object> ruleFiles = YamlFiles.list(prometheus.get("rule_files"));
+
+    assertThat(ruleFiles).isNotEmpty();
+    for (Object file : ruleFiles) {
+      Path target = Path.of(mounts.get(0).target()).resolveSibling((String) file);
+      assertThat(Path.of(source(mounts, target.toString())).normalize())
+          .isEqualTo(AlertRules.RULES);
+    }
+  }
+
+  @Test
   void grafanaProvisionsPrometheusAndLoadsTheDashboardsFromTheirMount() {
     List<Mount> mounts = compose.mounts("grafana");
     Map<String, Object> datasource =

@@ -18,6 +18,7 @@ import io.anteroom.gateway.pass.PassRegistrar;
 import io.anteroom.gateway.pass.Passes;
 import io.anteroom.gateway.pass.SessionChecks;
 import io.anteroom.gateway.pass.Tickets;
+import io.anteroom.gateway.room.FailurePolicyGauges;
 import io.anteroom.gateway.room.FailurePolicySwitch;
 import io.anteroom.gateway.room.RoomMessages;
 import io.anteroom.gateway.room.RoomPolicyMirror;
@@ -67,6 +68,12 @@ class GatewayConfiguration {
   @Bean
   RoomPolicyMirror roomPolicyMirror(RoomPolicies policies, Clock clock) {
     return new RoomPolicyMirror(policies, clock);
+  }
+
+  @Bean
+  FailurePolicyGauges failurePolicyGauges(
+      AnteroomProperties anteroom, RoomPolicyMirror mirror, MeterRegistry meters) {
+    return new FailurePolicyGauges(anteroom.rooms().keySet(), mirror, meters);
   }
 
   @Bean

@@ -41,13 +41,14 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.micrometer.metrics.test.autoconfigure.AutoConfigureMetrics;
 import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.yaml.snakeyaml.Yaml;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The gateway and the worker as they ship, side by side on one Redis, scraped for real: the gauges
  * equal the sets in Redis, the counters equal what the test did, and every metric the Grafana
- * dashboard queries exists.
+ * dashboard and the Prometheus alert rules query exists.
  */
 @GatewayIntegrationTest(
     properties = {"anteroom.admin.token=" + MonitoringIntegrationTests.TOKEN},
@@ -57,6 +58,7 @@ class MonitoringIntegrationTests {
 
   static final String TOKEN = "monitoring-test-token-0123456789";
   static final Path DASHBOARD = Path.of("../deploy/grafana/dashboards/anteroom.json");
+  static final Path ALERTS = Path.of("../deploy/prometheus/alerts.yml");
   static final Pattern METRIC = Pattern.compile("\\b(?:anteroom|lettuce|resilience4j)_[a-z0-9_]+");
 
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
@@ -184,6 +186,33 @@ class MonitoringIntegrationTests {
 
   @Test
   void everyMetricTheDashboardQueriesIsInARealScrapeOfTheGatewayOrTheWorker() throws IOException {
+    List<String> expressions = new ArrayList<>();
+    panels(JsonMapper.builder().build().readTree(Files.readString(DASHBOARD)), expressions);
+    Set<String> queried = metricsIn(expressions);
+
+    assertThat(expressions).hasSizeGreaterThanOrEqualTo(10);
+    assertThat(queried).hasSizeGreaterThanOrEqualTo(10);
+    assertThat(scraped()).containsAll(queried);
+  }
+
+  @Test
+  void everyMetricTheAlertRulesQueryIsInARealScrapeOfTheGatewayOrTheWorker() throws IOException {
+    List<String> expressions = new ArrayList<>();
+    Map<String, Object> file = new Yaml().load(Files.readString(ALERTS));
+    for (Object group : (List<?>) file.get("groups")) {
+      for (Object rule : (List<?>) ((Map<?, ?>) group).get("rules")) {
+        expressions.add((String) ((Map<?, ?>) rule).get("expr"));
+      }
+    }
+    Set<String> queried = metricsIn(expressions);
+
+    assertThat(expressions).hasSizeGreaterThanOrEqualTo(5);
+    assertThat(queried).contains("anteroom_gateway_failure_policy_open");
+    assertThat(scraped()).containsAll(queried);
+  }
+
+  /** The metric names in a real scrape of the gateway and of the worker. */
+  Set<String> scraped() {
     new Visitor(port).page("/products/900");
     await()
         .atMost(10, TimeUnit.SECONDS)
@@ -191,9 +220,10 @@ class MonitoringIntegrationTests {
             () -> assertThat(Scrape.of(worker.port()).names()).contains("anteroom_queue_waiting"));
     Set<String> scraped = new HashSet<>(Scrape.of(managementPort).names());
     scraped.addAll(Scrape.of(worker.port()).names());
+    return scraped;
+  }
 
-    List<String> expressions = new ArrayList<>();
-    panels(JsonMapper.builder().build().readTree(Files.readString(DASHBOARD)), expressions);
+  static Set<String> metricsIn(List<String> expressions) {
     Set<String> queried = new TreeSet<>();
     for (String expression : expressions) {
       Matcher m = METRIC.matcher(expression);
@@ -201,10 +231,7 @@ class MonitoringIntegrationTests {
         queried.add(m.group());
       }
     }
-
-    assertThat(expressions).hasSizeGreaterThanOrEqualTo(10);
-    assertThat(queried).hasSizeGreaterThanOrEqualTo(10);
-    assertThat(scraped).containsAll(queried);
+    return queried;
   }
 
   /** Every target expression of every panel, rows included. */
