@@ -29,8 +29,8 @@ import reactor.core.publisher.Mono;
  * <p>Gauges per configured room, all read from Redis so every worker shows the same: {@code
  * anteroom.autopilot.share} (of the configured rates, 1 when off), {@code anteroom.autopilot.rate}
  * (the room's effective rate per second: its {@code new-users-per-minute} over 60 when set, its
- * {@code admit-per-second} otherwise), and the window's {@code anteroom.autopilot.origin.p50} and {@code .p95}
- * (seconds), {@code anteroom.autopilot.origin.errors} (share) and {@code
+ * {@code admit-per-second} otherwise), and the window's {@code anteroom.autopilot.origin.p50} and
+ * {@code .p95} (seconds), {@code anteroom.autopilot.origin.errors} (share) and {@code
  * anteroom.autopilot.origin.answers}.
  */
 public final class Pilots {
