@@ -26,6 +26,8 @@ final class AppEnvironment {
           "ANTEROOM_TOKEN_KEY", List.of(SHARED_CONFIG),
           // anteroom.admin.token, the gateway's admin API token.
           "ANTEROOM_ADMIN_TOKEN", List.of(SHARED_CONFIG),
+          // anteroom.admin.token-dir, the gateway's directory of named admin tokens.
+          "ANTEROOM_ADMIN_TOKEN_DIR", List.of(SHARED_CONFIG),
           // The uri of the gateway's routes.
           "ANTEROOM_ORIGIN", List.of(SHARED_CONFIG));
 

@@ -19,8 +19,8 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 /**
  * Start-up of the gateway as it ships: settings that would let clients choose their own address,
- * and {@code anteroom.*} keys that nothing reads, stop it with a message naming the setting; the
- * environment variables the demo and the deployments set do not.
+ * malformed admin tokens, and {@code anteroom.*} keys that nothing reads, stop it with a message
+ * naming the setting; the environment variables the demo and the deployments set do not.
  */
 class GatewayStartupIntegrationTests {
 
@@ -60,6 +60,18 @@ class GatewayStartupIntegrationTests {
         .contains(
             "anteroom.gateway.trustedproxys is not a setting; did you mean"
                 + " anteroom.gateway.trusted-proxies?");
+  }
+
+  @Test
+  void refuseToStartWhenANamedAdminTokenIsMalformedThenNameIt() {
+    Throwable error =
+        startFails(
+            "--anteroom.admin.tokens.alice.role=root",
+            "--anteroom.admin.tokens.alice.sha256=" + "ab".repeat(32));
+
+    assertThat(messages(error))
+        .contains(
+            "anteroom.admin.tokens.alice: role must be one of viewer, operator, admin; was 'root'");
   }
 
   @Test

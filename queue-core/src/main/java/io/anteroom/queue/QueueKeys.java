@@ -44,6 +44,9 @@ import java.util.regex.Pattern;
  * ZADD wr:places:shop:&lt;visitor&gt; &lt;joined-ms&gt; 42        queues a visitor id joined, for a cap
  * INCR wr:newplaces:shop:&lt;address&gt;:&lt;epoch-minute&gt;       new places per client address, expires
  * ZADD wr:history:shop       &lt;interval-ms&gt; &lt;ms:waiting:running:finished:admitted&gt;  last 15 min
+ * XADD wr:audit MAXLEN ~ 10000 * at &lt;iso&gt; who &lt;name&gt; from &lt;address&gt; what &lt;change&gt;
+ *                            target &lt;room or queue&gt; old &lt;values&gt; new &lt;values&gt;  admin changes;
+ *                            then XTRIM wr:audit MINID &lt;30 days ago&gt;
  * </pre>
  *
  * <p>What a request without cookies can make Redis keep, each with a time to live and a bound per
@@ -177,6 +180,14 @@ public final class QueueKeys {
   /** Sorted set of a room's recent line samples, by time, for the admin page's chart. */
   public String history(String room) {
     return prefix + ":history:" + QueueId.requireRoom(room);
+  }
+
+  /**
+   * Stream of the changes made through the admin API, every room's, oldest first; bounded by count
+   * and by age.
+   */
+  public String audit() {
+    return prefix + ":audit";
   }
 
   /**

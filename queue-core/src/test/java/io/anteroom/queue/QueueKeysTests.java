@@ -29,6 +29,7 @@ class QueueKeysTests {
     assertThat(keys.active()).isEqualTo("wr:active");
     assertThat(keys.settings("shop")).isEqualTo("wr:settings:shop");
     assertThat(keys.idle("shop")).isEqualTo("wr:idle:shop");
+    assertThat(keys.audit()).isEqualTo("wr:audit");
     assertThat(keys.places("shop", "AAAAAAAAAAAAAAAAAAAAAA"))
         .isEqualTo("wr:places:shop:AAAAAAAAAAAAAAAAAAAAAA");
     assertThat(keys.newPlaces("shop", "203.0.113.7", 29_000_000))

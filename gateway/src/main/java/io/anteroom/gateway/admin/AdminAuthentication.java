@@ -1,8 +1,7 @@
 package io.anteroom.gateway.admin;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import java.util.List;
+import java.util.Optional;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.reactive.function.server.HandlerFilterFunction;
@@ -13,9 +12,10 @@ import reactor.core.publisher.Mono;
 
 /**
  * Lets a request through to the admin API only with {@code Authorization: Bearer <token>} carrying
- * the configured token. Both tokens are compared as SHA-256 digests in constant time, so neither
- * the content nor the length of the configured token leaks through response times. Without a
- * configured token every request is refused: the API is off, never open.
+ * one of the configured tokens, and puts that token's {@link Operator} (name and role) on the
+ * request. The presented token's SHA-256 is compared with every configured digest in constant time
+ * and without stopping at a match, so response times tell neither which token matched nor how much
+ * of one did. Without a configured token every request is refused: the API is off, never open.
  */
 final class AdminAuthentication implements HandlerFilterFunction<ServerResponse, ServerResponse> {
 
@@ -25,48 +25,52 @@ final class AdminAuthentication implements HandlerFilterFunction<ServerResponse,
 
   private static final String SCHEME = "Bearer ";
 
-  /** Digest of the configured token, or null when the API is off. */
-  private final byte[] expected;
+  private final List<NamedToken> tokens;
 
   AdminAuthentication(AdminProperties properties) {
-    this.expected = properties.enabled() ? sha256(properties.token()) : null;
+    this.tokens = List.copyOf(properties.named());
   }
 
   /** Whether a token is configured. */
   boolean enabled() {
-    return expected != null;
+    return !tokens.isEmpty();
   }
 
-  /** Whether an {@code Authorization} header value carries the configured token. */
-  boolean accepts(String authorization) {
-    if (expected == null
+  /** The configured tokens' names and roles, never their digests. */
+  List<String> names() {
+    return tokens.stream().map(NamedToken::toString).toList();
+  }
+
+  /** The operator whose token an {@code Authorization} header value carries. */
+  Optional<Operator> identify(String authorization) {
+    if (tokens.isEmpty()
         || authorization == null
         || !authorization.regionMatches(true, 0, SCHEME, 0, SCHEME.length())) {
-      return false;
+      return Optional.empty();
     }
-    byte[] given = sha256(authorization.substring(SCHEME.length()).strip());
-    return MessageDigest.isEqual(expected, given);
+    byte[] given = NamedToken.sha256(authorization.substring(SCHEME.length()).strip());
+    NamedToken found = null;
+    for (NamedToken token : tokens) {
+      boolean match = token.matches(given);
+      found = match ? token : found;
+    }
+    return Optional.ofNullable(found).map(token -> new Operator(token.name(), token.role()));
   }
 
   @Override
   public Mono<ServerResponse> filter(ServerRequest request, HandlerFunction<ServerResponse> next) {
-    if (expected == null) {
+    if (tokens.isEmpty()) {
       return AdminResponses.error(HttpStatus.FORBIDDEN, OFF);
     }
-    if (!accepts(request.headers().firstHeader(HttpHeaders.AUTHORIZATION))) {
+    Optional<Operator> operator =
+        identify(request.headers().firstHeader(HttpHeaders.AUTHORIZATION));
+    if (operator.isEmpty()) {
       return AdminResponses.error(
           HttpStatus.UNAUTHORIZED,
           UNAUTHORIZED,
           headers -> headers.set(HttpHeaders.WWW_AUTHENTICATE, CHALLENGE));
     }
+    request.attributes().put(Operator.ATTRIBUTE, operator.get());
     return next.handle(request);
-  }
-
-  private static byte[] sha256(String text) {
-    try {
-      return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java runtime has SHA-256", e);
-    }
   }
 }

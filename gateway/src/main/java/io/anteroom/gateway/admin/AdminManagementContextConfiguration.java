@@ -9,6 +9,7 @@ import io.anteroom.gateway.room.RoomMessages;
 import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.gateway.status.WaitingPage;
 import io.anteroom.queue.ActiveQueues;
+import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.RoomStore;
 import io.anteroom.queue.config.AnteroomProperties;
@@ -16,6 +17,7 @@ import io.anteroom.queue.history.RoomHistory;
 import io.anteroom.queue.origin.RedisPilot;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
+import io.anteroom.queue.redis.DeferredRedisConnector;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -51,11 +53,14 @@ class AdminManagementContextConfiguration {
   AdminAuthentication adminAuthentication(AdminProperties properties) {
     AdminAuthentication authentication = new AdminAuthentication(properties);
     if (authentication.enabled()) {
-      log.info("Admin API on at /admin/api on the management port; admin page at /admin");
+      log.info(
+          "Admin API on at /admin/api on the management port; admin page at /admin; tokens: {}",
+          String.join(", ", authentication.names()));
     } else {
       log.warn(
-          "Admin API is off: no token is set. Set ANTEROOM_ADMIN_TOKEN (anteroom.admin.token)"
-              + " to turn it on");
+          "Admin API is off: no token is set. Set ANTEROOM_ADMIN_TOKEN (anteroom.admin.token),"
+              + " or named tokens (anteroom.admin.tokens, anteroom.admin.token-dir), to turn it"
+              + " on");
     }
     return authentication;
   }
@@ -78,11 +83,14 @@ class AdminManagementContextConfiguration {
       WaitingPage pages,
       RedisPilot pilot,
       Clock clock,
-      AnteroomProperties anteroom) {
+      AnteroomProperties anteroom,
+      DeferredRedisConnector connector,
+      QueueKeys keys) {
     Map<String, ItemIds> ids = new LinkedHashMap<>();
     anteroom.roomOptions().forEach((room, options) -> ids.put(room, ItemIds.parse(room, options)));
     Rooms rooms = new Rooms(policies, settings, ids);
-    Audit audit = new Audit();
+    RedisAuditTrail trail = new RedisAuditTrail(connector.commands(), keys, clock);
+    Audit audit = new Audit(trail, clock);
     AutopilotHandler autopilot = new AutopilotHandler(rooms, pilot, clock);
     RoomListing listing = new RoomListing(policies, rooms, active, queues, roomStore, autopilot);
     return AdminRoutes.routes(
@@ -96,7 +104,8 @@ class AdminManagementContextConfiguration {
         new FailurePolicyHandler(rooms, policyMirror, flips, audit),
         new MessageHandler(rooms, messages, pages, audit),
         new QueueActions(
-            rooms, listing, active, queues, settings, activeMirror, policyMirror, audit, events));
+            rooms, listing, active, queues, settings, activeMirror, policyMirror, audit, events),
+        new AuditHandler(trail));
   }
 
   /** Keeps the main context's visitor endpoints off this port; see {@link ManagementPortGuard}. */

@@ -36,6 +36,23 @@ final class AdminResponses {
     return json(status, Map.of("error", message), headers);
   }
 
+  /**
+   * 403 {@code {"error": "forbidden: …", "required": "operator", "role": "viewer"}}: the token is
+   * valid but its role does not allow the call.
+   */
+  static Mono<ServerResponse> forbidden(Role required, Role role) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put(
+        "error",
+        "forbidden: this needs the "
+            + required.value()
+            + " role; the token's role is "
+            + role.value());
+    body.put("required", required.value());
+    body.put("role", role.value());
+    return json(HttpStatus.FORBIDDEN, body, headers -> {});
+  }
+
   /** 400 {@code {"error": error, "problems": [{"field": …, "message": …}, …]}}. */
   static Mono<ServerResponse> invalid(String error, List<Problem> problems) {
     Map<String, Object> body = new LinkedHashMap<>();

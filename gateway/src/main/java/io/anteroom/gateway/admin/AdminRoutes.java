@@ -1,5 +1,8 @@
 package io.anteroom.gateway.admin;
 
+import static io.anteroom.gateway.admin.Role.ADMIN;
+import static io.anteroom.gateway.admin.Role.OPERATOR;
+import static io.anteroom.gateway.admin.RoleGate.needs;
 import static org.springframework.web.reactive.function.server.RequestPredicates.all;
 import static org.springframework.web.reactive.function.server.RequestPredicates.path;
 
@@ -18,12 +21,21 @@ import reactor.core.publisher.Mono;
 
 /**
  * The admin page and JSON API on the management port. Every API call needs {@code Authorization:
- * Bearer <token>} (401 without or with a wrong one, 403 while no token is configured) and answers
- * JSON; errors are {@code {"error": "…"}}, invalid settings add {@code "problems": [{"field",
- * "message"}]}.
+ * Bearer <token>} with one of the configured tokens (401 without or with a wrong one, 403 while no
+ * token is configured) and answers JSON; errors are {@code {"error": "…"}}, invalid settings add
+ * {@code "problems": [{"field", "message"}]}.
+ *
+ * <p>Each token has a {@link Role} ({@link RoleGate}): every GET needs {@code viewer}; every change
+ * needs {@code operator}, except the failure policy (its PUT, or a settings PATCH that sets {@code
+ * failure-policy}), which needs {@code admin}. Too low a role gets 403 {@code {"error", "required":
+ * "operator", "role": "viewer"}}.
  *
  * <pre>
  * GET   /admin                    the admin page (no token needed)
+ * GET   /admin/api/me             the token's {"name", "role"}
+ * GET   /admin/api/audit?count=N  the last N (1-1000, default 100) changes on any gateway, newest
+ *                                 first: {"entries": [{"id", "at", "who" (the token's name),
+ *                                 "from", "what", "target", "old", "new"}, …]}
  * GET   /admin/api/rooms          {"rooms": [room, …]}
  * GET   /admin/api/rooms/R        room: {"room", "settings" (values in force), "overrides",
  *                                 "totals", "autopilot": {"on", "share", "ceiling", "rate", "per",
@@ -53,7 +65,9 @@ import reactor.core.publisher.Mono;
  *                                          written (this gateway writes it once Redis answers);
  *                                          works while Redis is down
  * GET   /admin/api/rooms/R/message    {"room", "message" (the operator message, or null),
- *                                     "messages" ({language: text} for other languages)}
+ *                                     "messages" ({language: text} for other languages),
+ *                                     "default-language", "languages" (the room's page
+ *                                     languages)}
  * PUT   /admin/api/rooms/R/message    {"message": "text"|null, "language": optional, one of the
  *                                     room's page languages} (at most 500 characters; null or
  *                                     blank removes it) → 200 as GET
@@ -79,8 +93,8 @@ import reactor.core.publisher.Mono;
  * Rooms are the configured ones (404 otherwise). Queues listed are those that are on and those with
  * overrides of their own. An {@code {item}} is a listed item id (kept as it is, hashed ones too) or
  * a raw one (normalised as a request's item is). Bad input is a 400 (413 for a body over 16 KiB),
- * and every change is written to the audit log ({@link Audit}). When Redis cannot be reached the
- * API answers 503, except for the failure policy.
+ * and every change is written to the audit log and trail ({@link Audit}). When Redis cannot be
+ * reached the API answers 503, except for the failure policy.
  */
 final class AdminRoutes {
 
@@ -98,28 +112,31 @@ final class AdminRoutes {
       AutopilotHandler autopilot,
       FailurePolicyHandler failurePolicy,
       MessageHandler message,
-      QueueActions actions) {
+      QueueActions actions,
+      AuditHandler audit) {
     String queue = "/rooms/{room}/queues/{item}";
     RouterFunction<ServerResponse> api =
         RouterFunctions.route()
+            .GET("/me", request -> AdminResponses.ok(Operator.of(request).view()))
+            .GET("/audit", audit::recent)
             .GET("/rooms", listing::rooms)
             .GET("/rooms/{room}", listing::room)
             .GET("/rooms/{room}/settings", settings::room)
-            .PATCH("/rooms/{room}/settings", settings::patchRoom)
+            .PATCH("/rooms/{room}/settings", needs(OPERATOR, settings::patchRoom))
             .GET("/rooms/{room}/history", history::room)
             .GET("/rooms/{room}/autopilot", autopilot::room)
             .GET("/rooms/{room}/failure-policy", failurePolicy::get)
-            .PUT("/rooms/{room}/failure-policy", failurePolicy::put)
+            .PUT("/rooms/{room}/failure-policy", needs(ADMIN, failurePolicy::put))
             .GET("/rooms/{room}/message", message::get)
-            .PUT("/rooms/{room}/message", message::put)
+            .PUT("/rooms/{room}/message", needs(OPERATOR, message::put))
             .GET(queue, listing::queue)
             .GET(queue + "/settings", settings::queue)
-            .PATCH(queue + "/settings", settings::patchQueue)
-            .POST(queue + "/activate", actions::activate)
-            .POST(queue + "/deactivate", actions::deactivate)
-            .POST(queue + "/pause", actions::pause)
-            .POST(queue + "/resume", actions::resume)
-            .POST(queue + "/release", actions::release)
+            .PATCH(queue + "/settings", needs(OPERATOR, settings::patchQueue))
+            .POST(queue + "/activate", needs(OPERATOR, actions::activate))
+            .POST(queue + "/deactivate", needs(OPERATOR, actions::deactivate))
+            .POST(queue + "/pause", needs(OPERATOR, actions::pause))
+            .POST(queue + "/resume", needs(OPERATOR, actions::resume))
+            .POST(queue + "/release", needs(OPERATOR, actions::release))
             .route(all(), request -> AdminResponses.error(HttpStatus.NOT_FOUND, "no such call"))
             .build()
             .filter((request, next) -> errors(redis, request, next))

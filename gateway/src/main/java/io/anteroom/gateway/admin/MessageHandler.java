@@ -117,8 +117,9 @@ final class MessageHandler {
   }
 
   /**
-   * {@code {"room", "message" (null when none), "messages": {language: text}}}; with the language
-   * set, also {@code "language"}.
+   * {@code {"room", "message" (null when none), "messages": {language: text}, "default-language",
+   * "languages" (every page language of the room)}}; with the language set, also {@code
+   * "language"}.
    */
   private Map<String, Object> view(String room, String language, String message) {
     Map<String, Object> view = new LinkedHashMap<>();
@@ -128,6 +129,8 @@ final class MessageHandler {
     }
     view.put(NAME, language == null ? message : messages.message(room));
     view.put("messages", new TreeMap<>(messages.translations(room)));
+    view.put("default-language", pages.defaultLanguage(room));
+    view.put("languages", new TreeSet<>(pages.languages(room)));
     return view;
   }
 

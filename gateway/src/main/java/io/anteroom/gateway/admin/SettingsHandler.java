@@ -5,6 +5,7 @@ import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.policy.InvalidPolicyException;
 import io.anteroom.queue.policy.PolicyParser;
+import io.anteroom.queue.policy.PolicyProperty;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.policy.SettingsStore;
 import java.util.ArrayList;
@@ -19,11 +20,14 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * Reads and changes live overrides of a room or of one of its queues. A PATCH is checked whole
  * before anything is written: every bad property is named in one 400 and nothing changes. A room
- * change that would make a queue's existing overrides invalid is refused the same way.
+ * change that would make a queue's existing overrides invalid is refused the same way. A patch that
+ * sets or removes {@code failure-policy} needs the admin role, as {@link FailurePolicyHandler}
+ * does.
  */
 final class SettingsHandler {
 
   private static final String PATCH = "patch";
+  private static final String FAILURE_POLICY = PolicyProperty.FAILURE_POLICY.key();
 
   private final Rooms rooms;
   private final SettingsStore store;
@@ -71,6 +75,10 @@ final class SettingsHandler {
       ServerRequest request, Rooms.Current current, ObjectNode body) {
     List<Problem> problems = new ArrayList<>();
     SettingsPatch patch = SettingsPatch.read(body, problems);
+    Operator operator = Operator.of(request);
+    if (!allowed(operator, patch)) {
+      return AdminResponses.forbidden(Role.ADMIN, operator.role());
+    }
     RoomPolicy before = current.settings().policy();
     RoomPolicy after =
         parse(current.configured(), patch.applyTo(current.overrides().room()), problems);
@@ -95,6 +103,10 @@ final class SettingsHandler {
       ServerRequest request, Rooms.Current current, QueueId queue, ObjectNode body) {
     List<Problem> problems = new ArrayList<>();
     SettingsPatch patch = SettingsPatch.read(body, problems);
+    Operator operator = Operator.of(request);
+    if (!allowed(operator, patch)) {
+      return AdminResponses.forbidden(Role.ADMIN, operator.role());
+    }
     if (!rooms.known(queue)) {
       patch
           .set()
@@ -123,6 +135,14 @@ final class SettingsHandler {
         .then(Mono.defer(() -> rooms.current(queue.room())))
         .map(c -> queueView(c, queue))
         .flatMap(AdminResponses::ok);
+  }
+
+  /**
+   * Whether the operator's role may make the patch: one that touches {@code failure-policy} needs
+   * an admin, as its own call does.
+   */
+  private static boolean allowed(Operator operator, SettingsPatch patch) {
+    return !patch.properties().contains(FAILURE_POLICY) || operator.role().allows(Role.ADMIN);
   }
 
   /** The overrides on {@code base}, or null with the problems added. */

@@ -2,21 +2,21 @@ package io.anteroom.gateway.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.InetSocketAddress;
 import org.junit.jupiter.api.Test;
+import org.springframework.mock.web.reactive.function.server.MockServerRequest;
 
 class ActorTests {
 
   @Test
-  void nameKeepsSafeCharactersAndReplacesTheRest() {
-    assertThat(Actor.name("alice@example.com")).isEqualTo("alice@example.com");
-    assertThat(Actor.name("bob\r\nwho=root")).isEqualTo("bob__who_root");
-    assertThat(Actor.name("é")).isEqualTo("_");
-  }
+  void actorIsTheTokensNameWhateverTheCallerSendsAsActor() {
+    MockServerRequest request =
+        MockServerRequest.builder()
+            .header("X-Anteroom-Actor", "mallory")
+            .remoteAddress(new InetSocketAddress("10.0.0.7", 40000))
+            .attribute(Operator.ATTRIBUTE, new Operator("alice", Role.OPERATOR))
+            .build();
 
-  @Test
-  void nameIsBoundedAndDefaultsToAdmin() {
-    assertThat(Actor.name("x".repeat(500))).hasSize(Actor.MAX_NAME);
-    assertThat(Actor.name(null)).isEqualTo("admin");
-    assertThat(Actor.name("   ")).isEqualTo("admin");
+    assertThat(Actor.of(request)).isEqualTo(new Actor("alice", "10.0.0.7"));
   }
 }
