@@ -2,6 +2,7 @@ package io.anteroom.gateway;
 
 import io.anteroom.gateway.admin.AdminProperties;
 import io.anteroom.gateway.identity.VisitorProperties;
+import io.anteroom.gateway.token.PassKeyProperties;
 import io.anteroom.gateway.token.TokenProperties;
 import io.anteroom.queue.config.QueueCoreConfiguration;
 import io.anteroom.queue.config.SettingNames;
@@ -26,6 +27,7 @@ public class GatewaySettingNames {
                   Stream.of(
                       GatewayProperties.class,
                       TokenProperties.class,
+                      PassKeyProperties.class,
                       VisitorProperties.class,
                       AdminProperties.class))
               .toList(),

@@ -255,6 +255,16 @@ class TokenAttackIntegrationTests {
     assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(BOUND.multipliedBy(2));
   }
 
+  /** Passes are HS256 here: no public key to list, and the shared secret never shown. */
+  @Test
+  void jwksOfAGatewaySigningPassesWithHs256IsEmpty() {
+    HttpResponse<String> response = new Visitor(port).json("/_anteroom/jwks.json");
+
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(response.body()).isEqualTo("{\"keys\":[]}");
+    assertThat(response.body()).doesNotContain(GatewayTestSetup.KEY);
+  }
+
   private HttpRequest request(String cookieHeader) {
     return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + PATH))
         .header("Accept", "application/json")

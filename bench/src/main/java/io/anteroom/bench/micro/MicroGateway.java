@@ -6,6 +6,7 @@ import io.anteroom.gateway.token.VisitorIds;
 import io.anteroom.testing.FreePorts;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -53,17 +54,30 @@ final class MicroGateway implements AutoCloseable {
   }
 
   static MicroGateway start() throws IOException {
+    return start(List.of());
+  }
+
+  /**
+   * @param settings more {@code --name=value} arguments, e.g. how passes are signed
+   */
+  static MicroGateway start(List<String> settings) throws IOException {
     System.setProperty("org.springframework.boot.logging.LoggingSystem", "none");
+    List<String> args = new ArrayList<>();
+    args.add("--ANTEROOM_CONFIG=" + System.getProperty("bench.micro.config"));
+    args.add(
+        "--anteroom.tokens.keys.main=" + Base64.getEncoder().encodeToString(MicroDefaults.KEY));
+    args.add("--anteroom.redis.uri=redis://127.0.0.1:" + FreePorts.pick());
+    args.add("--anteroom.gateway.cookie-secure=false");
+    args.add("--server.port=0");
+    args.add("--management.server.port=" + FreePorts.pick());
+    args.addAll(settings);
     return new MicroGateway(
-        new SpringApplicationBuilder(GatewayApplication.class)
-            .run(
-                "--ANTEROOM_CONFIG=" + System.getProperty("bench.micro.config"),
-                "--anteroom.tokens.keys.main="
-                    + Base64.getEncoder().encodeToString(MicroDefaults.KEY),
-                "--anteroom.redis.uri=redis://127.0.0.1:" + FreePorts.pick(),
-                "--anteroom.gateway.cookie-secure=false",
-                "--server.port=0",
-                "--management.server.port=" + FreePorts.pick()));
+        new SpringApplicationBuilder(GatewayApplication.class).run(args.toArray(String[]::new)));
+  }
+
+  /** The pass this gateway issued, which every {@link #passHolder()} request carries. */
+  String pass() {
+    return passCookie.getValue();
   }
 
   <T> T bean(Class<T> type) {

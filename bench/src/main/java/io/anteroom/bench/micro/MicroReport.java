@@ -66,6 +66,7 @@ final class MicroReport {
       }
     }
     OriginLines.append(md, runs);
+    PassSigningLines.append(md, runs);
     return md.line(
             "\nScores are averages per operation; B/op is JMH's gc.alloc.rate.norm, bytes"
                 + " allocated per operation. The filter benchmarks build a fresh exchange per"

@@ -24,17 +24,19 @@ import javax.crypto.spec.SecretKeySpec;
  * Reads a compact JWS in the cheap-to-expensive order: size of the token and of its header, header
  * fields, kid, signature, and only then the claims, so an unsigned payload is never parsed and an
  * unsigned header is never longer than {@value #MAX_HEADER_LENGTH} characters (which also bounds
- * how deeply its JSON can nest). The algorithm comes from the key, never from the token: only HS256
- * is accepted, and key-source headers ({@code jku}, {@code jwk}, {@code x5u}, {@code x5c}) are
- * refused rather than ignored.
+ * how deeply its JSON can nest). The algorithm comes from the configuration, never from the token:
+ * tickets and challenges are HS256 only; passes are of the configured {@link PassSigning} only (and
+ * HS256 while {@link PassKeys#acceptsHs256Passes}), and a kid is looked up among the keys of the
+ * header's algorithm alone, so an HS256 header naming a public key's kid finds no key. Key-source
+ * headers ({@code jku}, {@code jwk}, {@code x5u}, {@code x5c}) are refused rather than ignored.
  *
  * <p>Nearly every token a gateway reads carries one of the few headers it writes itself (signing
- * key, type): such a token is checked against that header as text and its MAC computed with a
- * per-thread {@link Mac}, without parsing the header or building nimbus objects. Anything else, and
- * any token the short way cannot decide alike, is read the full way. The claims of the last few
- * thousand tokens verified the short way are kept by their exact text, so a visitor's next requests
- * with the same pass cost a map lookup, not a MAC and a JSON parse; their times are still checked
- * on every request by the caller.
+ * key, type): such a token is checked against that header as text and its signature checked with a
+ * per-thread {@link Mac} (or the pass key's per-thread {@code Signature}), without parsing the
+ * header or building nimbus objects. Anything else, and any token the short way cannot decide
+ * alike, is read the full way. The claims of the last few thousand tokens verified the short way
+ * are kept by their exact text, so a visitor's next requests with the same pass cost a map lookup,
+ * not a MAC and a JSON parse; their times are still checked on every request by the caller.
  */
 final class SignedClaimsReader {
 
@@ -57,10 +59,16 @@ final class SignedClaimsReader {
    */
   static final int MAX_VERIFIED = 4096;
 
-  /** A header this gateway writes, as its base64url text, and the type it declares. */
-  private record OwnHeader(JOSEObjectType type, String encoded) {}
+  /** Checks a signature over the first {@code length} bytes of {@code input}. */
+  private interface SignatureCheck {
+    boolean verifies(byte[] input, int length, byte[] signature);
+  }
+
+  /** A header this gateway writes, as its base64url text, the type it declares, its check. */
+  private record OwnHeader(JOSEObjectType type, String encoded, SignatureCheck check) {}
 
   private final TokenKeys keys;
+  private final PassKeys passKeys;
   private final List<OwnHeader> ownHeaders;
   private final ThreadLocal<Mac> macs;
   private final Map<String, Map<String, Object>> verified = new ConcurrentHashMap<>();
@@ -70,13 +78,30 @@ final class SignedClaimsReader {
    * @param ownHeaders the headers tokens are signed with, all naming the signing key
    */
   SignedClaimsReader(TokenKeys keys, List<JWSHeader> ownHeaders) {
+    this(keys, PassKeys.hs256(), ownHeaders);
+  }
+
+  /**
+   * @param keys every HS256 key accepted
+   * @param passKeys how passes are signed, and every asymmetric pass key accepted
+   * @param ownHeaders the headers tokens are signed with, all naming a signing key
+   */
+  SignedClaimsReader(TokenKeys keys, PassKeys passKeys, List<JWSHeader> ownHeaders) {
     this.keys = keys;
-    this.ownHeaders =
-        ownHeaders.stream()
-            .map(header -> new OwnHeader(header.getType(), header.toBase64URL().toString()))
-            .toList();
+    this.passKeys = passKeys;
     byte[] secret = keys.signer().getSecret();
     this.macs = ThreadLocal.withInitial(() -> hmacSha256(secret));
+    this.ownHeaders =
+        ownHeaders.stream()
+            .map(
+                header ->
+                    new OwnHeader(
+                        header.getType(),
+                        header.toBase64URL().toString(),
+                        JWSAlgorithm.HS256.equals(header.getAlgorithm())
+                            ? this::macVerifies
+                            : passKeys.signingKey()::verifies))
+            .toList();
   }
 
   /** The claims of {@code token} if it is a well-signed token of {@code type}. */
@@ -86,7 +111,7 @@ final class SignedClaimsReader {
     }
     for (OwnHeader own : ownHeaders) {
       if (own.type().equals(type)) {
-        Verified<Map<String, Object>> read = readOwn(token, own.encoded());
+        Verified<Map<String, Object>> read = readOwn(token, own);
         if (read != null) {
           return read;
         }
@@ -115,12 +140,12 @@ final class SignedClaimsReader {
     if (kid == null || kid.length() > TokenProperties.MAX_KID_LENGTH) {
       return Verified.rejected(Rejection.UNKNOWN_KEY);
     }
-    MACVerifier verifier = keys.verifier(kid);
-    if (verifier == null) {
-      return Verified.rejected(Rejection.UNKNOWN_KEY);
-    }
-    if (!verifies(jwt, verifier)) {
-      return Verified.rejected(Rejection.SIGNATURE);
+    Rejection signature =
+        JWSAlgorithm.HS256.equals(header.getAlgorithm())
+            ? macSignature(jwt, kid)
+            : passSignature(jwt, kid);
+    if (signature != null) {
+      return Verified.rejected(signature);
     }
     Map<String, Object> claims = claims(jwt.getParsedParts()[1].toString());
     return claims == null ? Verified.rejected(Rejection.MALFORMED) : Verified.valid(claims);
@@ -133,11 +158,11 @@ final class SignedClaimsReader {
    * UTF-8), or a signature the JDK's strict base64url decoder refuses (nimbus's tolerates stray
    * characters).
    */
-  private Verified<Map<String, Object>> readOwn(String token, String own) {
-    int payloadStart = own.length() + 1;
+  private Verified<Map<String, Object>> readOwn(String token, OwnHeader own) {
+    int payloadStart = own.encoded().length() + 1;
     if (token.length() <= payloadStart
-        || token.charAt(own.length()) != '.'
-        || !token.startsWith(own)) {
+        || token.charAt(own.encoded().length()) != '.'
+        || !token.startsWith(own.encoded())) {
       return null;
     }
     // The same text verified before: same header, payload and signature, so the same claims.
@@ -161,9 +186,7 @@ final class SignedClaimsReader {
     } catch (IllegalArgumentException e) {
       return null;
     }
-    Mac mac = macs.get();
-    mac.update(ascii, 0, signatureStart - 1);
-    if (!MessageDigest.isEqual(mac.doFinal(), signature)) {
+    if (!own.check().verifies(ascii, signatureStart - 1, signature)) {
       return Verified.rejected(Rejection.SIGNATURE);
     }
     Map<String, Object> claims = claims(token.substring(payloadStart, signatureStart - 1));
@@ -217,8 +240,8 @@ final class SignedClaimsReader {
     }
   }
 
-  private static Rejection check(JWSHeader header, JOSEObjectType type) {
-    if (!JWSAlgorithm.HS256.equals(header.getAlgorithm())
+  private Rejection check(JWSHeader header, JOSEObjectType type) {
+    if (!accepted(header.getAlgorithm(), type)
         || header.getJWKURL() != null
         || header.getJWK() != null
         || header.getX509CertURL() != null
@@ -233,12 +256,48 @@ final class SignedClaimsReader {
     return null;
   }
 
-  private static boolean verifies(SignedJWT jwt, MACVerifier verifier) {
-    try {
-      return jwt.verify(verifier);
-    } catch (JOSEException e) {
-      return false;
+  /**
+   * HS256 for every type (passes only while accepted), or the pass signing algorithm for passes.
+   */
+  private boolean accepted(JWSAlgorithm algorithm, JOSEObjectType type) {
+    boolean pass = TokenCodec.PASS_TYPE.equals(type.getType());
+    if (JWSAlgorithm.HS256.equals(algorithm)) {
+      return !pass || passKeys.acceptsHs256Passes();
     }
+    return pass
+        && passKeys.signing().asymmetric()
+        && passKeys.signing().algorithm().equals(algorithm);
+  }
+
+  private boolean macVerifies(byte[] input, int length, byte[] signature) {
+    Mac mac = macs.get();
+    mac.update(input, 0, length);
+    return MessageDigest.isEqual(mac.doFinal(), signature);
+  }
+
+  /** Null when an accepted HS256 key of {@code kid} signed {@code jwt}, else why not. */
+  private Rejection macSignature(SignedJWT jwt, String kid) {
+    MACVerifier verifier = keys.verifier(kid);
+    if (verifier == null) {
+      return Rejection.UNKNOWN_KEY;
+    }
+    try {
+      return jwt.verify(verifier) ? null : Rejection.SIGNATURE;
+    } catch (JOSEException e) {
+      return Rejection.SIGNATURE;
+    }
+  }
+
+  /** Null when an accepted pass key of {@code kid} signed {@code jwt}, else why not. */
+  private Rejection passSignature(SignedJWT jwt, String kid) {
+    PassKey key = passKeys.key(kid);
+    if (key == null) {
+      return Rejection.UNKNOWN_KEY;
+    }
+    byte[] input = jwt.getSigningInput();
+    return key.verifies(input, input.length, jwt.getSignature().decode())
+        ? null
+        : Rejection.SIGNATURE;
   }
 
   /**

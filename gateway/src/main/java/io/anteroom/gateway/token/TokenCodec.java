@@ -4,9 +4,11 @@ import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JOSEObjectType;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.util.Base64URL;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import io.anteroom.queue.QueueId;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,10 +23,12 @@ import java.util.function.BiFunction;
 
 /**
  * The one owner of Anteroom's token format: compact JWS, HS256, with a {@code kid} and a {@code
- * typ} that tells passes from tickets.
+ * typ} that tells passes from tickets. Passes may instead be signed with an asymmetric pass key
+ * ({@link PassKeys}: {@code "alg":"EdDSA"} or {@code "ES256"}, the pass key's kid) so origins can
+ * check them with the gateways' JWKS; their claims are the same.
  *
  * <pre>
- * pass:   {"alg":"HS256","kid":…,"typ":"anteroom-pass+jwt"}
+ * pass:   {"alg":"HS256"|"EdDSA"|"ES256","kid":…,"typ":"anteroom-pass+jwt"}
  *         {"iss":…,"sub":visitor,"aud":room,"iat":…,"exp":…,"jti":…,
  *          "items":[{"item":item,"until":ms,"checked":ms,"admitted":ms},…]}
  * ticket: {"alg":"HS256","kid":…,"typ":"anteroom-ticket+jwt"}
@@ -65,6 +69,7 @@ public final class TokenCodec {
   private static final JOSEObjectType CHALLENGE = new JOSEObjectType(CHALLENGE_TYPE);
 
   private final TokenKeys keys;
+  private final PassKeys passKeys;
   private final String issuer;
   private final Clock clock;
   private final SignedClaimsReader reader;
@@ -89,6 +94,24 @@ public final class TokenCodec {
    */
   public TokenCodec(
       TokenKeys keys, String issuer, Clock clock, Duration leeway, Duration ticketMaxAge) {
+    this(keys, PassKeys.hs256(), issuer, clock, leeway, ticketMaxAge);
+  }
+
+  /**
+   * @param keys the HS256 key new tokens are signed with and every HS256 key accepted
+   * @param passKeys how passes are signed, and the asymmetric pass keys accepted
+   * @param issuer the {@code iss} written into tokens and required when reading
+   * @param clock the time tokens are issued and checked at
+   * @param leeway clock difference tolerated between gateways for expiry and issue times
+   * @param ticketMaxAge tickets older than this are expired
+   */
+  public TokenCodec(
+      TokenKeys keys,
+      PassKeys passKeys,
+      String issuer,
+      Clock clock,
+      Duration leeway,
+      Duration ticketMaxAge) {
     if (issuer == null || issuer.isBlank()) {
       throw new IllegalArgumentException("issuer must not be blank");
     }
@@ -100,23 +123,33 @@ public final class TokenCodec {
               + ticketMaxAge);
     }
     this.keys = Objects.requireNonNull(keys, "keys");
+    this.passKeys = Objects.requireNonNull(passKeys, "passKeys");
     this.issuer = issuer;
     this.clock = Objects.requireNonNull(clock, "clock");
     this.validator = new ClaimsValidator(issuer, clock, leeway, ticketMaxAge);
-    this.passHeader = header(PASS, keys.signingKid());
+    this.passHeader =
+        passKeys.signing().asymmetric()
+            ? new JWSHeader.Builder(passKeys.signing().algorithm())
+                .type(PASS)
+                .keyID(passKeys.signingKid())
+                .build()
+            : header(PASS, keys.signingKid());
     this.ticketHeader = header(TICKET, keys.signingKid());
     this.challengeHeader = header(CHALLENGE, keys.signingKid());
-    this.reader = new SignedClaimsReader(keys, List.of(passHeader, ticketHeader, challengeHeader));
+    this.reader =
+        new SignedClaimsReader(keys, passKeys, List.of(passHeader, ticketHeader, challengeHeader));
   }
 
   /** A codec with the configured keys (or a generated development key), issuer and durations. */
   public static TokenCodec from(TokenProperties properties, Clock clock) {
+    return from(properties, TokenKeys.from(properties, clock), PassKeys.hs256(), clock);
+  }
+
+  /** A codec with the given keys and the configured issuer and durations. */
+  public static TokenCodec from(
+      TokenProperties properties, TokenKeys keys, PassKeys passKeys, Clock clock) {
     return new TokenCodec(
-        TokenKeys.from(properties, clock),
-        properties.issuer(),
-        clock,
-        properties.leeway(),
-        properties.ticketMaxAge());
+        keys, passKeys, properties.issuer(), clock, properties.leeway(), properties.ticketMaxAge());
   }
 
   /**
@@ -297,6 +330,16 @@ public final class TokenCodec {
   }
 
   private String sign(JWSHeader header, JWTClaimsSet claims) {
+    PassKey passKey = passKeys.signingKey();
+    if (header == passHeader && passKey != null) {
+      String input =
+          header.toBase64URL()
+              + "."
+              + Base64URL.encode(claims.toString().getBytes(StandardCharsets.UTF_8));
+      return input
+          + "."
+          + Base64URL.encode(passKey.sign(input.getBytes(StandardCharsets.US_ASCII)));
+    }
     SignedJWT jwt = new SignedJWT(header, claims);
     try {
       jwt.sign(keys.signer());
