@@ -22,6 +22,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
@@ -206,23 +207,30 @@ class AdminPageControlsBrowserIntegrationTests {
           .atMost(PAGE_WAIT)
           .until(() -> !driver.findElements(By.cssSelector("#audit-entries tr")).isEmpty());
 
-      List<WebElement> controls =
-          driver.findElements(
-              By.cssSelector(
-                  "#room-shop form input, #room-shop form select, #room-shop form button,"
-                      + " #room-shop td.actions button, #room-shop .autopilot-switch"));
+      // The page draws the room again on every poll: read every control in one script, so no
+      // element goes stale between finding and asking it.
+      @SuppressWarnings("unchecked")
+      List<String> controls =
+          (List<String>)
+              ((JavascriptExecutor) driver)
+                  .executeScript(
+                      "return Array.from(document.querySelectorAll(arguments[0]))"
+                          + ".map(c => c.tagName + ' ' + (c.name || c.className)"
+                          + " + (c.disabled ? ' disabled' : ' enabled'));",
+                      "#room-shop form input, #room-shop form select, #room-shop form button,"
+                          + " #room-shop td.actions button, #room-shop .autopilot-switch");
       assertThat(controls).hasSizeGreaterThan(15);
-      assertThat(controls)
-          .allSatisfy(
-              control ->
-                  assertThat(control.isEnabled())
-                      .as("%s %s", control.getTagName(), control.getAttribute("name"))
-                      .isFalse());
-      assertThat(
-              driver
-                  .findElement(By.cssSelector("#room-shop button.set-failure-policy"))
-                  .getAttribute("title"))
-          .isEqualTo("Needs the admin role");
+      assertThat(controls).allSatisfy(control -> assertThat(control).endsWith(" disabled"));
+      await()
+          .atMost(PAGE_WAIT)
+          .ignoreExceptionsInstanceOf(WebDriverException.class)
+          .until(
+              () ->
+                  "Needs the admin role"
+                      .equals(
+                          driver
+                              .findElement(By.cssSelector("#room-shop button.set-failure-policy"))
+                              .getAttribute("title")));
       assertThat(driver.findElement(By.id("sign-out")).isEnabled()).isTrue();
       browser.size(HeadlessChromium.DESKTOP).screenshot("admin-viewer");
     }
