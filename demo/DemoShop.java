@@ -1,10 +1,15 @@
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.anteroom.guard.GuardSettings;
+import io.anteroom.guard.PassGuard;
+import io.anteroom.guard.PassVerifier;
+import io.anteroom.guard.Verdict;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
@@ -18,8 +23,16 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
- * The origin of {@code ./anteroom demo}: a five-product shop with no dependencies, served on
- * 127.0.0.1. Run it with {@code java demo/DemoShop.java [port]} (default 8090).
+ * The origin of {@code ./anteroom demo}: a five-product shop served on 127.0.0.1 whose only
+ * dependency is Anteroom's origin guard. Run it with {@code java -cp <anteroom-origin-guard jar>:<its
+ * nimbus-jose-jwt jar> demo/DemoShop.java [port [jwks-url]]} (default port 8090).
+ *
+ * <p>Given the gateway's key set URL ({@code http://127.0.0.1:8080/_anteroom/jwks.json}), the shop
+ * checks passes itself: product pages and purchases answer {@code 403} unless the request carries a
+ * pass for that product in the {@code Anteroom-Pass} header, which only the gateway forwards (with
+ * {@code anteroom.gateway.forward-pass-header=Anteroom-Pass} and passes signed asymmetrically), so
+ * a visitor who goes around the line to the shop's own port is turned away. Without it, the shop
+ * serves everyone.
  *
  * <p>{@code GET /} lists the products, {@code GET /products/{id}} shows one with a "Buy now" form,
  * and {@code POST /products/{id}/buy} thanks the buyer and answers {@code Anteroom-Release: true},
@@ -39,6 +52,10 @@ public final class DemoShop {
   private static final Pattern BUY = Pattern.compile("/products/([^/]+)/buy");
   private static final String ORIGIN = "/_demo/origin";
   private static final long SLOW_MILLIS = 1500;
+  private static final String ROOM = "shop";
+
+  /** Checks the passes of product pages; null when the shop serves everyone. */
+  private static PassGuard guard;
 
   /** How the shop answers product pages and purchases now; set at {@link #ORIGIN}. */
   private static volatile Health health = Health.HEALTHY;
@@ -58,6 +75,13 @@ public final class DemoShop {
 
   public static void main(String[] args) throws IOException {
     int port = args.length > 0 ? Integer.parseInt(args[0]) : DEFAULT_PORT;
+    if (args.length > 1) {
+      PassVerifier verifier = PassVerifier.builder().jwksUrl(URI.create(args[1])).build();
+      guard =
+          new PassGuard(
+              verifier,
+              GuardSettings.forbidding(ROOM, List.of("/products/{id}", "/products/{id}/**")));
+    }
     HttpServer server =
         HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
     // A plain pool: the shop runs on Java 17, without virtual threads.
@@ -72,17 +96,26 @@ public final class DemoShop {
                   server.stop(0);
                   workers.shutdownNow();
                 }));
-    System.out.println("Demo shop listening on http://127.0.0.1:" + port + "/");
+    System.out.println(
+        "Demo shop listening on http://127.0.0.1:"
+            + port
+            + "/"
+            + (guard == null
+                ? ""
+                : ", product pages only with a pass checked with the keys of " + args[1]));
   }
 
   private static void handle(HttpExchange exchange) throws IOException {
     try (exchange) {
       drain(exchange.getRequestBody());
+      Verdict verdict = guard == null ? null : guard.decide(new ShopRequest(exchange));
       Page page =
-          route(
-              exchange.getRequestMethod(),
-              exchange.getRequestURI().getPath(),
-              exchange.getRequestURI().getQuery());
+          verdict != null && !verdict.allowed()
+              ? refused(verdict)
+              : route(
+                  exchange.getRequestMethod(),
+                  exchange.getRequestURI().getPath(),
+                  exchange.getRequestURI().getQuery());
       send(exchange, page);
       System.out.printf(
           "%s %s -> %d%n",
@@ -269,6 +302,20 @@ public final class DemoShop {
     return new Page(200, "Thank you", body, List.of(new Header("Anteroom-Release", "true")));
   }
 
+  /** A product page asked for without a valid pass: straight to the shop, around the line. */
+  private static Page refused(Verdict verdict) {
+    String body =
+        """
+        <h1>Forbidden</h1>
+        <p>Product pages are served only through the waiting room: open this page at the \
+        gateway's address (<code>http://localhost:8080</code>) instead of the shop's own port.</p>
+        <p class="note">No valid Anteroom pass (%s).</p>
+        <p><a href="/">Back to the shop</a></p>
+        """
+            .formatted(verdict.check().refusal().tag());
+    return new Page(verdict.status(), "Forbidden", body, List.of());
+  }
+
   private static Page notFound() {
     return new Page(
         404,
@@ -390,6 +437,29 @@ public final class DemoShop {
   }
 
   private record Product(String id, String name, String price, String description) {}
+
+  /** What the guard reads of a request: the pass comes in a header, never a cookie here. */
+  private record ShopRequest(HttpExchange exchange) implements PassGuard.Request {
+    @Override
+    public String path() {
+      return exchange.getRequestURI().getPath();
+    }
+
+    @Override
+    public String pathAndQuery() {
+      return exchange.getRequestURI().getRawPath();
+    }
+
+    @Override
+    public String header(String name) {
+      return exchange.getRequestHeaders().getFirst(name);
+    }
+
+    @Override
+    public String cookie(String name) {
+      return null;
+    }
+  }
 
   private record Header(String name, String value) {}
 
