@@ -23,6 +23,7 @@ import com.nimbusds.jose.util.Base64URL;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The keys a pass is checked with: the gateway's JWK set (remote and cached, or fixed), and an HMAC
@@ -37,9 +38,15 @@ final class PassKeys {
   /** Most keys whose verifiers are kept; a gateway's set lists a handful. */
   private static final int MAX_VERIFIERS = 64;
 
+  private static final System.Logger log = System.getLogger(PassKeys.class.getName());
+
+  /** At most one warning about an unreachable key set per this many milliseconds. */
+  private static final long WARN_EVERY_MILLIS = 60_000;
+
   private final JWKSource<SecurityContext> keys;
   private final MACVerifier secret;
   private final Map<JWK, SignatureCheck> checks = new ConcurrentHashMap<>();
+  private final AtomicLong lastWarning = new AtomicLong(Long.MIN_VALUE / 2);
 
   /**
    * @param keys the gateway's key set
@@ -72,6 +79,7 @@ final class PassKeys {
       // The set was fetched again lately and still lacked the kid.
       return Refusal.UNKNOWN_KEY;
     } catch (KeySourceException e) {
+      warnUnavailable(e);
       return Refusal.KEYS_UNAVAILABLE;
     }
     if (candidates.isEmpty()) {
@@ -84,6 +92,18 @@ final class PassKeys {
       }
     }
     return Refusal.SIGNATURE;
+  }
+
+  /** Every pass is refused meanwhile: worth a warning, but not one per request. */
+  private void warnUnavailable(KeySourceException e) {
+    long now = System.nanoTime() / 1_000_000;
+    long last = lastWarning.get();
+    if (now - last >= WARN_EVERY_MILLIS && lastWarning.compareAndSet(last, now)) {
+      log.log(
+          System.Logger.Level.WARNING,
+          "anteroom guard: the gateway's key set cannot be fetched, every pass is refused: {0}",
+          e.getMessage());
+    }
   }
 
   private boolean macVerifies(JWSHeader header, byte[] signingInput, Base64URL signature) {
