@@ -24,8 +24,9 @@ import java.util.stream.Collectors;
 
 /**
  * The origin of {@code ./anteroom demo}: a five-product shop served on 127.0.0.1 whose only
- * dependency is Anteroom's origin guard. Run it with {@code java -cp <anteroom-origin-guard jar>:<its
- * nimbus-jose-jwt jar> demo/DemoShop.java [port [jwks-url]]} (default port 8090).
+ * dependency is Anteroom's origin guard. Run it with {@code java -cp <origin guard jar>:<its
+ * nimbus-jose-jwt jar> demo/DemoShop.java [port [jwks-url]]} (default port 8090), as {@code
+ * ./anteroom demo} does.
  *
  * <p>Given the gateway's key set URL ({@code http://127.0.0.1:8080/_anteroom/jwks.json}), the shop
  * checks passes itself: product pages and purchases answer {@code 403} unless the request carries a
