@@ -217,6 +217,39 @@ public record RoomPolicy(
 
   /** This policy with another {@code abandon-after}. */
   public RoomPolicy withAbandonAfter(Duration abandonAfter) {
+    return with(admitPerSecond, abandonAfter, budget);
+  }
+
+  /**
+   * This policy admitting at {@code share} of its rates (the queue's {@code admit-per-second} and
+   * the room's {@code new-users-per-minute}), as the auto-pilot sets it: never below the
+   * auto-pilot's floor, nor above the rates themselves. A share of 1 or more is this policy.
+   */
+  public RoomPolicy paced(double share) {
+    if (!(share < 1)) {
+      return this;
+    }
+    double rate = paced(admitPerSecond, share);
+    Budget paced =
+        budget.newUsersPerMinute() > 0
+            ? new Budget(
+                budget.totalActiveUsers(),
+                paced(budget.newUsersPerSecond(), share) * 60,
+                budget.weight())
+            : budget;
+    return with(rate, abandonAfter, paced);
+  }
+
+  /**
+   * The rate per second the auto-pilot's share applies to, as operators read it: the room's {@code
+   * new-users-per-minute} over 60 when set, its {@code admit-per-second} otherwise (each queue's).
+   */
+  public double pacedRate() {
+    return budget.newUsersPerMinute() > 0 ? budget.newUsersPerSecond() : admitPerSecond;
+  }
+
+  /** This policy with another rate, abandon-after and budget; every other value the same. */
+  private RoomPolicy with(double admitPerSecond, Duration abandonAfter, Budget budget) {
     return new RoomPolicy(
         admitPerSecond,
         admitBurst,
@@ -238,54 +271,6 @@ public record RoomPolicy(
         budget,
         autopilot,
         reentry);
-  }
-
-  /**
-   * This policy admitting at {@code share} of its rates (the queue's {@code admit-per-second} and
-   * the room's {@code new-users-per-minute}), as the auto-pilot sets it: never below the
-   * auto-pilot's floor, nor above the rates themselves. A share of 1 or more is this policy.
-   */
-  public RoomPolicy paced(double share) {
-    if (!(share < 1)) {
-      return this;
-    }
-    double rate = paced(admitPerSecond, share);
-    Budget paced =
-        budget.newUsersPerMinute() > 0
-            ? new Budget(
-                budget.totalActiveUsers(),
-                paced(budget.newUsersPerSecond(), share) * 60,
-                budget.weight())
-            : budget;
-    return new RoomPolicy(
-        rate,
-        admitBurst,
-        maxActive,
-        sessionDuration,
-        abandonAfter,
-        admitBatch,
-        finishedRetention,
-        mode,
-        activateAbove,
-        deactivateBelow,
-        activationWindow,
-        coolDown,
-        closedLine,
-        failurePolicy,
-        proofOfWork,
-        passRecheck,
-        fairness,
-        paced,
-        autopilot,
-        reentry);
-  }
-
-  /**
-   * The rate per second the auto-pilot's share applies to, as operators read it: the room's {@code
-   * new-users-per-minute} over 60 when set, its {@code admit-per-second} otherwise (each queue's).
-   */
-  public double pacedRate() {
-    return budget.newUsersPerMinute() > 0 ? budget.newUsersPerSecond() : admitPerSecond;
   }
 
   private double paced(double perSecond, double share) {
