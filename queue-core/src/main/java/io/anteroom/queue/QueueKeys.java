@@ -33,6 +33,8 @@ import java.util.regex.Pattern;
  * HSET wr:{shop}:origin:&lt;epoch-second&gt; &lt;gateway&gt; &lt;figures&gt;  origin's answers, expires
  * HSET wr:{shop}:pilot       share &lt;f&gt; at &lt;ms&gt; reason &lt;text&gt;  the room's auto-pilot (pilot_step.lua)
  * LPUSH wr:{shop}:pilot-log  &lt;ms&gt; &lt;share&gt; &lt;reason&gt;       its last changes, bounded
+ * XADD wr:{shop}:arrivals MAXLEN ~ 200000 &lt;ms&gt;-* at &lt;ms&gt; item 42 sample 0.25
+ *                            recorded arrivals (arrivals.lua); expires a day after the last flush
  * HSET wr:active             shop:42 manual|auto                active queues and why
  * HSET wr:active             shop full                          a room at its room-wide limits
  * HSET wr:active             .store &lt;run id&gt;                   the server that wrote it (active_read.lua)
@@ -255,6 +257,16 @@ public final class QueueKeys {
   /** List of the auto-pilot's last changes, newest first, each {@code at-ms share reason}. */
   public String pilotLog(String room) {
     return roomTag(room) + ":pilot-log";
+  }
+
+  /**
+   * Stream of the room's recorded arrivals, a sample of its newcomers ({@code record-arrivals}):
+   * each entry's fields are {@code at} (epoch ms), {@code item} (as in keys) and {@code sample}
+   * (the share recorded); bounded by count, and gone a day after the last recording ({@code
+   * arrivals.lua}).
+   */
+  public String arrivals(String room) {
+    return roomTag(room) + ":arrivals";
   }
 
   private String queueKey(QueueId queue, String part) {

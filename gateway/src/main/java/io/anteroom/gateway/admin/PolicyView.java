@@ -72,6 +72,7 @@ final class PolicyView {
       case AUTOPILOT_FLOOR -> number(policy.autopilot().floor());
       case REENTRY_GRACE -> Durations.format(policy.reentry().grace());
       case REENTRY_MAX -> Integer.toString(policy.reentry().max());
+      case RECORD_ARRIVALS -> number(policy.recordArrivals());
     };
   }
 

@@ -15,6 +15,7 @@ import io.anteroom.queue.RedisTrafficStore;
 import io.anteroom.queue.Remembered;
 import io.anteroom.queue.RoomStore;
 import io.anteroom.queue.TrafficStore;
+import io.anteroom.queue.arrival.RedisArrivals;
 import io.anteroom.queue.history.RedisRoomHistory;
 import io.anteroom.queue.history.RoomHistory;
 import io.anteroom.queue.origin.RedisPilot;
@@ -121,6 +122,11 @@ public class QueueCoreConfiguration {
   @Bean
   RedisPilot redisPilot(DeferredRedisConnector redis, QueueKeys keys) {
     return new RedisPilot(redis.commands(), keys);
+  }
+
+  @Bean
+  RedisArrivals redisArrivals(DeferredRedisConnector redis, QueueKeys keys, Clock clock) {
+    return new RedisArrivals(redis.commands(), keys, clock);
   }
 
   @Bean

@@ -16,7 +16,7 @@ import java.util.function.Function;
  */
 public final class PolicyParser {
 
-  /** Properties set on a room only: its limits and its auto-pilot. */
+  /** Properties set on a room only: its limits, its auto-pilot and its recording of arrivals. */
   private static final List<PolicyProperty> ROOM_WIDE =
       List.of(
           PolicyProperty.TOTAL_ACTIVE_USERS,
@@ -24,7 +24,8 @@ public final class PolicyParser {
           PolicyProperty.AUTOPILOT,
           PolicyProperty.AUTOPILOT_P95,
           PolicyProperty.AUTOPILOT_ERRORS,
-          PolicyProperty.AUTOPILOT_FLOOR);
+          PolicyProperty.AUTOPILOT_FLOOR,
+          PolicyProperty.RECORD_ARRIVALS);
 
   private PolicyParser() {}
 
@@ -72,6 +73,7 @@ public final class PolicyParser {
         new Reentry(
             v.duration(PolicyProperty.REENTRY_GRACE).orElse(base.reentry().grace()),
             v.whole(PolicyProperty.REENTRY_MAX).orElse(base.reentry().max()));
+    double recordArrivals = v.decimal(PolicyProperty.RECORD_ARRIVALS).orElse(base.recordArrivals());
     // Values that did not parse fall back to the base, so range checks still run on the rest.
     try {
       RoomPolicy policy =
@@ -95,7 +97,8 @@ public final class PolicyParser {
               fairness,
               budget,
               autopilot,
-              reentry);
+              reentry,
+              recordArrivals);
       checkSubLimits(source, values, policy, problems);
       if (problems.isEmpty()) {
         return policy;

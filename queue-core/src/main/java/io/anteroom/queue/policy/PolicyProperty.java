@@ -34,7 +34,8 @@ public enum PolicyProperty {
   AUTOPILOT_ERRORS("autopilot-errors"),
   AUTOPILOT_FLOOR("autopilot-floor"),
   REENTRY_GRACE("reentry-grace"),
-  REENTRY_MAX("reentry-max");
+  REENTRY_MAX("reentry-max"),
+  RECORD_ARRIVALS("record-arrivals");
 
   private final String key;
 

@@ -51,6 +51,8 @@ import java.util.List;
  *     Autopilot}); default off
  * @param reentry whether visitors the origin failed right after admission go back to the front
  *     ({@link Reentry}); default within 30 s, at most twice
+ * @param recordArrivals {@code record-arrivals}: the share of newcomers whose arrival the gateways
+ *     record, from 0 to 1, set per room; default 0, recording off
  */
 public record RoomPolicy(
     double admitPerSecond,
@@ -72,7 +74,8 @@ public record RoomPolicy(
     Fairness fairness,
     Budget budget,
     Autopilot autopilot,
-    Reentry reentry) {
+    Reentry reentry,
+    double recordArrivals) {
 
   /** The {@code deactivate-below} value meaning "half of activate-above". */
   static final double HALF_OF_ACTIVATE_ABOVE = -1;
@@ -101,7 +104,8 @@ public record RoomPolicy(
           Fairness.DEFAULTS,
           Budget.DEFAULTS,
           Autopilot.DEFAULTS,
-          Reentry.DEFAULTS);
+          Reentry.DEFAULTS,
+          0);
 
   /** The hardest puzzle a room may set: about 16 million hashes on average. */
   public static final int MAX_PROOF_OF_WORK = 24;
@@ -175,6 +179,11 @@ public record RoomPolicy(
     } else {
       reentry.check(problems);
     }
+    check(
+        problems,
+        recordArrivals >= 0 && recordArrivals <= 1,
+        PolicyProperty.RECORD_ARRIVALS,
+        "must be between 0 and 1");
     if (!problems.isEmpty()) {
       throw new InvalidPolicyException("room policy", problems);
     }
@@ -212,7 +221,8 @@ public record RoomPolicy(
         DEFAULTS.fairness,
         DEFAULTS.budget,
         DEFAULTS.autopilot,
-        DEFAULTS.reentry);
+        DEFAULTS.reentry,
+        DEFAULTS.recordArrivals);
   }
 
   /** This policy with another {@code abandon-after}. */
@@ -270,7 +280,8 @@ public record RoomPolicy(
         fairness,
         budget,
         autopilot,
-        reentry);
+        reentry,
+        recordArrivals);
   }
 
   private double paced(double perSecond, double share) {
@@ -344,6 +355,11 @@ public record RoomPolicy(
   public Duration idleTimeToLive() {
     Duration sessions = sessionDuration.multipliedBy(2);
     return sessions.compareTo(finishedRetention) > 0 ? sessions : finishedRetention;
+  }
+
+  /** Whether the gateways record some of the room's arrivals. */
+  public boolean recordsArrivals() {
+    return recordArrivals > 0;
   }
 
   /** Whether traffic can turn this queue on. */

@@ -33,6 +33,7 @@ public final class QueueScripts {
   public static final LuaScript ORIGIN_REPORT = LuaScript.load("origin_report.lua");
   public static final LuaScript PILOT = LuaScript.load("pilot.lua");
   public static final LuaScript PILOT_STEP = LuaScript.load("pilot_step.lua");
+  public static final LuaScript ARRIVALS = LuaScript.load("arrivals.lua");
 
   private QueueScripts() {}
 }
