@@ -5,6 +5,7 @@ import io.anteroom.gateway.activation.AutoActivator;
 import io.anteroom.gateway.activation.HitCounter;
 import io.anteroom.gateway.activation.HitFlusher;
 import io.anteroom.gateway.activation.QueueGate;
+import io.anteroom.gateway.arrival.ArrivalRecorder;
 import io.anteroom.gateway.filter.BypassSecretStripper;
 import io.anteroom.gateway.filter.Decisions;
 import io.anteroom.gateway.filter.Line;
@@ -33,6 +34,7 @@ import io.anteroom.queue.GatewayBeats;
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.TrafficStore;
+import io.anteroom.queue.arrival.RedisArrivals;
 import io.anteroom.queue.config.AnteroomProperties;
 import io.anteroom.queue.config.QueueCoreConfiguration;
 import io.anteroom.queue.origin.RedisPilot;
@@ -101,6 +103,19 @@ class GatewayConfiguration {
   PeriodicTask hitFlush(
       HitFlusher flusher, GatewayProperties gateway, Clock clock, MeterRegistry meters) {
     return new PeriodicTask("hits", gateway.hitFlush(), flusher::flush, clock, meters);
+  }
+
+  @Bean
+  ArrivalRecorder arrivalRecorder(
+      AnteroomProperties anteroom, RedisArrivals arrivals, MeterRegistry meters, Clock clock) {
+    return new ArrivalRecorder(anteroom.rooms().keySet(), arrivals, meters, clock);
+  }
+
+  /** Sends the recorded arrivals; once more on stop, so a gateway leaving keeps its last second. */
+  @Bean
+  PeriodicTask arrivalFlush(ArrivalRecorder recorder, Clock clock, MeterRegistry meters) {
+    return new PeriodicTask("arrivals", ArrivalRecorder.EVERY, recorder::flush, clock, meters)
+        .withLastRunOnStop();
   }
 
   @Bean(destroyMethod = "leave")

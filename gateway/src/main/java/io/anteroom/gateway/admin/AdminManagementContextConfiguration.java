@@ -12,6 +12,7 @@ import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.RoomStore;
+import io.anteroom.queue.arrival.RedisArrivals;
 import io.anteroom.queue.config.AnteroomProperties;
 import io.anteroom.queue.history.RoomHistory;
 import io.anteroom.queue.origin.RedisPilot;
@@ -82,6 +83,7 @@ class AdminManagementContextConfiguration {
       RoomMessages messages,
       WaitingPage pages,
       RedisPilot pilot,
+      RedisArrivals arrivals,
       Clock clock,
       AnteroomProperties anteroom,
       DeferredRedisConnector connector,
@@ -101,6 +103,7 @@ class AdminManagementContextConfiguration {
         new SettingsHandler(rooms, settings, policyMirror, audit),
         new HistoryHandler(rooms, history),
         autopilot,
+        new ArrivalsHandler(rooms, arrivals, redis, clock),
         new FailurePolicyHandler(rooms, policyMirror, flips, audit),
         new MessageHandler(rooms, messages, pages, audit),
         new QueueActions(

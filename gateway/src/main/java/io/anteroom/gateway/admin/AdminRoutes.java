@@ -57,6 +57,11 @@ import reactor.core.publisher.Mono;
  *                                      "autopilot-errors", "autopilot-floor"}), "changes": [{"at",
  *                                      "share", "rate", "reason"}, …] the last 20, newest first};
  *                                      turned on and off by PATCH …/settings {"autopilot": "on"}
+ * GET   /admin/api/rooms/R/arrivals?from=T&amp;to=T   the recorded arrivals (record-arrivals) as
+ *                                      text/csv: a first line "# anteroom arrivals room=R
+ *                                      sample=S from=T to=T", the header "at_ms,item", then one
+ *                                      row per arrival in time order; from and to (ISO-8601,
+ *                                      optional) bound the arrivals' times
  * GET   /admin/api/rooms/R/failure-policy  {"room", "failure-policy" (in force on this gateway),
  *                                          "local" (set on this gateway and not yet read back
  *                                          from Redis, or null)}
@@ -110,6 +115,7 @@ final class AdminRoutes {
       SettingsHandler settings,
       HistoryHandler history,
       AutopilotHandler autopilot,
+      ArrivalsHandler arrivals,
       FailurePolicyHandler failurePolicy,
       MessageHandler message,
       QueueActions actions,
@@ -125,6 +131,7 @@ final class AdminRoutes {
             .PATCH("/rooms/{room}/settings", needs(OPERATOR, settings::patchRoom))
             .GET("/rooms/{room}/history", history::room)
             .GET("/rooms/{room}/autopilot", autopilot::room)
+            .GET("/rooms/{room}/arrivals", arrivals::room)
             .GET("/rooms/{room}/failure-policy", failurePolicy::get)
             .PUT("/rooms/{room}/failure-policy", needs(ADMIN, failurePolicy::put))
             .GET("/rooms/{room}/message", message::get)

@@ -5,6 +5,7 @@ import io.anteroom.gateway.RedisGuard;
 import io.anteroom.gateway.activation.ActiveQueueMirror;
 import io.anteroom.gateway.activation.HitFlusher;
 import io.anteroom.gateway.activation.QueueGate;
+import io.anteroom.gateway.arrival.ArrivalRecorder;
 import io.anteroom.gateway.client.ClientAddress;
 import io.anteroom.gateway.identity.Identities;
 import io.anteroom.gateway.origin.OriginMeters;
@@ -156,6 +157,7 @@ public class FilterConfiguration {
       ClientAddress clients,
       RoomPolicyMirror policies,
       HitFlusher hits,
+      ArrivalRecorder arrivals,
       QueueGate gate,
       Visitors visitors,
       PassHolders holders,
@@ -163,6 +165,7 @@ public class FilterConfiguration {
       Answers answers) {
     return new WaitingRoomGatewayFilterFactory(
         RoomRules.of(anteroom, gateway, clients),
-        new WaitingRoomFilter.Shared(policies, hits, gate, visitors, holders, line, answers));
+        new WaitingRoomFilter.Shared(
+            policies, hits, arrivals, gate, visitors, holders, line, answers));
   }
 }

@@ -2,10 +2,12 @@ package io.anteroom.gateway.filter;
 
 import io.anteroom.gateway.activation.HitFlusher;
 import io.anteroom.gateway.activation.QueueGate;
+import io.anteroom.gateway.arrival.ArrivalRecorder;
 import io.anteroom.gateway.filter.Visitors.Visitor;
 import io.anteroom.gateway.room.ItemIds;
 import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.gateway.token.Pass;
+import io.anteroom.gateway.token.Ticket;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.policy.RoomPolicy;
 import org.springframework.cloud.gateway.filter.GatewayFilter;
@@ -25,6 +27,8 @@ import reactor.core.publisher.Mono;
  *   <li>the request is counted for activation by traffic;
  *   <li>a valid pass for this queue passes ({@link PassHolders}: checked locally, its session
  *       confirmed in Redis once per check interval);
+ *   <li>a newcomer (no ticket for this queue either) may be recorded for a replay ({@link
+ *       ArrivalRecorder}, in memory);
  *   <li>otherwise the queue's mode and state decide ({@link QueueGate}): a queue that is off gives
  *       out a pass and passes, a closed one shows the closed page, one that holds visitors puts
  *       them in line and answers with the waiting page ({@link LineEntry}); when the line cannot be
@@ -38,12 +42,13 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
 
   /**
    * What every room's filter shares, built once per gateway: the live policies, traffic counting,
-   * the queues' state, and the three steps of a request (who the visitor is, pass holders, the
-   * line) with how each decision is answered.
+   * the recording of arrivals, the queues' state, and the three steps of a request (who the visitor
+   * is, pass holders, the line) with how each decision is answered.
    */
   record Shared(
       RoomPolicyMirror policies,
       HitFlusher hits,
+      ArrivalRecorder arrivals,
       QueueGate gate,
       Visitors visitors,
       PassHolders holders,
@@ -55,6 +60,7 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
   private final Bypass bypass;
   private final RoomPolicyMirror policies;
   private final HitFlusher hits;
+  private final ArrivalRecorder arrivals;
   private final QueueGate gate;
   private final Visitors visitors;
   private final PassHolders holders;
@@ -74,6 +80,7 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
     this.bypass = bypass;
     this.policies = shared.policies();
     this.hits = shared.hits();
+    this.arrivals = shared.arrivals();
     this.gate = shared.gate();
     this.visitors = shared.visitors();
     this.holders = shared.holders();
@@ -130,6 +137,11 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
       RoomPolicy policy,
       Pass pass) {
     Visitor visitor = visitors.visitor(exchange.getRequest(), room, policy, pass);
+    Ticket ticket = visitor.ticket();
+    if (ticket == null || !ticket.queue().equals(queue)) {
+      // A newcomer, whatever the verdict; known without asking Redis.
+      arrivals.record(queue, policy);
+    }
     return switch (gate.verdict(queue, policy)) {
       case ENTER -> line.enter(exchange, chain, queue, policy, visitor);
       case CLOSED -> line.closed(exchange, queue, policy, visitor);
