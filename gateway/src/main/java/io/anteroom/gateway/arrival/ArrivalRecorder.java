@@ -30,9 +30,10 @@ import reactor.core.publisher.Mono;
  * stream ({@link RedisArrivals}), one script call per room and thousand arrivals.
  *
  * <p>Counted in {@code anteroom.gateway.arrivals{room, outcome}}: {@code recorded} when written,
- * {@code dropped} when the buffer was full, the write failed (its arrivals are not sent again, so
- * none is recorded twice) or came too late ({@link RedisArrivals#LATEST}). Visitors never wait on
- * any of it.
+ * {@code dropped} when the buffer was full, the write came too late ({@link RedisArrivals#LATEST})
+ * or failed. A failed write is never sent again, so no arrival is recorded twice; one that timed
+ * out may still have been run by Redis, and is then recorded though counted as dropped. Visitors
+ * never wait on any of it.
  */
 public final class ArrivalRecorder {
 

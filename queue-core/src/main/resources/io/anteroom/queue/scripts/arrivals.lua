@@ -9,9 +9,10 @@
 -- ARGV: 1 now (ms), 2 sample (the share of newcomers recorded), 3 most entries kept,
 --       4 time to live (ms), 5 latest delay (ms), then for each arrival: at (ms), item
 -- Reply: {recorded, late}: entries added, and arrivals left out as too late (or ahead of the flush)
--- Not safe to repeat: a second call records the same arrivals again under later ids. The gateway
--- never sends a flush twice; the arrivals of a flush that failed are dropped, so each arrival is
--- recorded at most once.
+-- Not safe to repeat: a second call records the same arrivals again under later ids. So the gateway
+-- never sends a call twice: the arrivals of a call that failed or timed out are dropped (and may
+-- still have been recorded, when Redis ran the call after the gateway stopped waiting), and each
+-- arrival is recorded at most once.
 
 local now, ttl, latest = tonumber(ARGV[1]), tonumber(ARGV[4]), tonumber(ARGV[5])
 local ms, seq = now, 0
