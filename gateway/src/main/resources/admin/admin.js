@@ -196,6 +196,7 @@
     });
     card.appendChild(activate);
     card.appendChild(releaseForm(room));
+    card.appendChild(arrivalsButton(room));
 
     var table = el("table", { "class": "queues" });
     var head = el("tr");
@@ -214,6 +215,28 @@
       charts: charts, failure: failure.current, history: null, asked: 0, drawnWidth: 0,
       pilot: pilot, pilotAsked: 0 };
     return sections[room];
+  }
+
+  // The room's recorded arrivals (record-arrivals) as a CSV file, for ./anteroom simulate.
+  function arrivalsButton(room) {
+    var button = el("button", { type: "button", "class": "arrivals" }, "Download arrivals");
+    button.addEventListener("click", function () {
+      var headers = { "Authorization": "Bearer " + token() };
+      fetch(API + roomPath(room, "/arrivals"), { headers: headers, cache: "no-store" })
+        .then(function (response) {
+          if (!response.ok) { throw new Error("Arrivals of room " + room + ": HTTP " + response.status); }
+          return response.blob();
+        })
+        .then(function (blob) {
+          var url = URL.createObjectURL(blob);
+          var link = el("a", { href: url, download: "arrivals-" + room + ".csv" });
+          document.body.appendChild(link);
+          link.click();
+          link.remove();
+          setTimeout(function () { URL.revokeObjectURL(url); }, 10000);
+        }, function (error) { status(error.message, true); });
+    });
+    return button;
   }
 
   // Rates and caps of the room: each filled field is set, the empty ones stay as they are.

@@ -3,6 +3,7 @@ package io.anteroom.gateway.filter;
 import io.anteroom.gateway.identity.Identities;
 import io.anteroom.gateway.pass.AnteroomCookies;
 import io.anteroom.gateway.pass.Tickets;
+import io.anteroom.gateway.proof.Proofs;
 import io.anteroom.gateway.token.Pass;
 import io.anteroom.gateway.token.Rejection;
 import io.anteroom.gateway.token.Ticket;
@@ -85,6 +86,15 @@ final class Visitors {
             ? bound
             : pass != null ? pass.visitor() : ticket != null ? ticket.visitor() : null;
     return new Visitor(pass, ticket, known);
+  }
+
+  /**
+   * Whether the request carries an answer to a proof-of-work challenge of {@code room}, right or
+   * wrong: its sender was given the challenge before, so it is no newcomer.
+   */
+  boolean answersChallenge(ServerHttpRequest request, String room) {
+    return request.getHeaders().containsHeader(Proofs.HEADER)
+        || cookies.proof(request, room) != null;
   }
 
   /** Renews a ticket that was just used, once it has used half its life. */

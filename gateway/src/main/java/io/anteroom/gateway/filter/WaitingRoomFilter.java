@@ -137,9 +137,7 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
       RoomPolicy policy,
       Pass pass) {
     Visitor visitor = visitors.visitor(exchange.getRequest(), room, policy, pass);
-    Ticket ticket = visitor.ticket();
-    if (ticket == null || !ticket.queue().equals(queue)) {
-      // A newcomer, whatever the verdict; known without asking Redis.
+    if (newcomer(exchange, queue, policy, visitor)) {
       arrivals.record(queue, policy);
     }
     return switch (gate.verdict(queue, policy)) {
@@ -148,6 +146,19 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
       case WAIT -> line.meet(exchange, chain, queue, policy, visitor);
       case UNAVAILABLE -> answers.withoutLine(exchange, chain, room, policy);
     };
+  }
+
+  /**
+   * Whether the visitor arrives now, whatever the verdict, as known without asking Redis: no ticket
+   * for the queue, and no answer to a puzzle the room gave them before.
+   */
+  private boolean newcomer(
+      ServerWebExchange exchange, QueueId queue, RoomPolicy policy, Visitor visitor) {
+    Ticket ticket = visitor.ticket();
+    if (ticket != null && ticket.queue().equals(queue)) {
+      return false;
+    }
+    return policy.proofOfWork() == 0 || !visitors.answersChallenge(exchange.getRequest(), room);
   }
 
   private QueueId queue(String rawItem) {

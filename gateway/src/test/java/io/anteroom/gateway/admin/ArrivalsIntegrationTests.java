@@ -19,6 +19,8 @@ import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.testing.MutableClock;
 import io.anteroom.testing.redis.RedisServerExtension;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.net.URI;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
@@ -151,6 +153,33 @@ class ArrivalsIntegrationTests {
     assertThat(rows()).containsExactly(t + ",1", (t + 40) + ",2", (t + 42) + ",3", (t + 42) + ",3");
     assertThat(counted("recorded") - recorded).isEqualTo(4);
     assertThat(counted("dropped") - dropped).isZero();
+  }
+
+  @Test
+  void aNewcomerAskedForAPuzzleIsRecordedOnceAndNotAgainWhenAnsweringIt() {
+    QueueId puzzled = QueueId.of("shop", "4");
+    active.activate(puzzled, Activation.MANUAL).block();
+    settings.put("shop", puzzled.item(), Map.of("proof-of-work", "8")).block();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> mirror.isActive(puzzled) && policies.policy(puzzled).proofOfWork() == 8);
+    long t = CLOCK.millis();
+    Visitor visitor = new Visitor(port);
+
+    assertThat(visitor.get("/products/4", "text/html").statusCode()).isNotEqualTo(500);
+    HttpResponse<String> answering =
+        visitor.send(
+            HttpRequest.newBuilder(URI.create(visitor.base() + "/products/4"))
+                .header("Anteroom-Proof", "not.solved")
+                .GET());
+    assertThat(answering.statusCode()).isNotEqualTo(500);
+
+    await().atMost(Duration.ofSeconds(10)).until(() -> rows().size() >= 1);
+    await()
+        .during(Duration.ofMillis(2500))
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> rows().size() == 1);
+    assertThat(rows()).containsExactly(t + ",4");
   }
 
   @Test
