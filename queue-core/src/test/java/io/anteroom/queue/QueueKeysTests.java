@@ -26,6 +26,7 @@ class QueueKeysTests {
             "wr:{shop}:budget");
     assertThat(keys.hits(queue)).isEqualTo("wr:{shop}:42:hits");
     assertThat(keys.budget("shop")).isEqualTo("wr:{shop}:budget");
+    assertThat(keys.arrivals("shop")).isEqualTo("wr:{shop}:arrivals");
     assertThat(keys.active()).isEqualTo("wr:active");
     assertThat(keys.settings("shop")).isEqualTo("wr:settings:shop");
     assertThat(keys.idle("shop")).isEqualTo("wr:idle:shop");
@@ -53,6 +54,9 @@ class QueueKeysTests {
           .isEqualTo(slots[0]);
       assertThat(SlotHash.getSlot(keys.budget(queue.room())))
           .as("room_admit.lua takes the room's budget with its queues' keys")
+          .isEqualTo(slots[0]);
+      assertThat(SlotHash.getSlot(keys.arrivals(queue.room())))
+          .as("the room's recording lives with the room")
           .isEqualTo(slots[0]);
       assertThat(slots[0]).isEqualTo(SlotHash.getSlot(queue.room()));
     }

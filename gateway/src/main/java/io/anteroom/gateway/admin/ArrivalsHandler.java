@@ -90,42 +90,42 @@ final class ArrivalsHandler {
         new Span(
             from == null ? 0 : from.toEpochMilli(),
             to == null ? Long.MAX_VALUE : to.toEpochMilli());
-    return found(room, span)
-        .flatMap(found -> sample(room, found).map(sample -> head(room, sample, from, to, found)))
-        .flatMap(
-            head ->
-                ServerResponse.ok()
-                    .contentType(CSV)
-                    .cacheControl(CacheControl.noStore())
-                    .headers(
-                        headers ->
-                            headers.setContentDisposition(
-                                ContentDisposition.attachment()
-                                    .filename("arrivals-" + room + ".csv")
-                                    .build()))
-                    .body(
-                        Flux.concat(Mono.just(head.text()), rows(room, span, head.found())),
-                        String.class));
+    return found(room, span).flatMap(found -> export(room, span, from, to, found));
   }
 
-  private record Head(String text, Found found) {}
+  /** The file, once the first read has found what its first line states. */
+  private Mono<ServerResponse> export(
+      String room, Span span, Instant from, Instant to, Found found) {
+    return sample(room, found)
+        .map(sample -> head(room, sample, from, to, found))
+        .flatMap(head -> csv(room, Flux.concat(Mono.just(head), rows(room, span, found))));
+  }
 
-  private Head head(String room, double sample, Instant from, Instant to, Found found) {
+  private static Mono<ServerResponse> csv(String room, Flux<String> body) {
+    ContentDisposition file =
+        ContentDisposition.attachment().filename("arrivals-" + room + ".csv").build();
+    return ServerResponse.ok()
+        .contentType(CSV)
+        .cacheControl(CacheControl.noStore())
+        .headers(headers -> headers.setContentDisposition(file))
+        .body(body, String.class);
+  }
+
+  /** The first line and the header of the columns. */
+  private String head(String room, double sample, Instant from, Instant to, Found found) {
     Instant now = clock.instant();
     Instant first =
         from != null ? from : found.count() > 0 ? Instant.ofEpochMilli(found.first()) : now;
     Instant last = to != null ? to : found.count() > 0 ? Instant.ofEpochMilli(found.last()) : now;
-    String text =
-        "# anteroom arrivals room="
-            + room
-            + " sample="
-            + PolicyView.number(sample)
-            + " from="
-            + first
-            + " to="
-            + last
-            + "\nat_ms,item\n";
-    return new Head(text, found);
+    return "# anteroom arrivals room="
+        + room
+        + " sample="
+        + PolicyView.number(sample)
+        + " from="
+        + first
+        + " to="
+        + last
+        + "\nat_ms,item\n";
   }
 
   /** The share the recording states: the latest recorded, or the room's setting now. */
