@@ -137,7 +137,7 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
       RoomPolicy policy,
       Pass pass) {
     Visitor visitor = visitors.visitor(exchange.getRequest(), room, policy, pass);
-    if (newcomer(exchange, queue, policy, visitor)) {
+    if (policy.recordsArrivals() && newcomer(exchange, queue, policy, visitor)) {
       arrivals.record(queue, policy);
     }
     return switch (gate.verdict(queue, policy)) {
