@@ -1,0 +1,426 @@
+package io.anteroom.simulator;
+
+import io.anteroom.queue.AdmitResult;
+import io.anteroom.queue.EnqueueResult;
+import io.anteroom.queue.QueueId;
+import io.anteroom.queue.QueueKeys;
+import io.anteroom.queue.RedisQueueStore;
+import io.anteroom.queue.policy.RoomPolicy;
+import io.anteroom.queue.script.LuaScript;
+import io.anteroom.queue.script.QueueScripts;
+import io.anteroom.testing.MutableClock;
+import io.lettuce.core.Range;
+import io.lettuce.core.ScoredValue;
+import io.lettuce.core.ZAddArgs;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.function.Function;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Runs arrivals through the real admission scripts: the gateway's join ({@code join.lua} through
+ * {@link RedisQueueStore}, as for a newcomer), the worker's tick every {@link #TICK} ({@code
+ * admit.lua} in batches, then {@code expire.lua}), and the origin's releases ({@code release.lua}),
+ * on a Redis of the simulator's own, with a virtual clock: every call carries the moment it stands
+ * for, as the scripts take "now" as an argument. Every line of the room is on throughout, as with a
+ * queue turned on before the crowd.
+ *
+ * <p>Calls are sent a window ({@link #WINDOW}) at a time, in the order of the moments they stand
+ * for, without waiting for each other: Redis runs them in that order, so each sees what it would
+ * have seen. What the simulator learns from the replies (who was admitted, who waits) steers the
+ * calls of the next window, at most one window late: a visitor admitted at one moment has their
+ * session's activity recorded up to a window later, which ends no session early because a window is
+ * far shorter than the session-duration.
+ *
+ * <p>What is folded to keep a million arrivals fast, without changing what the scripts see:
+ *
+ * <ul>
+ *   <li>A waiting visitor's polls are one write: the {@code seen} time of their last poll (when
+ *       they give up, or never). The line reads {@code seen} only to tell who is gone ({@code
+ *       admit.lua}), which that one write answers as all the polls would.
+ *   <li>An admitted visitor's requests are one write of the session's last activity, dated at their
+ *       last request (the write {@code touch.lua} makes to {@code running}, a thousand sessions a
+ *       command); the session then idles out after the session-duration as it would. With {@code
+ *       release}, one {@code release.lua} call when they leave instead. The room's {@code sessions}
+ *       set, read only for room-wide limits, is not kept.
+ *   <li>The worker repeats {@code admit.lua} in a tick while a call fills its batch (at most 20
+ *       calls); here each tick sends as many calls as the bucket could fill, the later ones
+ *       admitting nobody when it could not.
+ * </ul>
+ *
+ * Not simulated: room-wide limits (total active users, new users per minute), which queues an
+ * operator or traffic turns on, proof of work and per-address limits, lottery draws (each arrival
+ * takes the next place), and the delay until a waiting page's next poll tells an admitted visitor.
+ */
+public final class Simulation {
+
+  /** The worker's tick, {@code anteroom.worker.tick}'s default. */
+  public static final Duration TICK = Duration.ofMillis(250);
+
+  /** The virtual time whose calls are sent together. */
+  static final Duration WINDOW = Duration.ofSeconds(2);
+
+  /** Where the virtual clock starts. */
+  static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
+
+  static final String ROOM = "sim";
+
+  /** The longest a run may take, in virtual time, before it is given up. */
+  static final Duration LONGEST = Duration.ofDays(7);
+
+  /** The most admission calls the worker makes for one queue in one tick. */
+  static final int MOST_ADMIT_CALLS = 20;
+
+  private static final long SAMPLE_EVERY = 1000;
+
+  private static final List<LuaScript> SCRIPTS =
+      List.of(QueueScripts.JOIN, QueueScripts.ADMIT, QueueScripts.EXPIRE, QueueScripts.RELEASE);
+
+  private final RedisClusterAsyncCommands<String, String> commands;
+
+  /**
+   * @param commands a Redis that holds nothing else: each run starts by deleting everything in it
+   */
+  public Simulation(RedisClusterAsyncCommands<String, String> commands) {
+    this.commands = commands;
+  }
+
+  /**
+   * Runs {@code arrivals} under {@code policy}.
+   *
+   * @throws IllegalStateException when the line has not emptied within {@link #LONGEST}
+   */
+  public Outcome run(
+      String label, RoomPolicy policy, Arrivals arrivals, Behaviour behaviour, long seed) {
+    await(commands.flushall());
+    // Loaded first, so no call falls back to sending its source later, out of order.
+    for (LuaScript script : SCRIPTS) {
+      await(commands.scriptLoad(script.source()));
+    }
+    return new Run(label, policy, arrivals, behaviour, new SplittableRandom(seed)).run();
+  }
+
+  /** The state of one run. */
+  private final class Run {
+
+    private final String label;
+    private final RoomPolicy policy;
+    private final Arrivals arrivals;
+    private final Behaviour behaviour;
+    private final SplittableRandom random;
+    private final MutableClock clock = new MutableClock(START);
+    private final QueueKeys keys = new QueueKeys("sim");
+    private final RedisQueueStore store;
+    private final QueueId[] queues;
+    private final boolean[] used;
+    private final long[] leaves;
+    private final int[] waited;
+    private final int admitCalls;
+    private final Histogram waits = new Histogram(3);
+    private final PriorityQueue<long[]> releases =
+        new PriorityQueue<>((a, b) -> Long.compare(a[0], b[0]));
+    private final Timeline timeline = new Timeline();
+
+    /** Admitted visitors' last requests, by queue, written together after each window. */
+    private final List<List<ScoredValue<String>>> activity;
+
+    /** Calls that follow from the last window's replies, sent first in the next. */
+    private final List<Future<?>> followUps = new ArrayList<>();
+
+    private long admitted;
+    private long atOnce;
+    private long gone;
+    private long longestLine;
+    private long peakActive;
+
+    Run(
+        String label,
+        RoomPolicy policy,
+        Arrivals arrivals,
+        Behaviour behaviour,
+        SplittableRandom random) {
+      this.label = label;
+      this.policy = policy;
+      this.arrivals = arrivals;
+      this.behaviour = behaviour;
+      this.random = random;
+      this.store = new RedisQueueStore(commands, keys, clock);
+      this.queues =
+          arrivals.items().stream().map(item -> QueueId.named(ROOM, item)).toArray(QueueId[]::new);
+      this.used = new boolean[queues.length];
+      this.leaves = new long[arrivals.size()];
+      this.waited = new int[arrivals.size()];
+      Arrays.fill(waited, -1);
+      this.activity = perQueue();
+      double perTick = policy.admitPerSecond() * TICK.toMillis() / 1000.0;
+      this.admitCalls =
+          (int)
+              Math.min(
+                  MOST_ADMIT_CALLS,
+                  Math.max(1, Math.ceil((perTick + policy.burstTokens()) / policy.admitBatch())));
+    }
+
+    Outcome run() {
+      long[] at = arrivals.at();
+      int n = at.length;
+      long tick = TICK.toMillis();
+      long window = WINDOW.toMillis();
+      int next = 0;
+      long t = 0;
+      long inLine = 0;
+      long emptied = -1;
+      long abandoned = 0;
+      while (next < n || inLine > 0 || t < arrivals.span()) {
+        if (t + window > LONGEST.toMillis()) {
+          throw new IllegalStateException(
+              label
+                  + ": the line had not emptied after "
+                  + LONGEST.toDays()
+                  + " days of simulated time ("
+                  + inLine
+                  + " still waiting); is admission too slow for the crowd?");
+        }
+        Window sent = new Window(next);
+        for (long end = t + window; t < end; ) {
+          t += tick;
+          while (next < n && at[next] <= t) {
+            sent.joins.add(join(next++));
+          }
+          sendReleases(t);
+          clock.set(START.plusMillis(t));
+          for (int q = 0; q < queues.length; q++) {
+            if (used[q]) {
+              for (int c = 0; c < admitCalls; c++) {
+                sent.admits.add(store.admit(queues[q], policy).toFuture());
+              }
+              sent.expiries.add(store.expire(queues[q], policy).toFuture());
+              double now = START.toEpochMilli() + t;
+              sent.admittedAt.add(t);
+              sent.heads.add(
+                  commands.zrangebyscore(keys.running(queues[q]), Range.create(now, now)));
+            }
+          }
+          if (t % SAMPLE_EVERY == 0) {
+            sent.samples.add(t);
+            for (int q = 0; q < queues.length; q++) {
+              if (used[q]) {
+                sent.counts.add(commands.zcard(keys.waiting(queues[q])));
+                sent.counts.add(commands.zcard(keys.running(queues[q])));
+              }
+            }
+          }
+        }
+        followUps.forEach(Simulation::await);
+        followUps.clear();
+        abandoned += sent.read();
+        inLine = sent.lastInLine;
+        if (inLine == 0 && next == n && emptied < 0 && t >= arrivals.span()) {
+          emptied = t;
+        }
+      }
+      followUps.forEach(Simulation::await);
+      return new Outcome(
+          label,
+          policy,
+          n,
+          admitted,
+          atOnce,
+          abandoned + gone,
+          waits,
+          longestLine,
+          peakActive,
+          Math.max(emptied, 0),
+          timeline,
+          arrivals.span(),
+          waitByArrival());
+    }
+
+    /** Sends arrival {@code i}'s join, at the moment they arrive. */
+    private Future<EnqueueResult> join(int i) {
+      used[arrivals.item()[i]] = true;
+      long patience = behaviour.patience().draw(random);
+      leaves[i] = patience >= Spread.FOREVER ? Spread.FOREVER : arrivals.at()[i] + patience;
+      clock.set(START.plusMillis(arrivals.at()[i]));
+      return store.join(queue(i), id(i), policy).toFuture();
+    }
+
+    /** Ends, as the origin would, the sessions of visitors who left by {@code t}. */
+    private void sendReleases(long t) {
+      while (!releases.isEmpty() && releases.peek()[0] <= t) {
+        long[] due = releases.poll();
+        int i = (int) due[1];
+        clock.set(START.plusMillis(due[0]));
+        followUps.add(store.release(queue(i), id(i)).toFuture());
+      }
+    }
+
+    /**
+     * Visitor {@code i} was admitted at {@code t}: their wait is counted and their session begins,
+     * unless they had left already (their place is spent; their session idles out).
+     */
+    private void admitted(int i, long t) {
+      if (t > leaves[i]) {
+        waited[i] = Integer.MIN_VALUE;
+        gone++;
+        return;
+      }
+      long wait = t - arrivals.at()[i];
+      waited[i] = (int) Math.min(wait, Integer.MAX_VALUE);
+      waits.recordValue(wait);
+      admitted++;
+      long stay = Math.min(behaviour.session().draw(random), LONGEST.toMillis());
+      if (behaviour.release()) {
+        releases.add(new long[] {t + stay, i});
+      } else {
+        activity
+            .get(arrivals.item()[i])
+            .add(ScoredValue.just(START.toEpochMilli() + t + stay, id(i)));
+      }
+    }
+
+    /**
+     * Sends the writes gathered in {@code byQueue} to each queue's {@code key}, a thousand members
+     * a command, only moving scores of members there forward (XX GT), as a poll or a request would.
+     */
+    private void sendLatest(
+        List<List<ScoredValue<String>>> byQueue, Function<QueueId, String> key) {
+      for (int q = 0; q < queues.length; q++) {
+        List<ScoredValue<String>> latest = byQueue.get(q);
+        for (int k = 0; k < latest.size(); k += 1000) {
+          @SuppressWarnings("unchecked")
+          ScoredValue<String>[] chunk =
+              latest.subList(k, Math.min(k + 1000, latest.size())).toArray(ScoredValue[]::new);
+          followUps.add(commands.zadd(key.apply(queues[q]), ZAddArgs.Builder.xx().gt(), chunk));
+        }
+        latest.clear();
+      }
+    }
+
+    /** The epoch millisecond of a waiting visitor's last poll: when they give up, or never. */
+    private double lastPoll(int i) {
+      return START.toEpochMilli() + Math.min(leaves[i], LONGEST.toMillis() * 2);
+    }
+
+    private double[] waitByArrival() {
+      double[] sum = new double[Timeline.SLICES];
+      long[] count = new long[Timeline.SLICES];
+      long span = Math.max(1, arrivals.span() + 1);
+      for (int i = 0; i < waited.length; i++) {
+        if (waited[i] >= 0) {
+          int slice = (int) (arrivals.at()[i] * Timeline.SLICES / span);
+          sum[slice] += waited[i];
+          count[slice]++;
+        }
+      }
+      double[] mean = new double[Timeline.SLICES];
+      for (int s = 0; s < mean.length; s++) {
+        mean[s] = count[s] == 0 ? -1 : sum[s] / count[s];
+      }
+      return mean;
+    }
+
+    private List<List<ScoredValue<String>>> perQueue() {
+      List<List<ScoredValue<String>>> lists = new ArrayList<>(queues.length);
+      for (int q = 0; q < queues.length; q++) {
+        lists.add(new ArrayList<>());
+      }
+      return lists;
+    }
+
+    private QueueId queue(int i) {
+      return queues[arrivals.item()[i]];
+    }
+
+    /** The calls of one window, and what their replies tell. */
+    private final class Window {
+
+      private final int firstArrival;
+      private final List<Future<EnqueueResult>> joins = new ArrayList<>();
+      private final List<Future<AdmitResult>> admits = new ArrayList<>();
+      private final List<Future<?>> expiries = new ArrayList<>();
+      private final List<Long> admittedAt = new ArrayList<>();
+      private final List<Future<List<String>>> heads = new ArrayList<>();
+      private final List<Long> samples = new ArrayList<>();
+      private final List<Future<Long>> counts = new ArrayList<>();
+      private long lastInLine;
+
+      Window(int firstArrival) {
+        this.firstArrival = firstArrival;
+      }
+
+      /** Reads every reply; returns those the line finished as gone. */
+      long read() {
+        List<List<ScoredValue<String>>> polls = perQueue();
+        for (int k = 0; k < joins.size(); k++) {
+          int i = firstArrival + k;
+          EnqueueResult result = await(joins.get(k));
+          if (result.admitted()) {
+            atOnce++;
+            admitted(i, arrivals.at()[i]);
+          } else if (result.position() > 0) {
+            polls.get(arrivals.item()[i]).add(ScoredValue.just(lastPoll(i), id(i)));
+          }
+        }
+        sendLatest(polls, keys::seen);
+        long abandoned = 0;
+        for (Future<AdmitResult> admit : admits) {
+          abandoned += await(admit).abandoned();
+        }
+        expiries.forEach(Simulation::await);
+        for (int k = 0; k < heads.size(); k++) {
+          long t = admittedAt.get(k);
+          for (String visitor : await(heads.get(k))) {
+            int i = index(visitor);
+            if (waited[i] == -1) {
+              admitted(i, t);
+            }
+          }
+        }
+        sendLatest(activity, keys::running);
+        int perSample = counts.size() / Math.max(1, samples.size());
+        for (int s = 0; s < samples.size(); s++) {
+          long inLine = 0;
+          long running = 0;
+          for (int k = s * perSample; k < (s + 1) * perSample; k += 2) {
+            inLine += await(counts.get(k));
+            running += await(counts.get(k + 1));
+          }
+          longestLine = Math.max(longestLine, inLine);
+          peakActive = Math.max(peakActive, running);
+          timeline.add(
+              samples.get(s) / 1000, inLine, running, admitted, firstArrival + joins.size());
+          lastInLine = inLine;
+        }
+        return abandoned;
+      }
+    }
+  }
+
+  /** A visitor id of the run: {@code v} and the arrival's index in base 36. */
+  static String id(int i) {
+    return "v" + Integer.toString(i, 36);
+  }
+
+  static int index(String id) {
+    return Integer.parseInt(id, 1, id.length(), 36);
+  }
+
+  private static <T> T await(Future<T> future) {
+    try {
+      return future.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("Redis failed: " + e.getCause(), e.getCause());
+    }
+  }
+}
