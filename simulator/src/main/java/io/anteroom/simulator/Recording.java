@@ -140,19 +140,16 @@ public final class Recording {
       throw new IllegalArgumentException(
           recorded.source() + ": " + n + " rows at sample " + sample + " stand for too many");
     }
-    long[] at = new long[n * copies];
-    int[] item = new int[n * copies];
-    for (int i = 0; i < n; i++) {
-      for (int c = 0; c < copies; c++) {
-        at[i * copies + c] = recorded.at()[i] + c;
-        item[i * copies + c] = recorded.item()[i];
+    List<Arrivals> copiesOf = new ArrayList<>(copies);
+    for (int c = 0; c < copies; c++) {
+      long[] at = recorded.at().clone();
+      for (int i = 0; i < n; i++) {
+        at[i] += c;
       }
+      copiesOf.add(new Arrivals(at, recorded.item(), recorded.items(), recorded.source()));
     }
-    // Copies a millisecond apart can pass the next row: keep the times in order.
-    for (int i = 1; i < at.length; i++) {
-      at[i] = Math.max(at[i], at[i - 1]);
-    }
-    return new Arrivals(at, item, recorded.items(), recorded.source());
+    Arrivals all = Arrivals.merge(copiesOf);
+    return new Arrivals(all.at(), all.item(), all.items(), recorded.source());
   }
 
   private static double sample(String name, int number, String text) {

@@ -234,7 +234,9 @@ public final class SimulateCommand {
       try {
         policy = PolicyParser.apply(option, RoomPolicy.DEFAULTS, values);
       } catch (InvalidPolicyException e) {
-        throw new IllegalArgumentException(String.join("; ", e.problems()), e);
+        // PolicyParser names a setting source.name; here the source is the option.
+        throw new IllegalArgumentException(
+            String.join("; ", e.problems()).replace(option + ".", option + " "), e);
       }
       for (PolicyProperty unmodelled :
           List.of(
@@ -244,7 +246,11 @@ public final class SimulateCommand {
               PolicyProperty.PROOF_OF_WORK)) {
         if (values.containsKey(unmodelled.key())) {
           throw new IllegalArgumentException(
-              option + "." + unmodelled.key() + ": not simulated; see ./anteroom simulate --help");
+              option
+                  + " "
+                  + unmodelled.key()
+                  + ": not simulated (room-wide limits, the auto-pilot"
+                  + " and proof of work are not)");
         }
       }
       if (!policy.mode().admits() || policy.admitPerSecond() <= 0) {

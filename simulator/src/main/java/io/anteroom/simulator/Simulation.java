@@ -196,6 +196,7 @@ public final class Simulation {
           }
           sendReleases(t);
           clock.set(START.plusMillis(t));
+          Tick moment = new Tick(t, next);
           for (int q = 0; q < queues.length; q++) {
             if (used[q]) {
               for (int c = 0; c < admitCalls; c++) {
@@ -203,20 +204,19 @@ public final class Simulation {
               }
               sent.expiries.add(store.expire(queues[q], policy).toFuture());
               double now = START.toEpochMilli() + t;
-              sent.admittedAt.add(t);
-              sent.heads.add(
+              moment.heads.add(
                   commands.zrangebyscore(keys.running(queues[q]), Range.create(now, now)));
             }
           }
           if (t % SAMPLE_EVERY == 0) {
-            sent.samples.add(t);
             for (int q = 0; q < queues.length; q++) {
               if (used[q]) {
-                sent.counts.add(commands.zcard(keys.waiting(queues[q])));
-                sent.counts.add(commands.zcard(keys.running(queues[q])));
+                moment.counts.add(commands.zcard(keys.waiting(queues[q])));
+                moment.counts.add(commands.zcard(keys.running(queues[q])));
               }
             }
           }
+          sent.ticks.add(moment);
         }
         followUps.forEach(Simulation::await);
         followUps.clear();
@@ -346,61 +346,75 @@ public final class Simulation {
       private final List<Future<EnqueueResult>> joins = new ArrayList<>();
       private final List<Future<AdmitResult>> admits = new ArrayList<>();
       private final List<Future<?>> expiries = new ArrayList<>();
-      private final List<Long> admittedAt = new ArrayList<>();
-      private final List<Future<List<String>>> heads = new ArrayList<>();
-      private final List<Long> samples = new ArrayList<>();
-      private final List<Future<Long>> counts = new ArrayList<>();
+      private final List<Tick> ticks = new ArrayList<>();
       private long lastInLine;
 
       Window(int firstArrival) {
         this.firstArrival = firstArrival;
       }
 
-      /** Reads every reply; returns those the line finished as gone. */
+      /** Reads every reply, a tick at a time; returns those the line finished as gone. */
       long read() {
         List<List<ScoredValue<String>>> polls = perQueue();
-        for (int k = 0; k < joins.size(); k++) {
-          int i = firstArrival + k;
-          EnqueueResult result = await(joins.get(k));
-          if (result.admitted()) {
-            atOnce++;
-            admitted(i, arrivals.at()[i]);
-          } else if (result.position() > 0) {
-            polls.get(arrivals.item()[i]).add(ScoredValue.just(lastPoll(i), id(i)));
+        int i = firstArrival;
+        for (Tick tick : ticks) {
+          for (; i < tick.arrived; i++) {
+            EnqueueResult result = await(joins.get(i - firstArrival));
+            if (result.admitted()) {
+              atOnce++;
+              admitted(i, arrivals.at()[i]);
+            } else if (result.position() > 0) {
+              polls.get(arrivals.item()[i]).add(ScoredValue.just(lastPoll(i), id(i)));
+            }
+          }
+          for (Future<List<String>> head : tick.heads) {
+            for (String visitor : await(head)) {
+              int k = index(visitor);
+              if (waited[k] == -1) {
+                admitted(k, tick.at);
+              }
+            }
+          }
+          if (!tick.counts.isEmpty()) {
+            sample(tick);
           }
         }
         sendLatest(polls, keys::seen);
+        sendLatest(activity, keys::running);
         long abandoned = 0;
         for (Future<AdmitResult> admit : admits) {
           abandoned += await(admit).abandoned();
         }
         expiries.forEach(Simulation::await);
-        for (int k = 0; k < heads.size(); k++) {
-          long t = admittedAt.get(k);
-          for (String visitor : await(heads.get(k))) {
-            int i = index(visitor);
-            if (waited[i] == -1) {
-              admitted(i, t);
-            }
-          }
-        }
-        sendLatest(activity, keys::running);
-        int perSample = counts.size() / Math.max(1, samples.size());
-        for (int s = 0; s < samples.size(); s++) {
-          long inLine = 0;
-          long running = 0;
-          for (int k = s * perSample; k < (s + 1) * perSample; k += 2) {
-            inLine += await(counts.get(k));
-            running += await(counts.get(k + 1));
-          }
-          longestLine = Math.max(longestLine, inLine);
-          peakActive = Math.max(peakActive, running);
-          timeline.add(
-              samples.get(s) / 1000, inLine, running, admitted, firstArrival + joins.size());
-          lastInLine = inLine;
-        }
         return abandoned;
       }
+
+      private void sample(Tick tick) {
+        long inLine = 0;
+        long running = 0;
+        for (int k = 0; k < tick.counts.size(); k += 2) {
+          inLine += await(tick.counts.get(k));
+          running += await(tick.counts.get(k + 1));
+        }
+        longestLine = Math.max(longestLine, inLine);
+        peakActive = Math.max(peakActive, running);
+        timeline.add(tick.at / 1000, inLine, running, admitted, tick.arrived);
+        lastInLine = inLine;
+      }
+    }
+  }
+
+  /**
+   * One tick's reads: who was admitted at its moment, line lengths on the second.
+   *
+   * @param at the tick's moment, ms from the start
+   * @param arrived arrivals joined by then
+   */
+  private record Tick(
+      long at, int arrived, List<Future<List<String>>> heads, List<Future<Long>> counts) {
+
+    Tick(long at, int arrived) {
+      this(at, arrived, new ArrayList<>(), new ArrayList<>());
     }
   }
 
