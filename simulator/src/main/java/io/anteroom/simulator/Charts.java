@@ -23,6 +23,18 @@ public final class Charts {
   static final int WIDTH = 1200;
   static final int HEIGHT = 900;
 
+  /** A run's colour, by its place in the comparison. */
+  private static final Color[] COLOURS = {
+    new Color(0x1f77b4),
+    new Color(0xd62728),
+    new Color(0x2ca02c),
+    new Color(0xff7f0e),
+    new Color(0x9467bd),
+    new Color(0x8c564b),
+    new Color(0xe377c2),
+    new Color(0x7f7f7f)
+  };
+
   /** Most points a line is drawn with; longer timelines are thinned evenly. */
   private static final int MOST_POINTS = 2000;
 
@@ -32,9 +44,12 @@ public final class Charts {
   public static void write(Path file, String title, List<Outcome> runs) throws IOException {
     CombinedDomainXYPlot plot = new CombinedDomainXYPlot(new NumberAxis("minutes from the start"));
     plot.setGap(12);
-    plot.add(plot("people waiting", runs, Charts::waiting), 1);
+    XYPlot waiting = plot("people waiting", runs, Charts::waiting);
+    plot.add(waiting, 1);
     plot.add(plot("sessions running", runs, Charts::active), 1);
     plot.add(plot("wait of those arriving then (minutes)", runs, Charts::waitByArrival), 1);
+    // One legend entry a run: the lines of a run have the same colour in every plot.
+    plot.setFixedLegendItems(waiting.getLegendItems());
     JFreeChart chart = new JFreeChart(title, JFreeChart.DEFAULT_TITLE_FONT, plot, runs.size() > 1);
     chart.setBackgroundPaint(Color.WHITE);
     ChartUtils.saveChartAsPNG(file.toFile(), chart, WIDTH, HEIGHT);
@@ -50,6 +65,7 @@ public final class Charts {
     XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, false);
     for (int i = 0; i < runs.size(); i++) {
       renderer.setSeriesStroke(i, new BasicStroke(2f));
+      renderer.setSeriesPaint(i, COLOURS[i % COLOURS.length]);
     }
     NumberAxis axis = new NumberAxis(name);
     axis.setAutoRangeIncludesZero(true);
