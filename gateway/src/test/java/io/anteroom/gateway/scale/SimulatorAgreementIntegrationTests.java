@@ -18,6 +18,7 @@ import io.anteroom.queue.redis.RedisConnector;
 import io.anteroom.simulator.Arrivals;
 import io.anteroom.simulator.Behaviour;
 import io.anteroom.simulator.Outcome;
+import io.anteroom.simulator.Recording;
 import io.anteroom.simulator.Simulation;
 import io.anteroom.simulator.Spread;
 import io.anteroom.testing.redis.RedisServer;
@@ -30,9 +31,10 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,12 +44,14 @@ import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The simulator agrees with the real system: 5,000 newcomers arrive at two gateways in front of a
- * line of 100 admissions a second that one worker admits from; then the same arrivals (the join
- * moments Redis recorded) run through {@code ./anteroom simulate}'s {@link Simulation} under the
- * same settings. Their waits' p50 and p90 agree within 10 %.
+ * line of 100 admissions a second that one worker admits from, and the gateways record every
+ * arrival ({@code record-arrivals: 1}); then the recording, downloaded from the admin API as an
+ * operator would, runs through {@code ./anteroom simulate}'s {@link Simulation} under the same
+ * settings. Their waits' p50 and p90 agree within 10 %.
  *
  * <p>The real waits are read from the line itself once it has emptied: a visitor's join is their
  * {@code seen} time (nobody polls: every wait is far shorter than abandon-after) and their
@@ -64,12 +68,15 @@ class SimulatorAgreementIntegrationTests {
           "admit-burst", "1s",
           "max-active", "100000",
           "session-duration", "10m",
-          "abandon-after", "2m");
+          "abandon-after", "2m",
+          "record-arrivals", "1");
+  static final String ADMIN = "admin-token-0123456789abcdef";
 
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
   @RegisterExtension static WireMockOrigin origin = new WireMockOrigin();
 
   final QueueKeys keys = new QueueKeys("wr");
+  @TempDir Path dir;
   Instances instances;
 
   @AfterEach
@@ -87,8 +94,9 @@ class SimulatorAgreementIntegrationTests {
     }
     instances = new Instances("agreement", redis.uri());
     RedisCommands<String, String> commands = instances.redis();
-    GatewayApp east = instances.keep(new GatewayApp(redis.uri(), origin));
-    GatewayApp west = instances.keep(new GatewayApp(redis.uri(), origin));
+    String token = "--anteroom.admin.token=" + ADMIN;
+    GatewayApp east = instances.keep(new GatewayApp(redis.uri(), origin, token));
+    GatewayApp west = instances.keep(new GatewayApp(redis.uri(), origin, token));
     for (GatewayApp gateway : List.of(east, west)) {
       await()
           .atMost(Duration.ofSeconds(10))
@@ -106,18 +114,13 @@ class SimulatorAgreementIntegrationTests {
     Map<String, Double> admitted = scores(commands.zrangeWithScores(keys.running(QUEUE), 0, -1));
     assertThat(admitted).hasSize(PEOPLE);
     Histogram real = new Histogram(3);
-    long[] joins = new long[PEOPLE];
-    int n = 0;
     for (Map.Entry<String, Double> session : admitted.entrySet()) {
       double admission = session.getValue();
-      double join = joined.getOrDefault(session.getKey(), admission);
-      real.recordValue(Math.round(admission - join));
-      joins[n++] = Math.round(join);
+      real.recordValue(Math.round(admission - joined.getOrDefault(session.getKey(), admission)));
     }
-    Arrays.sort(joins);
-    long first = joins[0];
-    long[] at = Arrays.stream(joins).map(t -> t - first).toArray();
-    Arrivals same = new Arrivals(at, new int[PEOPLE], List.of(QUEUE.item()), "the same arrivals");
+    Arrivals same = Recording.read(download(east.managementPort(), dir.resolve("arrivals.csv")));
+    assertThat(same.size()).isEqualTo(PEOPLE);
+    assertThat(same.items()).containsExactly(QUEUE.item());
 
     Outcome simulated;
     try (RedisServer own = RedisServer.start()) {
@@ -139,7 +142,7 @@ class SimulatorAgreementIntegrationTests {
     double realP50 = real.getValueAtPercentile(50) / 1000.0;
     double realP90 = real.getValueAtPercentile(90) / 1000.0;
     instances.report(
-        "real p50 %.2fs p90 %.2fs; simulated p50 %.2fs p90 %.2fs; arrivals over %.1fs",
+        "real p50 %.2fs p90 %.2fs; simulated p50 %.2fs p90 %.2fs; recorded arrivals over %.1fs",
         realP50,
         realP90,
         simulated.waitSeconds(50),
@@ -150,6 +153,26 @@ class SimulatorAgreementIntegrationTests {
     assertThat(realP50).isGreaterThan(3);
     assertThat(simulated.waitSeconds(50)).isCloseTo(realP50, withinPercent(realP50));
     assertThat(simulated.waitSeconds(90)).isCloseTo(realP90, withinPercent(realP90));
+  }
+
+  /**
+   * The room's recording, from the admin API, once every gateway has flushed what it held (a flush
+   * a second).
+   */
+  private static Path download(int managementPort, Path file) throws Exception {
+    HttpClient http = HttpClient.newHttpClient();
+    HttpRequest request =
+        HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + managementPort + "/admin/api/rooms/shop/arrivals"))
+            .header("Authorization", "Bearer " + ADMIN)
+            .build();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                http.send(request, HttpResponse.BodyHandlers.ofFile(file)).statusCode() == 200
+                    && Files.readAllLines(file).size() == PEOPLE + 2);
+    return file;
   }
 
   private static org.assertj.core.data.Offset<Double> withinPercent(double value) {
