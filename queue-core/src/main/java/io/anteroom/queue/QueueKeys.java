@@ -46,6 +46,9 @@ import java.util.regex.Pattern;
  * ZADD wr:places:shop:&lt;visitor&gt; &lt;joined-ms&gt; 42        queues a visitor id joined, for a cap
  * INCR wr:newplaces:shop:&lt;address&gt;:&lt;epoch-minute&gt;       new places per client address, expires
  * ZADD wr:history:shop       &lt;interval-ms&gt; &lt;ms:waiting:running:finished:admitted&gt;  last 15 min
+ * ZADD wr:shadow:{shop}:42:waiting ...    a queue in shadow mode: its virtual line, the same keys
+ *                            under the prefix {@code wr:shadow} ({@link #shadow()})
+ * LPUSH wr:shadow:{shop}:42:waits &lt;ms&gt;   its last would-be waits, newest first, bounded
  * XADD wr:audit MAXLEN ~ 10000 * at &lt;iso&gt; who &lt;name&gt; from &lt;address&gt; what &lt;change&gt;
  *                            target &lt;room or queue&gt; old &lt;values&gt; new &lt;values&gt;  admin changes;
  *                            then XTRIM wr:audit MINID &lt;30 days ago&gt;
@@ -83,6 +86,9 @@ public final class QueueKeys {
    */
   public static final String STORE_MARKER = ".store";
 
+  /** What {@link #shadow()} adds to the prefix: a part no room, item or other key can spell. */
+  private static final String SHADOW = ":shadow";
+
   private final String prefix;
 
   /** Keys under {@code prefix}, which must be 1-32 letters, digits, dashes or underscores. */
@@ -92,6 +98,24 @@ public final class QueueKeys {
           "key prefix must be 1-32 letters, digits, '-' or '_': " + prefix);
     }
     this.prefix = prefix;
+  }
+
+  /** The keys of {@code real}'s virtual lines ({@link #shadow()}). */
+  private QueueKeys(QueueKeys real) {
+    this.prefix = real.prefix + SHADOW;
+  }
+
+  /**
+   * The keys of the virtual lines of queues in shadow mode: every key of this layout under the
+   * prefix {@code <prefix>:shadow} ({@code wr:shadow:{shop}:42:waiting}), so the real scripts run
+   * on them unchanged and can never touch a real line. The room's hash tag is kept, so a virtual
+   * line lives in its room's Cluster slot. The prefix checked at start-up stays within 32
+   * characters; the shadow one is made here only, from a checked prefix, and may be up to 39. Its
+   * lines carry a time to live, refreshed while the mode is on (expire.lua, shadow_waits.lua,
+   * join.lua), so they go away by themselves once it is not.
+   */
+  public QueueKeys shadow() {
+    return prefix.endsWith(SHADOW) ? this : new QueueKeys(this);
   }
 
   /** Whether {@code text} can prefix keys: 1-32 letters, digits, dashes or underscores. */
@@ -133,6 +157,14 @@ public final class QueueKeys {
 
   public String state(QueueId queue) {
     return queueKey(queue, "state");
+  }
+
+  /**
+   * List of the last would-be waits (ms) of a virtual line, newest first, bounded; meant for the
+   * keys of {@link #shadow()} (shadow_waits.lua).
+   */
+  public String waits(QueueId queue) {
+    return queueKey(queue, "waits");
   }
 
   /** Hash of the queue's requests per epoch second, for activation by traffic. */

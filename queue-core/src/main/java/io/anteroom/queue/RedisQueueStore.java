@@ -45,6 +45,7 @@ public final class RedisQueueStore implements QueueStore {
   private final Clock clock;
   private final MeasuredRates rates = new MeasuredRates();
   private final IdleReports idle;
+  private final boolean virtual;
 
   /** A store whose lines of queues that are off are not bounded, only expire. */
   public RedisQueueStore(
@@ -60,11 +61,33 @@ public final class RedisQueueStore implements QueueStore {
       QueueKeys keys,
       Clock clock,
       IdleLines idle) {
+    this(commands, keys, clock, idle, false);
+  }
+
+  private RedisQueueStore(
+      RedisClusterAsyncCommands<String, String> commands,
+      QueueKeys keys,
+      Clock clock,
+      IdleLines idle,
+      boolean virtual) {
     this.commands = commands;
     this.scripts = new ScriptRunner(commands);
     this.keys = keys;
     this.clock = clock;
     this.idle = new IdleReports(idle, clock);
+    this.virtual = virtual;
+  }
+
+  /**
+   * The store of the virtual lines of queues in shadow mode, over {@code keys.shadow()}: the same
+   * scripts, but its expiry gives the keys the idle time to live instead of removing it, so a
+   * virtual line goes away by itself once the worker stops working on it. Its lines are never
+   * reported as idle lines: the bound of those deletes lines of queues that are off, and the
+   * virtual lines' queues are not on in the shadow keys.
+   */
+  public static RedisQueueStore shadow(
+      RedisClusterAsyncCommands<String, String> commands, QueueKeys keys, Clock clock) {
+    return new RedisQueueStore(commands, keys.shadow(), clock, IdleLines.UNBOUNDED, true);
   }
 
   @Override
@@ -198,7 +221,8 @@ public final class RedisQueueStore implements QueueStore {
             now(),
             Long.toString(policy.sessionIdleLimit().toMillis()),
             Long.toString(policy.finishedRetention().toMillis()),
-            Integer.toString(EXPIRE_LIMIT))
+            Integer.toString(EXPIRE_LIMIT),
+            virtual ? Long.toString(policy.idleTimeToLive().toMillis()) : "0")
         .map(r -> new ExpireResult(r.get(0), r.get(1), r.get(2), r.get(3), r.get(4), r.get(5)));
   }
 

@@ -78,4 +78,19 @@ class QueueKeysTests {
     assertThatThrownBy(() -> new QueueKeys("w r")).hasMessageContaining("key prefix");
     assertThatThrownBy(() -> new QueueKeys("{wr}")).hasMessageContaining("key prefix");
   }
+
+  @Test
+  void shadowKeysAreASecondLayoutInTheRoomsSlotThatNoRealKeyCanSpell() {
+    QueueId queue = QueueId.of("shop", "42");
+    QueueKeys shadow = new QueueKeys("abcdefghijklmnopqrstuvwxyz012345").shadow();
+
+    assertThat(shadow.waiting(queue))
+        .isEqualTo("abcdefghijklmnopqrstuvwxyz012345:shadow:{shop}:42:waiting");
+    assertThat(keys.shadow().waits(queue)).isEqualTo("wr:shadow:{shop}:42:waits");
+    assertThat(keys.shadow().shadow().waiting(queue)).isEqualTo("wr:shadow:{shop}:42:waiting");
+    assertThat(Arrays.stream(keys.shadow().scriptKeys(queue)).mapToInt(SlotHash::getSlot))
+        .containsOnly(SlotHash.getSlot(keys.waiting(queue)));
+    assertThat(keys.shadow().scriptKeys(queue))
+        .doesNotContainAnyElementsOf(Arrays.asList(keys.scriptKeys(queue)));
+  }
 }

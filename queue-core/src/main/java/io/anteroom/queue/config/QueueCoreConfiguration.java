@@ -24,6 +24,8 @@ import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.queue.redis.DeferredRedisConnector;
 import io.anteroom.queue.redis.RedisConnector;
+import io.anteroom.queue.shadow.RedisShadowLines;
+import io.anteroom.queue.shadow.ShadowLines;
 import io.anteroom.queue.time.RedisTime;
 import io.anteroom.queue.time.RedisTimeSync;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -79,6 +81,11 @@ public class QueueCoreConfiguration {
   QueueStore queueStore(
       DeferredRedisConnector redis, QueueKeys keys, Clock clock, IdleLines idleLines) {
     return new RedisQueueStore(redis.commands(), keys, clock, idleLines);
+  }
+
+  @Bean
+  ShadowLines shadowLines(DeferredRedisConnector redis, QueueKeys keys, Clock clock) {
+    return new RedisShadowLines(redis.commands(), keys, clock);
   }
 
   @Bean

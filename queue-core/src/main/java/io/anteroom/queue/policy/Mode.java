@@ -10,6 +10,12 @@ public enum Mode implements Choice {
   PAUSED,
   /** Nobody waits: the queue is off whatever turned it on. */
   PASSTHROUGH,
+  /**
+   * Nobody waits, as in {@link #PASSTHROUGH}; while the queue is on, the newcomers who would have
+   * waited join a virtual line of their own ({@code QueueKeys#shadow()}) that the worker admits
+   * from at the queue's settings, to show what the real line would look like.
+   */
+  SHADOW,
   /** Nobody enters: visitors without a pass get the closed page. */
   CLOSED;
 

@@ -23,8 +23,8 @@ import java.util.List;
  *     several calls per tick when needed); default 100, which keeps one call under a millisecond
  * @param finishedRetention {@code finished-retention}: how long finished visitors are kept for
  *     status and counts; default 1h
- * @param mode {@code mode}: {@code queue}, {@code queue-all}, {@code paused}, {@code passthrough}
- *     or {@code closed} ({@link Mode}); default queue
+ * @param mode {@code mode}: {@code queue}, {@code queue-all}, {@code paused}, {@code passthrough},
+ *     {@code shadow} or {@code closed} ({@link Mode}); default queue
  * @param activateAbove {@code activate-above}: requests per second to one item, averaged over the
  *     activation window, that turn its queue on; 0 turns automatic activation off; default 0
  * @param deactivateBelow {@code deactivate-below}: requests per second under which an automatically

@@ -34,6 +34,7 @@ public final class QueueScripts {
   public static final LuaScript PILOT = LuaScript.load("pilot.lua");
   public static final LuaScript PILOT_STEP = LuaScript.load("pilot_step.lua");
   public static final LuaScript ARRIVALS = LuaScript.load("arrivals.lua");
+  public static final LuaScript SHADOW_WAITS = LuaScript.load("shadow_waits.lua");
 
   private QueueScripts() {}
 }

@@ -4,7 +4,9 @@
 -- without one belong to a queue that is on.
 -- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions (the room's), 7 budget (the room's; unused here)
 -- ARGV: 1 now (ms), 2 idle limit (ms): the session duration and one session check, 3 finished
---       retention (ms), 4 limit per call
+--       retention (ms), 4 limit per call, 5 (optional) time to live (ms) to give the five keys
+--       instead of removing it: a virtual line of a queue in shadow mode (QueueKeys shadow), which
+--       must go away by itself once the mode is off
 -- Reply: {expired, trimmed, waiting, running, finished, admitted}: the set sizes after the call and
 --   the lifetime count of admissions, for the worker's gauges (one call per queue per tick already)
 -- Safe to repeat at any later moment: a second call finds nothing more to expire; one with an
@@ -26,8 +28,13 @@ if #idle > 0 then
   redis.call('ZADD', KEYS[3], unpack(ended))
   redis.call('HINCRBY', KEYS[5], 'expired', #idle)
 end
+local keep = tonumber(ARGV[5] or 0)
 for i = 1, 5 do
-  redis.call('PERSIST', KEYS[i])
+  if keep > 0 then
+    redis.call('PEXPIRE', KEYS[i], keep)
+  else
+    redis.call('PERSIST', KEYS[i])
+  end
 end
 local trimmed = redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', '(' .. (now - retention))
 return {#idle, trimmed, redis.call('ZCARD', KEYS[1]), redis.call('ZCARD', KEYS[2]),

@@ -103,6 +103,19 @@ class PolicyParserTests {
   }
 
   @Test
+  void modeShadowParsesAndLetsEveryonePassLikePassthrough() {
+    RoomPolicy shadow = PolicyParser.apply("x", RoomPolicy.DEFAULTS, Map.of("mode", "shadow"));
+
+    assertThat(shadow.mode()).isEqualTo(Mode.SHADOW);
+    assertThat(shadow.mode().holdsEveryone()).isFalse();
+    assertThat(shadow.holdsEveryone(java.time.Instant.EPOCH)).isFalse();
+    assertThat(problems(Map.of("mode", "Shadow")))
+        .containsExactly(
+            "x.mode: must be one of queue, queue-all, paused, passthrough, shadow, closed;"
+                + " was 'Shadow'");
+  }
+
+  @Test
   void badOperationValuesAreNamedWithWhatIsAccepted() {
     assertThat(
             problems(
@@ -116,7 +129,7 @@ class PolicyParserTests {
                     "activation-window",
                     "1500ms")))
         .containsExactlyInAnyOrder(
-            "x.mode: must be one of queue, queue-all, paused, passthrough, closed; was 'open'",
+            "x.mode: must be one of queue, queue-all, paused, passthrough, shadow, closed; was 'open'",
             "x.deactivate-below: must be between 0 and activate-above (10.0)",
             "x.activation-window: must be whole seconds from 1s to 60s");
     assertThat(problems(Map.of("closed-line", "drop", "activation-window", "61s")))
