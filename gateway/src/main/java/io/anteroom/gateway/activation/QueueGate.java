@@ -62,7 +62,9 @@ public final class QueueGate {
       return Verdict.WAIT;
     }
     return switch (policy.mode()) {
-      case PASSTHROUGH -> Verdict.ENTER;
+      // Shadow lets everyone in as passthrough does, even into a room at its limits; the virtual
+      // line is joined beside (ShadowJoins).
+      case PASSTHROUGH, SHADOW -> Verdict.ENTER;
       case CLOSED -> Verdict.CLOSED;
       // queue-all and paused hold everyone (above): this is queue outside a pre-queue.
       case QUEUE, QUEUE_ALL, PAUSED ->

@@ -19,6 +19,7 @@ import io.anteroom.queue.origin.RedisPilot;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.queue.redis.DeferredRedisConnector;
+import io.anteroom.queue.shadow.ShadowLines;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -87,14 +88,16 @@ class AdminManagementContextConfiguration {
       Clock clock,
       AnteroomProperties anteroom,
       DeferredRedisConnector connector,
-      QueueKeys keys) {
+      QueueKeys keys,
+      ShadowLines shadow) {
     Map<String, ItemIds> ids = new LinkedHashMap<>();
     anteroom.roomOptions().forEach((room, options) -> ids.put(room, ItemIds.parse(room, options)));
     Rooms rooms = new Rooms(policies, settings, ids);
     RedisAuditTrail trail = new RedisAuditTrail(connector.commands(), keys, clock);
     Audit audit = new Audit(trail, clock);
     AutopilotHandler autopilot = new AutopilotHandler(rooms, pilot, clock);
-    RoomListing listing = new RoomListing(policies, rooms, active, queues, roomStore, autopilot);
+    RoomListing listing =
+        new RoomListing(policies, rooms, active, queues, roomStore, autopilot, shadow);
     return AdminRoutes.routes(
         redis,
         new AdminPage(),

@@ -9,6 +9,7 @@ import io.anteroom.queue.RoomStore;
 import io.anteroom.queue.policy.Mode;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.RoomPolicy;
+import io.anteroom.queue.shadow.ShadowLines;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,9 +23,10 @@ import reactor.core.publisher.Mono;
 /**
  * The read side of the admin API: rooms, each with its totals against its room-wide limits, where
  * its auto-pilot stands ({@link AutopilotView#compact}), and the queues of each that are on or have
- * overrides of their own, with their counts and the admission rate measured in Redis. Reads Redis
- * on every call (one read of the active queues, one of each room's overrides, one of its totals and
- * one of its auto-pilot, one per queue for its counts and rate), so it shows what is, not a mirror.
+ * overrides of their own, with their counts and the admission rate measured in Redis, and for a
+ * queue in shadow mode what its virtual line shows ({@link ShadowView}). Reads Redis on every call
+ * (one read of the active queues, one of each room's overrides, one of its totals and one of its
+ * auto-pilot, one per queue for its counts and rate), so it shows what is, not a mirror.
  */
 final class RoomListing {
 
@@ -39,6 +41,7 @@ final class RoomListing {
   private final QueueStore queues;
   private final RoomStore roomStore;
   private final AutopilotHandler autopilot;
+  private final ShadowLines shadow;
 
   RoomListing(
       RoomPolicies policies,
@@ -46,13 +49,15 @@ final class RoomListing {
       ActiveQueues active,
       QueueStore queues,
       RoomStore roomStore,
-      AutopilotHandler autopilot) {
+      AutopilotHandler autopilot,
+      ShadowLines shadow) {
     this.policies = policies;
     this.rooms = rooms;
     this.active = active;
     this.queues = queues;
     this.roomStore = roomStore;
     this.autopilot = autopilot;
+    this.shadow = shadow;
   }
 
   /** {@code GET /admin/api/rooms}. */
@@ -142,7 +147,9 @@ final class RoomListing {
 
   private Mono<Map<String, Object>> queueView(
       QueueId queue, Activation activation, RoomPolicy policy, Map<String, String> overrides) {
-    return Mono.zip(queues.counts(queue), queues.measuredRate(queue))
+    Mono<Map<String, Object>> virtual =
+        policy.mode() == Mode.SHADOW ? ShadowView.of(shadow, queue) : Mono.just(Map.of());
+    return Mono.zip(queues.counts(queue), queues.measuredRate(queue), virtual)
         .map(
             read -> {
               Map<String, Object> view = new LinkedHashMap<>();
@@ -155,13 +162,17 @@ final class RoomListing {
               view.put("overrides", PolicyView.sorted(overrides));
               putCounts(view, read.getT1());
               view.put("measured-admit-per-second", PolicyView.number(read.getT2()));
+              if (!read.getT3().isEmpty()) {
+                view.put("shadow", read.getT3());
+              }
               return view;
             });
   }
 
   /**
    * What visitors without a pass meet: {@code queueing} (they wait and are admitted at the rate),
-   * {@code off} (they pass), {@code paused}, {@code closed} or {@code passthrough}.
+   * {@code off} (they pass), {@code paused}, {@code closed}, {@code passthrough} or {@code shadow}
+   * (they pass; a virtual line counts who would have waited).
    */
   static String state(Mode mode, boolean on) {
     return switch (mode) {
@@ -170,6 +181,7 @@ final class RoomListing {
       case PAUSED -> "paused";
       case CLOSED -> "closed";
       case PASSTHROUGH -> "passthrough";
+      case SHADOW -> "shadow";
     };
   }
 

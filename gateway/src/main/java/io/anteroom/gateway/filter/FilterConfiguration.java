@@ -17,6 +17,7 @@ import io.anteroom.gateway.pass.SessionChecks;
 import io.anteroom.gateway.pass.Tickets;
 import io.anteroom.gateway.proof.Proofs;
 import io.anteroom.gateway.room.RoomPolicyMirror;
+import io.anteroom.gateway.shadow.ShadowJoins;
 import io.anteroom.gateway.status.LimitResponses;
 import io.anteroom.gateway.status.RoomShares;
 import io.anteroom.gateway.status.WaitingResponses;
@@ -26,6 +27,8 @@ import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.RoomStore;
 import io.anteroom.queue.config.AnteroomProperties;
 import io.anteroom.queue.log.ThrottledWarnings;
+import io.anteroom.queue.shadow.ShadowLines;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import org.slf4j.LoggerFactory;
@@ -162,10 +165,22 @@ public class FilterConfiguration {
       Visitors visitors,
       PassHolders holders,
       LineEntry line,
-      Answers answers) {
+      Answers answers,
+      ShadowJoins shadow) {
     return new WaitingRoomGatewayFilterFactory(
         RoomRules.of(anteroom, gateway, clients),
         new WaitingRoomFilter.Shared(
-            policies, hits, arrivals, gate, visitors, holders, line, answers));
+            policies, hits, arrivals, gate, visitors, holders, line, answers, shadow));
+  }
+
+  @Bean
+  ShadowJoins shadowJoins(
+      ShadowLines lines,
+      ActiveQueueMirror mirror,
+      RedisGuard redis,
+      AnteroomProperties anteroom,
+      MeterRegistry meters,
+      Clock clock) {
+    return new ShadowJoins(lines, mirror, redis, anteroom.rooms().keySet(), meters, clock);
   }
 }

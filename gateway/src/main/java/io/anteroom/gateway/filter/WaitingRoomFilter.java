@@ -6,6 +6,7 @@ import io.anteroom.gateway.arrival.ArrivalRecorder;
 import io.anteroom.gateway.filter.Visitors.Visitor;
 import io.anteroom.gateway.room.ItemIds;
 import io.anteroom.gateway.room.RoomPolicyMirror;
+import io.anteroom.gateway.shadow.ShadowJoins;
 import io.anteroom.gateway.token.Pass;
 import io.anteroom.gateway.token.Ticket;
 import io.anteroom.queue.QueueId;
@@ -53,7 +54,8 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
       Visitors visitors,
       PassHolders holders,
       LineEntry line,
-      Answers answers) {}
+      Answers answers,
+      ShadowJoins shadow) {}
 
   private final String room;
   private final ItemIds ids;
@@ -66,6 +68,7 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
   private final PassHolders holders;
   private final LineEntry line;
   private final Answers answers;
+  private final ShadowJoins shadow;
 
   /**
    * The queue of the item asked for last: during a rush most requests name the same item, and
@@ -86,6 +89,7 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
     this.holders = shared.holders();
     this.line = shared.line();
     this.answers = shared.answers();
+    this.shadow = shared.shadow();
   }
 
   @Override
@@ -141,7 +145,10 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
       arrivals.record(queue, policy);
     }
     return switch (gate.verdict(queue, policy)) {
-      case ENTER -> line.enter(exchange, chain, queue, policy, visitor);
+      case ENTER -> {
+        shadow.arrived(queue, policy, exchange.getRequest().getMethod());
+        yield line.enter(exchange, chain, queue, policy, visitor);
+      }
       case CLOSED -> line.closed(exchange, queue, policy, visitor);
       case WAIT -> line.meet(exchange, chain, queue, policy, visitor);
       case UNAVAILABLE -> answers.withoutLine(exchange, chain, room, policy);

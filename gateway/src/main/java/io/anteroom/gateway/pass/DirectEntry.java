@@ -4,6 +4,7 @@ import io.anteroom.gateway.RedisGuard;
 import io.anteroom.gateway.activation.ActiveQueueMirror;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.RoomStore;
+import io.anteroom.queue.policy.Mode;
 import io.anteroom.queue.policy.RoomPolicy;
 import reactor.core.publisher.Mono;
 
@@ -41,7 +42,8 @@ public final class DirectEntry {
    *     error when Redis failed or the breaker in front of it is open
    */
   public Mono<Boolean> enter(QueueId queue, String visitor, RoomPolicy policy) {
-    if (!policy.budget().limited()) {
+    // Shadow mode lets everyone in, whatever the room's limits; only its virtual line would wait.
+    if (!policy.budget().limited() || policy.mode() == Mode.SHADOW) {
       registrar.register(queue, visitor);
       return IN;
     }
