@@ -9,6 +9,7 @@ import io.anteroom.queue.config.QueueCoreConfiguration;
 import io.anteroom.queue.history.RoomHistory;
 import io.anteroom.queue.origin.RedisPilot;
 import io.anteroom.queue.policy.RoomPolicies;
+import io.anteroom.queue.shadow.ShadowLines;
 import io.anteroom.worker.admission.AdmissionLoop;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -26,6 +27,7 @@ class WorkerConfiguration {
       ActiveQueues active,
       RoomPolicies policies,
       QueueStore store,
+      ShadowLines shadow,
       RoomStore rooms,
       TrafficStore traffic,
       RoomHistory history,
@@ -35,6 +37,7 @@ class WorkerConfiguration {
       Clock clock,
       MeterRegistry meters) {
     return AdmissionLoop.create(
-        active, policies, store, rooms, traffic, history, beats, pilot, worker, clock, meters);
+        active, policies, store, shadow, rooms, traffic, history, beats, pilot, worker, clock,
+        meters);
   }
 }

@@ -14,6 +14,7 @@ import io.anteroom.queue.origin.RedisPilot;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.policy.RoomSettings;
+import io.anteroom.queue.shadow.ShadowLines;
 import io.anteroom.queue.tick.PeriodicTask;
 import io.anteroom.worker.WorkerProperties;
 import io.anteroom.worker.activation.AutoDeactivation;
@@ -21,6 +22,8 @@ import io.anteroom.worker.metrics.HistoryWriter;
 import io.anteroom.worker.metrics.LineMeters;
 import io.anteroom.worker.metrics.RoomMeters;
 import io.anteroom.worker.pilot.Pilots;
+import io.anteroom.worker.shadow.ShadowMeters;
+import io.anteroom.worker.shadow.ShadowWork;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -61,6 +64,8 @@ public final class AdmissionLoop implements SmartLifecycle {
   private final OutageCredit outage;
   private final GatewaySilence silence;
   private final Pilots pilots;
+  private final ShadowWork shadow;
+  private final ShadowMeters shadowMeters;
   private final Duration tick;
   private final int concurrency;
   private final Counter failedTicks;
@@ -78,6 +83,8 @@ public final class AdmissionLoop implements SmartLifecycle {
       HistoryWriter history,
       GatewaySilence silence,
       Pilots pilots,
+      ShadowWork shadow,
+      ShadowMeters shadowMeters,
       WorkerProperties properties,
       Clock clock,
       MeterRegistry meters) {
@@ -92,6 +99,8 @@ public final class AdmissionLoop implements SmartLifecycle {
     this.outage = new OutageCredit(clock, properties.tick());
     this.silence = silence;
     this.pilots = pilots;
+    this.shadow = shadow;
+    this.shadowMeters = shadowMeters;
     this.tick = properties.tick();
     this.concurrency = properties.queueConcurrency();
     this.failedTicks = meters.counter("anteroom.worker.ticks.failed");
@@ -101,13 +110,14 @@ public final class AdmissionLoop implements SmartLifecycle {
   }
 
   /**
-   * A loop over the given stores, with its queue and room work, automatic deactivation, the lines'
-   * and rooms' gauges and the rooms' history.
+   * A loop over the given stores, with its queue and room work, the virtual lines of queues in
+   * shadow mode, automatic deactivation, the lines' and rooms' gauges and the rooms' history.
    */
   public static AdmissionLoop create(
       ActiveQueues active,
       RoomPolicies policies,
       QueueStore store,
+      ShadowLines shadowLines,
       RoomStore rooms,
       TrafficStore traffic,
       RoomHistory history,
@@ -119,6 +129,8 @@ public final class AdmissionLoop implements SmartLifecycle {
     LineMeters lines = new LineMeters(policies.rooms(), properties.metricQueuesPerRoom(), meters);
     QueueWork work = new QueueWork(store, lines, policies.rooms(), meters, clock);
     RoomMeters roomMeters = new RoomMeters(policies.rooms(), meters);
+    ShadowMeters shadowMeters =
+        new ShadowMeters(policies.rooms(), properties.metricQueuesPerRoom(), meters);
     return new AdmissionLoop(
         active,
         policies,
@@ -130,6 +142,8 @@ public final class AdmissionLoop implements SmartLifecycle {
         new HistoryWriter(history, clock),
         new GatewaySilence(beats, clock),
         new Pilots(pilot, policies.rooms(), meters, clock),
+        new ShadowWork(shadowLines, shadowMeters, policies.rooms(), meters, clock),
+        shadowMeters,
         properties,
         clock,
         meters);
@@ -218,7 +232,11 @@ public final class AdmissionLoop implements SmartLifecycle {
                       together
                           ? work.runAdmitted(job.queue(), policy)
                           : work.run(job.queue(), policy);
-                  return own.then(deactivation.check(job.queue(), job.cause(), job.policy()));
+                  // In shadow mode the queue stays on while its virtual line has people, as a
+                  // real line would keep it on.
+                  return own.then(shadow.run(job.queue(), policy))
+                      .filter(empty -> empty)
+                      .flatMap(empty -> deactivation.check(job.queue(), job.cause(), job.policy()));
                 },
                 concurrency)
             .then();
@@ -236,6 +254,7 @@ public final class AdmissionLoop implements SmartLifecycle {
 
   private Mono<Void> report(Set<QueueId> queues) {
     Map<String, HistorySample> totals = lines.publish(queues);
+    shadowMeters.publish(queues);
     roomMeters.observeLines(totals);
     return history.write(totals);
   }

@@ -102,6 +102,10 @@ public final class QueueWork {
     Mono<Void> entry = admits(policy) ? admission : sweep(queue, policy);
     if (policy.mode() == Mode.CLOSED && policy.closedLine() == ClosedLine.CLEAR) {
       entry = clear(queue);
+    } else if (policy.mode() == Mode.SHADOW) {
+      // Nobody waits in the real line of a queue in shadow mode: its admissions are the virtual
+      // line's (ShadowWork); only the sessions of the passes it gave out expire here.
+      entry = Mono.empty();
     }
     return entry
         .then(Mono.zip(store.expire(queue, policy), store.measuredRate(queue)))

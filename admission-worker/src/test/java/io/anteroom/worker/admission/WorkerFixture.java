@@ -16,6 +16,7 @@ import io.anteroom.queue.policy.RedisSettingsStore;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.redis.RedisConnector;
+import io.anteroom.queue.shadow.RedisShadowLines;
 import io.anteroom.worker.WorkerProperties;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
@@ -82,6 +83,7 @@ public final class WorkerFixture implements AutoCloseable {
             new RedisActiveQueues(redis.commands(), keys),
             policies.apply(redis, keys),
             new RedisQueueStore(redis.commands(), keys, clock),
+            new RedisShadowLines(redis.commands(), keys, clock),
             new RedisRoomStore(redis.commands(), keys, clock),
             new RedisTrafficStore(redis.commands(), keys, clock, idle, false),
             new RedisRoomHistory(redis.commands(), keys, clock),
