@@ -12,7 +12,7 @@
   var AUDIT_SHOWN = 50;
   var API = "/admin/api";
   var ROLES = ["viewer", "operator", "admin"];
-  var MODES = ["queue", "queue-all", "paused", "passthrough", "closed"];
+  var MODES = ["queue", "queue-all", "paused", "passthrough", "shadow", "closed"];
   var timer = null;
   var sections = {};
   var me = null; // {name, role} of the token, from /me
@@ -308,7 +308,9 @@
         "closed": "Close the " + what + ": visitors without a pass get the closed page" +
           (line.value === "clear" ? ", and everyone in line loses their place." : "; the line is kept."),
         "paused": "Pause the " + what + ": nobody is admitted until it is resumed.",
-        "passthrough": "Let everyone through to the " + what + " without waiting."
+        "passthrough": "Let everyone through to the " + what + " without waiting.",
+        "shadow": "Let everyone through to the " + what + " without waiting, and count who would" +
+          " have waited in a virtual line. Switching to queue later starts from an empty line."
       }[mode.value];
       if (warning) { ask(warning, run); } else { run(); }
     });
@@ -469,6 +471,16 @@
     }, function () {});
   }
 
+  // What the virtual line of a queue in shadow mode shows, as a row under the queue's.
+  function shadowRow(queue) {
+    var figures = queue.shadow;
+    var row = el("tr", { "class": "shadow-figures", "data-shadow": queue.queue });
+    row.appendChild(el("td", { colspan: "10" }, "In line it would be: " + figures.waiting +
+      " waiting, " + figures.active + " inside; wait p50 " + figures["wait-p50-seconds"] +
+      " s, p90 " + figures["wait-p90-seconds"] + " s (last " + figures.waits + " admitted)"));
+    return row;
+  }
+
   function renderRoom(room) {
     var view = section(room.room);
     var shown = ["mode", "admit-per-second", "new-users-per-minute", "max-active",
@@ -510,8 +522,8 @@
         }, "operator"));
       row.appendChild(actions);
       applyRole(row);
-      return row;
-    });
+      return queue.shadow ? [row, shadowRow(queue)] : [row];
+    }).reduce(function (all, some) { return all.concat(some); }, []);
     if (!rows.length) {
       var empty = el("tr");
       empty.appendChild(el("td", { colspan: "10", "class": "empty" }, "No queue is on."));
