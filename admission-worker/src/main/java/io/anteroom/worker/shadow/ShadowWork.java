@@ -8,6 +8,7 @@ import io.anteroom.queue.log.ThrottledWarnings;
 import io.anteroom.queue.policy.Mode;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.shadow.ShadowLines;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -110,7 +111,7 @@ public final class ShadowWork {
   }
 
   /** Tagged by room only: rooms are configured, items come from requests and are unbounded. */
-  private io.micrometer.core.instrument.Counter admitted(String room) {
+  private Counter admitted(String room) {
     return meters.counter(ADMITTED, "room", room);
   }
 }
