@@ -186,6 +186,30 @@ class RedisShadowLinesIntegrationTests {
   }
 
   @Test
+  void expireWhenTheLineIsVirtualThenGivesItsKeysTheIdleTimeToLiveInsteadOfRemovingIt() {
+    drainBucket();
+    join("v1");
+    sync.zadd(shadow.running(queue), clock.millis(), "v0");
+    sync.zadd(shadow.finished(queue), clock.millis(), "v9");
+    for (String key : sync.keys("*")) {
+      sync.persist(key);
+    }
+
+    store.expire(queue, POLICY).block();
+
+    long ttl = POLICY.idleTimeToLive().toMillis();
+    for (String key :
+        List.of(
+            shadow.waiting(queue),
+            shadow.running(queue),
+            shadow.finished(queue),
+            shadow.seen(queue),
+            shadow.state(queue))) {
+      assertThat(sync.pttl(key)).as(key).isPositive().isLessThanOrEqualTo(ttl);
+    }
+  }
+
+  @Test
   void admitWhenVisitorsNeverPollThenNobodyIsAbandoned() {
     drainBucket();
     join("v1");
