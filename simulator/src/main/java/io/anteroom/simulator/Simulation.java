@@ -175,10 +175,12 @@ public final class Simulation {
       long window = WINDOW.toMillis();
       int next = 0;
       long t = 0;
-      long inLine = 0;
+      // People in line at the end of the last window read; -1 until one is.
+      long inLine = -1;
       long emptied = -1;
       long abandoned = 0;
-      while (next < n || inLine > 0 || t < arrivals.span()) {
+      Window previous = null;
+      while (next < n || inLine != 0 || t < arrivals.span()) {
         if (t + window > LONGEST.toMillis()) {
           throw new IllegalStateException(
               label
@@ -218,12 +220,25 @@ public final class Simulation {
           }
           sent.ticks.add(moment);
         }
-        followUps.forEach(Simulation::await);
-        followUps.clear();
-        abandoned += sent.read();
-        inLine = sent.lastInLine;
-        if (inLine == 0 && next == n && emptied < 0 && t >= arrivals.span()) {
-          emptied = t;
+        sent.arrived = next;
+        sent.end = t;
+        // The window before is read while Redis runs this one.
+        if (previous != null) {
+          abandoned += read(previous);
+          inLine = previous.lastInLine;
+          if (inLine == 0
+              && previous.arrived == n
+              && emptied < 0
+              && previous.end >= arrivals.span()) {
+            emptied = previous.end;
+          }
+        }
+        previous = sent;
+      }
+      if (previous != null) {
+        abandoned += read(previous);
+        if (previous.lastInLine == 0 && emptied < 0) {
+          emptied = previous.end;
         }
       }
       followUps.forEach(Simulation::await);
@@ -241,6 +256,16 @@ public final class Simulation {
           timeline,
           arrivals.span(),
           waitByArrival());
+    }
+
+    /**
+     * Reads {@code window}'s replies, once the calls that followed from the window before have been
+     * answered; returns those the line finished as gone.
+     */
+    private long read(Window window) {
+      followUps.forEach(Simulation::await);
+      followUps.clear();
+      return window.read();
     }
 
     /** Sends arrival {@code i}'s join, at the moment they arrive. */
@@ -348,6 +373,8 @@ public final class Simulation {
       private final List<Future<?>> expiries = new ArrayList<>();
       private final List<Tick> ticks = new ArrayList<>();
       private long lastInLine;
+      private long end;
+      private int arrived;
 
       Window(int firstArrival) {
         this.firstArrival = firstArrival;
