@@ -197,28 +197,7 @@ public final class Simulation {
             sent.joins.add(join(next++));
           }
           sendReleases(t);
-          clock.set(START.plusMillis(t));
-          Tick moment = new Tick(t, next);
-          for (int q = 0; q < queues.length; q++) {
-            if (used[q]) {
-              for (int c = 0; c < admitCalls; c++) {
-                sent.admits.add(store.admit(queues[q], policy).toFuture());
-              }
-              sent.expiries.add(store.expire(queues[q], policy).toFuture());
-              double now = START.toEpochMilli() + t;
-              moment.heads.add(
-                  commands.zrangebyscore(keys.running(queues[q]), Range.create(now, now)));
-            }
-          }
-          if (t % SAMPLE_EVERY == 0) {
-            for (int q = 0; q < queues.length; q++) {
-              if (used[q]) {
-                moment.counts.add(commands.zcard(keys.waiting(queues[q])));
-                moment.counts.add(commands.zcard(keys.running(queues[q])));
-              }
-            }
-          }
-          sent.ticks.add(moment);
+          sent.ticks.add(sendTick(sent, new Tick(t, next)));
         }
         sent.arrived = next;
         sent.end = t;
@@ -266,6 +245,33 @@ public final class Simulation {
       followUps.forEach(Simulation::await);
       followUps.clear();
       return window.read();
+    }
+
+    /**
+     * Sends the worker's tick at {@code moment} on every line (admission, then expiry), the read of
+     * whom it admitted, and on the second the lines' lengths.
+     */
+    private Tick sendTick(Window sent, Tick moment) {
+      clock.set(START.plusMillis(moment.at));
+      double now = START.toEpochMilli() + moment.at;
+      for (int q = 0; q < queues.length; q++) {
+        if (used[q]) {
+          for (int c = 0; c < admitCalls; c++) {
+            sent.admits.add(store.admit(queues[q], policy).toFuture());
+          }
+          sent.expiries.add(store.expire(queues[q], policy).toFuture());
+          moment.heads.add(commands.zrangebyscore(keys.running(queues[q]), Range.create(now, now)));
+        }
+      }
+      if (moment.at % SAMPLE_EVERY == 0) {
+        for (int q = 0; q < queues.length; q++) {
+          if (used[q]) {
+            moment.counts.add(commands.zcard(keys.waiting(queues[q])));
+            moment.counts.add(commands.zcard(keys.running(queues[q])));
+          }
+        }
+      }
+      return moment;
     }
 
     /** Sends arrival {@code i}'s join, at the moment they arrive. */
