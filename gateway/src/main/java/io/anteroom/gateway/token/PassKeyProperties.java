@@ -1,7 +1,6 @@
 package io.anteroom.gateway.token;
 
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -43,14 +42,13 @@ public record PassKeyProperties(
   /** The kid of a generated development pass key. */
   public static final String DEV_KID = "dev-pass";
 
-  private static final Pattern KID =
-      Pattern.compile("[A-Za-z0-9._-]{1," + TokenProperties.MAX_KID_LENGTH + "}");
+  private static final Pattern KID = TokenProperties.KID;
 
-  private static final String PREFIX = "anteroom.tokens.";
+  private static final String PREFIX = TokenProperties.PREFIX;
 
   public PassKeyProperties {
     passSigning = passSigning == null ? PassSigning.HS256 : passSigning;
-    passKeys = nonBlank(passKeys);
+    passKeys = TokenProperties.nonBlank(passKeys);
     passAcceptUntil = passAcceptUntil == null ? Map.of() : Map.copyOf(passAcceptUntil);
     boolean named = passSigningKid != null && !passSigningKid.isBlank();
     hs256PassesUntil =
@@ -94,7 +92,7 @@ public record PassKeyProperties(
       passSigningKid = passSigning.asymmetric() ? DEV_KID : null;
     }
     for (Map.Entry<String, String> entry : passAcceptUntil.entrySet()) {
-      instant("pass-accept-until." + entry.getKey(), entry.getValue());
+      TokenProperties.instant("pass-accept-until." + entry.getKey(), entry.getValue());
       if (entry.getKey().equals(passSigningKid) || !passKeys.containsKey(entry.getKey())) {
         throw new IllegalArgumentException(
             PREFIX
@@ -104,7 +102,7 @@ public record PassKeyProperties(
       }
     }
     if (hs256PassesUntil != null) {
-      instant("hs256-passes-until", hs256PassesUntil);
+      TokenProperties.instant("hs256-passes-until", hs256PassesUntil);
     }
   }
 
@@ -112,13 +110,16 @@ public record PassKeyProperties(
   public Map<String, Instant> passAcceptUntilInstants() {
     Map<String, Instant> instants = new LinkedHashMap<>();
     passAcceptUntil.forEach(
-        (kid, value) -> instants.put(kid, instant("pass-accept-until." + kid, value)));
+        (kid, value) ->
+            instants.put(kid, TokenProperties.instant("pass-accept-until." + kid, value)));
     return instants;
   }
 
   /** {@link #hs256PassesUntil()} parsed, or null. */
   public Instant hs256PassesUntilInstant() {
-    return hs256PassesUntil == null ? null : instant("hs256-passes-until", hs256PassesUntil);
+    return hs256PassesUntil == null
+        ? null
+        : TokenProperties.instant("hs256-passes-until", hs256PassesUntil);
   }
 
   /** Names the pass keys but never shows one, so logging the properties is safe. */
@@ -131,27 +132,5 @@ public record PassKeyProperties(
             new TreeSet<>(passKeys.keySet()),
             new TreeMap<>(passAcceptUntil),
             hs256PassesUntil);
-  }
-
-  private static Map<String, String> nonBlank(Map<String, String> keys) {
-    Map<String, String> kept = new LinkedHashMap<>();
-    if (keys != null) {
-      keys.forEach(
-          (kid, value) -> {
-            if (value != null && !value.isBlank()) {
-              kept.put(kid, value.trim());
-            }
-          });
-    }
-    return Map.copyOf(kept);
-  }
-
-  private static Instant instant(String name, String value) {
-    try {
-      return Instant.parse(value.trim());
-    } catch (DateTimeParseException e) {
-      throw new IllegalArgumentException(
-          PREFIX + name + ": not an ISO-8601 instant such as 2026-12-04T08:00:00Z");
-    }
   }
 }

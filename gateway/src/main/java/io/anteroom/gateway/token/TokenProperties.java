@@ -53,9 +53,10 @@ public record TokenProperties(
   /** Longest kid; a token naming a longer one is refused before any lookup. */
   public static final int MAX_KID_LENGTH = 64;
 
-  private static final Pattern KID = Pattern.compile("[A-Za-z0-9._-]{1," + MAX_KID_LENGTH + "}");
+  /** A key id: what {@code keys.<kid>} and {@code pass-keys.<kid>} may be named. */
+  static final Pattern KID = Pattern.compile("[A-Za-z0-9._-]{1," + MAX_KID_LENGTH + "}");
 
-  private static final String PREFIX = "anteroom.tokens.";
+  static final String PREFIX = "anteroom.tokens.";
 
   public TokenProperties {
     if (issuer == null || issuer.isBlank()) {
@@ -77,7 +78,7 @@ public record TokenProperties(
         });
     signingKey = signingKid(signingKey, keys, generateDevKey);
     acceptUntil = acceptUntil == null ? Map.of() : Map.copyOf(acceptUntil);
-    acceptUntil.forEach((kid, value) -> instant(kid, value));
+    acceptUntil.forEach((kid, value) -> instant("accept-until." + kid, value));
     if (acceptUntil.containsKey(signingKey)) {
       throw new IllegalArgumentException(
           PREFIX + "accept-until." + signingKey + ": the signing key cannot have an end");
@@ -103,7 +104,7 @@ public record TokenProperties(
   /** {@link #acceptUntil()} parsed. */
   public Map<String, Instant> acceptUntilInstants() {
     Map<String, Instant> instants = new LinkedHashMap<>();
-    acceptUntil.forEach((kid, value) -> instants.put(kid, instant(kid, value)));
+    acceptUntil.forEach((kid, value) -> instants.put(kid, instant("accept-until." + kid, value)));
     return instants;
   }
 
@@ -122,7 +123,8 @@ public record TokenProperties(
             Durations.format(ticketMaxAge));
   }
 
-  private static Map<String, String> nonBlank(Map<String, String> keys) {
+  /** The entries with a value, trimmed; shared with {@link PassKeyProperties}. */
+  static Map<String, String> nonBlank(Map<String, String> keys) {
     Map<String, String> kept = new LinkedHashMap<>();
     if (keys != null) {
       keys.forEach(
@@ -157,15 +159,16 @@ public record TokenProperties(
     return secret;
   }
 
-  private static Instant instant(String kid, String value) {
+  /**
+   * The instant of the setting {@code anteroom.tokens.<name>}; shared with {@link
+   * PassKeyProperties}.
+   */
+  static Instant instant(String name, String value) {
     try {
       return Instant.parse(value.trim());
     } catch (DateTimeParseException e) {
       throw new IllegalArgumentException(
-          PREFIX
-              + "accept-until."
-              + kid
-              + ": not an ISO-8601 instant such as 2026-12-04T08:00:00Z");
+          PREFIX + name + ": not an ISO-8601 instant such as 2026-12-04T08:00:00Z");
     }
   }
 
