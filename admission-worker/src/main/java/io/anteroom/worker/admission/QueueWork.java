@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -120,6 +121,15 @@ public final class QueueWork {
    * else meanwhile) without capping the rate at one batch per tick.
    */
   private Mono<Void> admit(QueueId queue, RoomPolicy policy) {
+    return inBatches(store, queue, policy).doOnNext(result -> record(queue, result)).then();
+  }
+
+  /**
+   * The admission calls of one tick on {@code queue}'s line in {@code store}: a call that filled
+   * its batch is followed by another, up to {@value #MAX_CALLS_PER_TICK}. Shared with the virtual
+   * lines of shadow mode.
+   */
+  public static Flux<AdmitResult> inBatches(QueueStore store, QueueId queue, RoomPolicy policy) {
     return store
         .admit(queue, policy)
         .expand(
@@ -127,9 +137,7 @@ public final class QueueWork {
                 result.admitted() >= policy.admitBatch()
                     ? store.admit(queue, policy)
                     : Mono.empty())
-        .take(MAX_CALLS_PER_TICK)
-        .doOnNext(result -> record(queue, result))
-        .then();
+        .take(MAX_CALLS_PER_TICK);
   }
 
   private Mono<Void> sweep(QueueId queue, RoomPolicy policy) {

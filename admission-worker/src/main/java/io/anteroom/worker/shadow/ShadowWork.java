@@ -8,6 +8,7 @@ import io.anteroom.queue.log.ThrottledWarnings;
 import io.anteroom.queue.policy.Mode;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.shadow.ShadowLines;
+import io.anteroom.worker.admission.QueueWork;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -28,9 +29,6 @@ import reactor.core.publisher.Mono;
 public final class ShadowWork {
 
   private static final Logger log = LoggerFactory.getLogger(ShadowWork.class);
-
-  /** Most admission calls for one virtual line in one tick, as for a real one. */
-  static final int MAX_CALLS_PER_TICK = 20;
 
   private static final String ADMITTED = "anteroom.shadow.admitted";
 
@@ -74,14 +72,7 @@ public final class ShadowWork {
 
   /** Admits in batches, as the real line's work does. */
   private Mono<Void> admit(QueueStore store, QueueId queue, RoomPolicy virtual) {
-    return store
-        .admit(queue, virtual)
-        .expand(
-            result ->
-                result.admitted() >= virtual.admitBatch()
-                    ? store.admit(queue, virtual)
-                    : Mono.empty())
-        .take(MAX_CALLS_PER_TICK)
+    return QueueWork.inBatches(store, queue, virtual)
         .map(AdmitResult::admitted)
         .filter(admitted -> admitted > 0)
         .doOnNext(admitted -> admitted(queue.room()).increment(admitted))
