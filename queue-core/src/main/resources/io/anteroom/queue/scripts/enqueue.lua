@@ -36,6 +36,7 @@
 --@include sessions.lua
 --@include started.lua
 --@include rejoin.lua
+--@include back.lua
 --@include place.lua
 --@include idle_keys.lua
 --@include cap_wait.lua

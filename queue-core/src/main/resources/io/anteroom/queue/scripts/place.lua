@@ -10,16 +10,10 @@
 -- new users (started.lua, in the room's budget, KEYS[7]).
 -- The first place given begins the line's incarnation, and a line held after the store came back
 -- empty admits nobody at once (rejoin.lua).
--- Needs bucket.lua, rate.lua, sessions.lua, started.lua and rejoin.lua. The reply is enqueue.lua's; its rate is -1 when not asked for.
+-- Needs bucket.lua, rate.lua, sessions.lua, started.lua, rejoin.lua and back.lua (a first-come
+-- place). The reply is enqueue.lua's; its rate is -1 when not asked for.
 -- The add to the line is NX, so a repeated join.lua call finds the place the first one made and
 -- changes nothing but seen, which only moves forward.
-
-local function rate_if(want_rate, now)
-  if want_rate then
-    return rate_read(KEYS[5], now)
-  end
-  return -1
-end
 
 -- The visitor was in line already: a repeated join.lua call.
 local function kept(visitor, now, want_rate)
@@ -45,13 +39,7 @@ local function place(visitor, now, requeued, want_rate)
 
   local draw = tonumber(ARGV[7])
   if not draw then
-    local seq = redis.call('HINCRBY', KEYS[5], 'seq', 1)
-    if redis.call('ZADD', KEYS[1], 'NX', seq, visitor) == 0 then
-      redis.call('HINCRBY', KEYS[5], 'seq', -1)
-      return kept(visitor, now, want_rate)
-    end
-    redis.call('ZADD', KEYS[4], now, visitor)
-    return {1, length + 1, length + 1, requeued, 1, rate_if(want_rate, now)}
+    return back(visitor, now, length, requeued, want_rate) or kept(visitor, now, want_rate)
   end
 
   local block = tonumber(redis.call('HGET', KEYS[5], 'seq') or 0)
