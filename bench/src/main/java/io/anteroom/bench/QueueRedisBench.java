@@ -92,16 +92,16 @@ public final class QueueRedisBench {
 
   /**
    * One round on a flushed server. The sides take turns slice by slice: a slice of visitors joins
-   * each line (A1 by join and by enqueue, then B1 raw, by EVALSHA, return-only and the join's
-   * floor), then one admission call alternates with one raw batch (A2, B2), then admission calls
-   * trim the admitted visitors' seen entries once they are stale (part of A2). In A2 the room's
-   * admission across its queues, whose lines hold the same visitors, takes turns with the one
-   * queue's: a call of each, the one queue's first when side A starts; then a call on the queue
-   * whose sessions never end ({@code admitGrowing}). Before every admission call or batch, not
-   * measured, sessions idle for longer than {@link QueuePhases#SESSION} end ({@code expire.lua}; on
-   * side B, the running sets lose as many of their oldest members), as in service. Which side
-   * starts alternates between rounds. Last, memory: the visitors waiting in a fresh line against as
-   * many plain members.
+   * each line (A1 by join and by enqueue, then B1 raw, by EVALSHA, return-only, the join's floor
+   * and the join's commands), then one admission call alternates with one raw batch (A2, B2), then
+   * admission calls trim the admitted visitors' seen entries once they are stale (part of A2). In
+   * A2 the room's admission across its queues, whose lines hold the same visitors, takes turns with
+   * the one queue's: a call of each, the one queue's first when side A starts; then a call on the
+   * queue whose sessions never end ({@code admitGrowing}). Before every admission call or batch,
+   * not measured, sessions idle for longer than {@link QueuePhases#SESSION} end ({@code
+   * expire.lua}; on side B, the running sets lose as many of their oldest members), as in service.
+   * Which side starts alternates between rounds. Last, memory: the visitors waiting in a fresh line
+   * against as many plain members.
    */
   private Round round(int number, int seed) {
     List<String> visitors = visitors(Run.number("visitors"), seed);
@@ -129,6 +129,7 @@ public final class QueueRedisBench {
             p.get("scriptedEnqueue").measure(() -> raw.scriptedEnqueue(part));
             p.get("returnOnly").measure(() -> raw.returnOnly(part));
             p.get("joinFloor").measure(() -> raw.joinFloor(part));
+            p.get("joinCommands").measure(() -> raw.joinCommands(part));
           });
     }
     queue.verify(n, 0);
@@ -161,6 +162,7 @@ public final class QueueRedisBench {
               rawAdmit.measure(() -> raw.admit(batch));
               p.get("scriptedAdmit").measure(() -> raw.scriptedAdmit(batch));
               p.get("admitFloor").measure(() -> raw.admitFloor(batch));
+              p.get("admitCommands").measure(() -> raw.admitCommands(batch));
             }
           });
     }

@@ -26,6 +26,11 @@ final class QueueRedisReport {
   // Room-wide limits: admitting across a room's queues ≤ 1.2 × one queue's admission per visitor,
   // and its calls, like the one queue's, under LONGEST_CALL_GOAL.
   static final double ROOM_ADMIT_GOAL = 1.2;
+  // The model's logic: join ≤ 1.2 × the commands join.lua runs, admission ≤ 1.05 × the commands
+  // admit.lua runs, each as a script with no logic between them (join_commands.lua,
+  // admit_commands.lua).
+  static final double JOIN_LOGIC_GOAL = 1.2;
+  static final double ADMIT_LOGIC_GOAL = 1.05;
   private static final String OVERHEAD = "Lua + EVALSHA itself";
 
   /**
@@ -58,11 +63,14 @@ final class QueueRedisReport {
           EVALSHA ref | %.2f | EVALSHA of `ZADD NX` + `ZRANK`, µs per visitor
           return-only script | %.2f | EVALSHA of a script that only returns (enqueue's 5 keys, 5 args), µs per call
           join floor | %.2f | EVALSHA of the four commands a join needs, nothing else (`join_floor.lua`), µs
+          join commands | %.2f | EVALSHA of the eight commands `join.lua` runs for a newcomer, no logic (`join_commands.lua`), µs
           admit/visitor | %.2f | admit (`admit.lua`), µs per admitted visitor, trimming seen included
           trim/visitor | %.2f | of which trimming seen once stale (trimming calls less idle calls), µs per visitor
           raw ZPOPMIN+ZADD | %.2f | raw `ZPOPMIN` + `ZADD`, µs per visitor
           EVALSHA admit ref | %.2f | EVALSHA of `ZPOPMIN` + `ZADD`, µs per visitor
           admit floor | %.2f | EVALSHA of what admission with abandonment needs (`admit_floor.lua`), µs per visitor
+          admit call/visitor | %.2f | admit (`admit.lua`), the calls that admitted alone, µs per admitted visitor
+          admit commands | %.2f | EVALSHA of the commands `admit.lua` runs in a call that admits, no logic (`admit_commands.lua`), µs per visitor
           median admit call | %.0f | median admit call (one batch), µs
           longest admit call | %.0f | longest admit call, µs
           room admit/visitor | %.2f | room admission (`room_admit.lua`, one room, 3 queues), µs per admitted visitor, trimming seen included
@@ -85,6 +93,7 @@ final class QueueRedisReport {
           enqueue | EVALSHA ref | enqueue ÷ EVALSHA(ZADD NX+ZRANK)
           join floor | EVALSHA ref | join floor ÷ EVALSHA(ZADD NX+ZRANK)
           join | join floor | join ÷ join floor
+          join | join commands | join ÷ join's commands
           join | raw ZADD+ZRANK | join ÷ raw ZADD+ZRANK
           admit/visitor | raw ZPOPMIN+ZADD | admit per visitor ÷ raw ZPOPMIN+ZADD
           admitting/visitor | raw ZPOPMIN+ZADD | admit per visitor, admitting calls only, ÷ raw ZPOPMIN+ZADD
@@ -92,6 +101,7 @@ final class QueueRedisReport {
           EVALSHA admit ref | raw ZPOPMIN+ZADD | EVALSHA(ZPOPMIN+ZADD) ÷ raw ZPOPMIN+ZADD
           admit floor | raw ZPOPMIN+ZADD | admit floor ÷ raw ZPOPMIN+ZADD
           admit/visitor | admit floor | admit ÷ admit floor
+          admit call/visitor | admit commands | admit's admitting calls ÷ admit's commands, per visitor
           room admit/visitor | admit/visitor | room admission ÷ one queue's admission, per admitted visitor
           room admit/visitor | raw ZPOPMIN+ZADD | room admission per visitor ÷ raw ZPOPMIN+ZADD
           bytes/waiting | bytes/member | memory per waiting visitor ÷ plain member
@@ -116,7 +126,10 @@ final class QueueRedisReport {
       in the queue), with an empty token bucket and a still clock, so each joins the back.
       - **B1**: `ZADD key NX seq visitor` + `ZRANK key visitor`, raw and as a script \
       (`zadd_nx_zrank.lua`); a script that only returns (`return_only.lua`, enqueue's five keys \
-      and arguments); the four commands a join cannot do without (`join_floor.lua`).
+      and arguments); the four commands a join cannot do without (`join_floor.lua`); the eight \
+      commands `join.lua` runs for a newcomer behind others, without its logic \
+      (`join_commands.lua`: those four, the idle check, the two look-ups a re-sent call needs and \
+      the running count for the cap's estimate).
       - **A2**: `admit` calls, one slice each, empty A1's line, the clock moving one second per \
       call so each admits a full batch; then, the clock past abandon-after, calls on the empty \
       line trim the admitted visitors' `seen` entries, counted less as many idle calls. As in \
@@ -136,9 +149,15 @@ final class QueueRedisReport {
       queue); then trimmed and idle calls as in A2, after every session has ended.
       - **B2**: `ZPOPMIN key batch` + `ZADD running now m1 now m2 …` per batch, raw and as a \
       script (`zpopmin_zadd.lua`), and what admission with abandonment cannot do without \
-      (`admit_floor.lua`: `ZPOPMIN`, `ZMSCORE` on seen, `ZADD` to running); before each batch, \
-      outside the measured slice, `ZREMRANGEBYRANK` leaves each running set as many members as \
-      A2's has before a call, so both sides add to sets of the same size.
+      (`admit_floor.lua`: `ZPOPMIN`, `ZMSCORE` on seen, `ZADD` to running); the commands \
+      `admit.lua` runs in a call that admits, without its logic (`admit_commands.lua`: the \
+      floor's, plus the bucket, the cap, the recovery's hold, the head taken by rank, the room's \
+      sessions, the count of stale seen entries, the counters, the room's started sessions and the \
+      measured rate; compared with `admit.lua`'s calls that admitted, the trimming of seen being \
+      the same two commands either way); before each \
+      batch, outside the measured slice, `ZREMRANGEBYRANK` leaves each running set (and the \
+      commands' sessions) as many members as A2's has before a call, so both sides add to sets of \
+      the same size.
       - **Memory**: growth of `used_memory` less `mem_clients_normal` on a flushed server while \
       the visitors join a fresh line through the store, against the same ids in one sorted set.
       """;
@@ -156,12 +175,15 @@ final class QueueRedisReport {
       case "EVALSHA ref" -> r.script("scriptedEnqueue");
       case "return-only script" -> r.script("returnOnly");
       case "join floor" -> r.script("joinFloor");
+      case "join commands" -> r.script("joinCommands");
       case "admit/visitor" -> r.admitUsec();
       case "trim/visitor" -> r.trimUsec();
       case "admitting/visitor" -> r.admitUsec() - r.trimUsec();
+      case "admit call/visitor" -> r.script("admit");
       case "raw ZPOPMIN+ZADD" -> r.rawAdmitUsec();
       case "EVALSHA admit ref" -> r.script("scriptedAdmit");
       case "admit floor" -> r.script("admitFloor");
+      case "admit commands" -> r.script("admitCommands");
       case "median admit call" -> r.phase("admit").medianSliceUsec();
       case "longest admit call" -> r.longestAdmitUsec();
       case "room admit/visitor" -> r.roomAdmitUsec();
@@ -227,6 +249,8 @@ final class QueueRedisReport {
     Figure roomLongest =
         new Figure("longest room admission call", "longest room admit call", "%.0f µs", null);
     goal(md, "room", roomLongest, LONGEST_CALL_GOAL, true);
+    goal(md, "logic", ratio("join", "join commands"), JOIN_LOGIC_GOAL, false);
+    goal(md, "logic", ratio("admit call/visitor", "admit commands"), ADMIT_LOGIC_GOAL, false);
     md.line("");
     new QueueRedisVerdicts(this).write(md);
     breakdown(md);
@@ -263,8 +287,16 @@ final class QueueRedisReport {
             + " calls, converting replies to Lua values and back, and the EVALSHA call itself.\n");
     table(
         md,
-        "per enqueue | `join.lua` | `enqueue.lua` | EVALSHA ref | return-only script | join floor | raw",
-        List.of("join", "enqueue", "scriptedEnqueue", "returnOnly", "joinFloor", "rawEnqueue"));
+        "per enqueue | `join.lua` | `enqueue.lua` | EVALSHA ref | return-only script | join floor"
+            + " | join's commands | raw",
+        List.of(
+            "join",
+            "enqueue",
+            "scriptedEnqueue",
+            "returnOnly",
+            "joinFloor",
+            "joinCommands",
+            "rawEnqueue"));
     md.line("");
     md.line(
         "The admission columns cover the admitting calls; the calls trimming seen later are in"
@@ -272,8 +304,8 @@ final class QueueRedisReport {
     table(
         md,
         "per admitted visitor | `admit.lua` | `room_admit.lua` | EVALSHA admit ref | admit floor"
-            + " | raw",
-        List.of("admit", "roomAdmit", "scriptedAdmit", "admitFloor", "rawAdmit"));
+            + " | admit's commands | raw",
+        List.of("admit", "roomAdmit", "scriptedAdmit", "admitFloor", "admitCommands", "rawAdmit"));
     int batch = Run.number("batch");
     md.line(
         "\nA command run once per batch of %d shows as %s calls per visitor.\n",

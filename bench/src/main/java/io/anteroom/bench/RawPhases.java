@@ -30,6 +30,13 @@ final class RawPhases {
   // Keys shaped like the queue's (line, running, finished, seen, state) for the scripts.
   private static final String[] SCRIPTED = keys("lua");
   private static final String[] FLOOR = keys("floor");
+  // Keys of the model's commands without its logic: the queue's five, the room's sessions and
+  // budget.
+  private static final String[] COMMANDS =
+      Stream.concat(
+              Arrays.stream(keys("commands")),
+              Stream.of("commands:{bench:item}:sessions", "commands:{bench:item}:budget"))
+          .toArray(String[]::new);
   private static final String NOW = "1893456000000";
 
   private final RedisClusterAsyncCommands<String, String> commands;
@@ -38,8 +45,11 @@ final class RawPhases {
   private final String floorSha;
   private final String admitSha;
   private final String admitFloorSha;
+  private final String joinCommandsSha;
+  private final String admitCommandsSha;
   private long rawSeq;
   private long scriptedSeq;
+  private long commandsCalls;
   private final Map<String, Long> ended = new HashMap<>();
 
   RawPhases(RedisClusterAsyncCommands<String, String> commands) {
@@ -49,22 +59,26 @@ final class RawPhases {
     this.floorSha = load("join_floor.lua");
     this.admitSha = load("zpopmin_zadd.lua");
     this.admitFloorSha = load("admit_floor.lua");
+    this.joinCommandsSha = load("join_commands.lua");
+    this.admitCommandsSha = load("admit_commands.lua");
   }
 
   /** Restarts the sequences; call on a flushed server before a round. */
   void prepare() {
     rawSeq = 0;
     scriptedSeq = 0;
+    commandsCalls = 0;
     ended.clear();
   }
 
   /**
    * Before a B2 batch, not measured: {@code ZREMRANGEBYRANK running 0 -(keep + 1)} on the raw, the
-   * scripted and the floor's running set, as sessions ending would, so each keeps at most {@code
-   * keep} members (all have the same score, so those first by name go).
+   * scripted, the floor's and the commands' running set and on the commands' sessions, as sessions
+   * ending would, so each keeps at most {@code keep} members (all have the same score, so those
+   * first by name go).
    */
   void endSessions(long keep) {
-    for (String running : List.of(RUNNING, SCRIPTED[1], FLOOR[1])) {
+    for (String running : List.of(RUNNING, SCRIPTED[1], FLOOR[1], COMMANDS[1], COMMANDS[5])) {
       long removed = Await.result(commands.zremrangebyrank(running, 0, -(keep + 1)));
       ended.merge(running, removed, Long::sum);
     }
@@ -98,6 +112,20 @@ final class RawPhases {
         v -> {
           String[] args = {v, NOW, "500.0", "500.0", "2147483647", "0", "", "0"};
           return commands.evalsha(floorSha, ScriptOutputType.MULTI, FLOOR, args);
+        });
+  }
+
+  /**
+   * The join's commands: {@code join_commands.lua}, what {@code join.lua} runs for a newcomer
+   * behind others without its logic, given the join's keys and arguments, one EVALSHA per visitor.
+   */
+  long joinCommands(List<String> visitors) {
+    String[] keys = Arrays.copyOf(COMMANDS, 5);
+    return InFlight.each(
+        visitors,
+        v -> {
+          String[] args = {v, NOW, "500.0", "500.0", "2147483647", "0", "", "0", "86400000"};
+          return commands.evalsha(joinCommandsSha, ScriptOutputType.MULTI, keys, args);
         });
   }
 
@@ -139,6 +167,16 @@ final class RawPhases {
   }
 
   /**
+   * B2 model's commands: {@code admit_commands.lua} emptying the line {@link #joinCommands} filled,
+   * whose seen entries are all recent, one batch per call, a second after the one before as the
+   * model's admission calls are; returns how many moved.
+   */
+  long admitCommands(int batch) {
+    String now = Long.toString(Long.parseLong(NOW) + 1000 * ++commandsCalls);
+    return moved(call(admitCommandsSha, COMMANDS, now, "" + batch, NOW, "item"));
+  }
+
+  /**
    * The reference for memory: {@code visitors} as members of one plain sorted set, the growth of
    * {@code used_memory} over adding them on a flushed server.
    */
@@ -151,13 +189,15 @@ final class RawPhases {
   }
 
   /**
-   * Fails unless the raw line and the scripted line hold {@code waiting} visitors, and the raw, the
-   * scripted and the floor's running sets {@code admitted} less those {@link #endSessions} removed.
+   * Fails unless the raw, the scripted and the commands' lines hold {@code waiting} visitors, and
+   * the raw, the scripted, the floor's and the commands' running sets {@code admitted} less those
+   * {@link #endSessions} removed.
    */
   void verify(long waiting, long admitted) {
     Await.expect("raw waiting", waiting, commands.zcard(WAITING));
     Await.expect("scripted waiting", waiting, commands.zcard(SCRIPTED[0]));
-    for (String running : List.of(RUNNING, SCRIPTED[1], FLOOR[1])) {
+    Await.expect("commands' waiting", waiting, commands.zcard(COMMANDS[0]));
+    for (String running : List.of(RUNNING, SCRIPTED[1], FLOOR[1], COMMANDS[1])) {
       long left = admitted - ended.getOrDefault(running, 0L);
       Await.expect(running, left, commands.zcard(running));
     }

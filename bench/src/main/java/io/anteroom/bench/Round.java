@@ -9,9 +9,9 @@ import java.util.Map;
  * to do: their fixed cost); the same three for the room across its queues ({@code room_admit.lua}):
  * {@code roomAdmit}, {@code roomTrim}, {@code roomIdle}; {@code admitGrowing}, one queue's
  * admission whose sessions never end, for its longest call; B1 {@code rawEnqueue} and {@code
- * scriptedEnqueue}; B2 {@code rawAdmit}, {@code scriptedAdmit} and {@code admitFloor}; {@code
- * returnOnly} and {@code joinFloor}. Memory in bytes per waiting visitor and per plain sorted-set
- * member.
+ * scriptedEnqueue}; B2 {@code rawAdmit}, {@code scriptedAdmit}, {@code admitFloor} and {@code
+ * admitCommands}; {@code returnOnly}, {@code joinFloor} and {@code joinCommands}. Memory in bytes
+ * per waiting visitor and per plain sorted-set member.
  *
  * @param number 1-based; 0 for warm-up
  * @param order which side took the first slice, {@code A,B} or {@code B,A}; they alternate
@@ -34,8 +34,10 @@ record Round(
     "rawAdmit",
     "scriptedAdmit",
     "admitFloor",
+    "admitCommands",
     "returnOnly",
-    "joinFloor"
+    "joinFloor",
+    "joinCommands"
   };
 
   Phase phase(String name) {

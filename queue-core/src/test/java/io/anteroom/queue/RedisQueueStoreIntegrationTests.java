@@ -260,6 +260,22 @@ class RedisQueueStoreIntegrationTests {
     }
 
     @Test
+    void joinBehindOnlyThoseSentToTheFrontBeginsTheLineOnce() {
+      // Those sent back to the front (reenter.lua) take no sequence number and begin nothing, so
+      // the first newcomer behind them, who takes number 1, begins the line; later ones leave it.
+      drainBucket();
+      sync.zadd(keys.waiting(queue), -1, "sent-back");
+      long began = clock.millis();
+
+      assertThat(join("v1").position()).isEqualTo(2);
+      clock.advance(Duration.ofSeconds(5));
+      assertThat(join("v2").position()).isEqualTo(3);
+
+      assertThat(sync.hget(keys.state(queue), "since")).isEqualTo(Long.toString(began));
+      assertThat(waiting()).containsExactly("sent-back", "v1", "v2");
+    }
+
+    @Test
     void joinAgainWithTheSameIdKeepsThePlaceAndTheCount() {
       drainBucket();
       join("v1");

@@ -17,7 +17,6 @@
 -- has dropped the finished entry; Lettuce re-sends a call only until its command timeout (default
 -- 500ms). A call arriving after a clear joins anew, as the first one would have had it come late.
 
---@include rate.lua
 --@include back.lua
 --@include idle_keys.lua
 --@include cap_wait.lua
@@ -41,10 +40,10 @@ end
 if redis.call('ZSCORE', KEYS[3], visitor) then
   return replied({3, 0, redis.call('ZCARD', KEYS[1]), 0, 0, -1})
 end
-if ARGV[7] == '' then
+if ARGV[7] == '' and not want_rate then
   local length = redis.call('ZCARD', KEYS[1])
   if length > 0 then
-    local reply = back(visitor, now, length, 0, want_rate)
+    local reply = back(visitor, now, length, 0)
     if reply then
       return replied(reply)
     end
@@ -52,6 +51,7 @@ if ARGV[7] == '' then
 end
 
 --@include bucket.lua
+--@include rate.lua
 --@include sessions.lua
 --@include started.lua
 --@include rejoin.lua

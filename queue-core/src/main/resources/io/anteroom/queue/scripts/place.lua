@@ -15,6 +15,14 @@
 -- The add to the line is NX, so a repeated join.lua call finds the place the first one made and
 -- changes nothing but seen, which only moves forward.
 
+-- The measured rate when asked for (rate.lua), else -1.
+local function rate_if(want_rate, now)
+  if want_rate then
+    return rate_read(KEYS[5], now)
+  end
+  return -1
+end
+
 -- The visitor was in line already: a repeated join.lua call.
 local function kept(visitor, now, want_rate)
   redis.call('ZADD', KEYS[4], 'GT', now, visitor)
@@ -39,7 +47,12 @@ local function place(visitor, now, requeued, want_rate)
 
   local draw = tonumber(ARGV[7])
   if not draw then
-    return back(visitor, now, length, requeued, want_rate) or kept(visitor, now, want_rate)
+    local reply = back(visitor, now, length, requeued)
+    if not reply then
+      return kept(visitor, now, want_rate)
+    end
+    reply[6] = rate_if(want_rate, now)
+    return reply
   end
 
   local block = tonumber(redis.call('HGET', KEYS[5], 'seq') or 0)
