@@ -30,9 +30,10 @@ local function kept(visitor, now, want_rate)
     rate_if(want_rate, now)}
 end
 
-local function place(visitor, now, requeued, want_rate)
+-- length: the line's length if the caller read it in this call already, else nil.
+local function place(visitor, now, requeued, want_rate, length)
   redis.call('HSETNX', KEYS[5], 'since', now)
-  local length = redis.call('ZCARD', KEYS[1])
+  length = length or redis.call('ZCARD', KEYS[1])
   if length == 0 and ARGV[6] == '1' and not rejoin_held(KEYS[5], now) then
     local tokens, refill = bucket_tokens(KEYS[5], now, tonumber(ARGV[3]), tonumber(ARGV[4]))
     if tokens >= 1 and redis.call('ZCARD', KEYS[2]) < tonumber(ARGV[5]) then
