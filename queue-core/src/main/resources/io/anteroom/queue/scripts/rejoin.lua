@@ -1,7 +1,7 @@
 -- Shared by the scripts that place, admit and confirm visitors: how a line takes back, in their old
 -- order, those it lost when the store came back empty.
 -- The state hash's since is when this incarnation of the line began: written by the first place
--- given (place.lua) or by the recovery (reborn.lua). A visitor whom the line does not know and whose
+-- given (place.lua; back.lua for a newcomer behind others) or by the recovery (reborn.lua). A visitor whom the line does not know and whose
 -- ticket says they joined no later than the second since falls in was in line before the loss:
 -- tickets carry whole seconds, and anyone who joined since is known to the line, so a ticket of
 -- since's own second comes from before too. They rejoin at a score below 0, one less than the
