@@ -173,11 +173,13 @@ redis_net() {
 QUIET_RATE=$(awk '$1 == "quiet" { c += $24; w += $10 } END { printf "%.1f", w ? c / w : 0 }' "$WORK/runs")
 cat "$WORK"/cmd-quiet-* | awk '{ print $1 }' | sort -u >"$WORK/background-commands"
 for side in held unfiltered browse; do redis_net "$side" >"$WORK/redis-$side"; done
-# A confirmation is one run of touch.lua: EVALSHA, ZSCORE and ZADD. Pass holders' figures are
-# counted net of them too; the confirmations have their own line below.
+# A confirmation is one run of touch.lua: EVALSHA, ZSCORE and two ZADDs (the session in running and
+# in the room's sessions). Pass holders' figures are counted net of them too; the confirmations
+# have their own line below.
 HELD_CONFIRMED=$(awk '$1 == "held" { c += $12 } END { print c + 0 }' "$WORK/runs")
 awk -v c="$HELD_CONFIRMED" -v n="$(total held $C_REQUESTS)" '
-  $1 == "evalsha" || $1 == "zscore" || $1 == "zadd" { $2 -= c; $3 -= c; $4 = n ? $3 / n : 0 }
+  $1 == "evalsha" || $1 == "zscore" { $2 -= c; $3 -= c; $4 = n ? $3 / n : 0 }
+  $1 == "zadd" { $2 -= 2 * c; $3 -= 2 * c; $4 = n ? $3 / n : 0 }
   { printf "%s %d %.1f %.6f\n", $1, $2, $3, $4 }' "$WORK/redis-held" >"$WORK/redis-held.net"
 mv "$WORK/redis-held.net" "$WORK/redis-held"
 # Confirmations per visitor and second of the recorded rounds' wall time (each side's visitors are
@@ -190,7 +192,10 @@ net_per_request() { awk '{ s += $4 } END { printf "%.6f", s }' "$WORK/redis-$1";
 HELD_NET=$(net_per_request held)
 HELD_FOREIGN=$(awk 'NR == FNR { bg[$1] = 1; next } !($1 in bg) { s += $2 } END { print s + 0 }' "$WORK/background-commands" "$WORK/redis-held")
 BROWSE_NET=$(net_per_request browse)
-BROWSE_EVALSHA=$(awk -v n="$(total browse $C_REQUESTS)" '$1 == "evalsha" { e = $2 } END { printf "%.6f", n ? e / n : 0 }' "$WORK/redis-browse")
+# Round trips the inactive items' requests cause: the EVALSHAs net of the gateway's own background
+# scripts (live settings, active queues, room totals, origin reports), which run with or without
+# traffic.
+BROWSE_EVALSHA=$(awk '$1 == "evalsha" { v = $4 } END { printf "%.6f", v + 0 }' "$WORK/redis-browse")
 read -r R1 R1_LO R1_HI <<<"$(ratio held unfiltered $C_RPS)"
 read -r R2 R2_LO R2_HI <<<"$(ratio held nginx $C_RPS)"
 read -r R1_CPU R1_CPU_LO R1_CPU_HI <<<"$(ratio held unfiltered $C_PER_CPU_S)"
@@ -262,12 +267,12 @@ $(results_table)
 | 2 | pass holders' requests/s ÷ nginx's, same round (for reference; no longer a goal) | $(fmt '%.3f' "$R2") | $(fmt '%.3f' "$R2_LO")–$(fmt '%.3f' "$R2_HI") | | |
 | 3 | Redis commands per pass-holder request, net of background and of session confirmations | $(fmt '%.5f' "$HELD_NET") | $HELD_FOREIGN commands the quiet windows never saw | 0 | $GOAL3 |
 | 3 | session confirmations per visitor-second, over the rounds' $ROUNDS_WALL s | $CHECK_RATE | $CHECKS_ALL calls for $VISITORS visitors ($HELD_CONFIRMED during pass holders' runs) | ≤ $CHECK_BOUND (one per ${RECHECK_SECONDS} s) | $(verdict "$CHECK_RATE" "$CHECK_BOUND" "<=") |
-| 4 | Redis round trips (EVALSHA) per request on inactive items, $ITEMS distinct items | $(fmt '%.5f' "$BROWSE_EVALSHA") | | ≤ 0.001 | $(verdict "$BROWSE_EVALSHA" 0.001 "<=") |
+| 4 | Redis round trips (EVALSHA) per request on inactive items, net of background, $ITEMS distinct items | $(fmt '%.5f' "$BROWSE_EVALSHA") | | ≤ 0.001 | $(verdict "$BROWSE_EVALSHA" 0.001 "<=") |
 | – | Redis commands per request on inactive items, net of background, those run inside scripts included | $(fmt '%.5f' "$BROWSE_NET") | | | |
 | – | pass holders ÷ unfiltered, requests per second of gateway CPU | $(fmt '%.3f' "$R1_CPU") | $(fmt '%.3f' "$R1_CPU_LO")–$(fmt '%.3f' "$R1_CPU_HI") | | |
 | – | unfiltered route's requests/s ÷ nginx's: the gateway without any Anteroom work | $(fmt '%.3f' "$R0") | $(fmt '%.3f' "$R0_LO")–$(fmt '%.3f' "$R0_HI") | | |
 
-A pass holder's session is confirmed in Redis (one run of \`touch.lua\`) when its pass's item was last confirmed \`pass-recheck\` ago, here the default ${RECHECK_SECONDS} s; the wrk scripts keep the renewed pass, as a browser does, so each visitor is confirmed at most once a minute whatever its request rate. Goal 3's first line counts every command during the pass holders' runs, less the confirmations' three commands each, against the quiet windows: met when no command the background lacks appears and the background's own commands, net, come to no more than two calls per command and run above the quiet windows' rate (each end of a run may catch or miss one tick of their timers: $(fmt '%.5f' "$HELD_JITTER") per request here; a cost per request would be as many calls as requests). Under load the gateway's timers may skip a tick, so the net figure can fall below zero. Goal 4 counts the EVALSHA round trips; the line below it also counts the commands run inside the scripts (the table below shows which commands ran; INFO commandstats cannot tell a command a script ran from one a client sent). The hit counts of all items due go out in one call a second, so the round trips do not grow with the number of distinct items a gateway sees each second ($ITEMS here) and shrink with its request rate ($(int "$(med browse $C_RPS)")/s here); the commands inside the call, two or so per item sent, do grow with them.
+A pass holder's session is confirmed in Redis (one run of \`touch.lua\`) when its pass's item was last confirmed \`pass-recheck\` ago, here the default ${RECHECK_SECONDS} s; the wrk scripts keep the renewed pass, as a browser does, so each visitor is confirmed at most once a minute whatever its request rate. Goal 3's first line counts every command during the pass holders' runs, less the confirmations' four commands each, against the quiet windows: met when no command the background lacks appears and the background's own commands, net, come to no more than two calls per command and run above the quiet windows' rate (each end of a run may catch or miss one tick of their timers: $(fmt '%.5f' "$HELD_JITTER") per request here; a cost per request would be as many calls as requests). Under load the gateway's timers may skip a tick, so the net figure can fall below zero. Goal 4 counts the EVALSHA round trips net of the background's own scripts, which the quiet windows run too; the line below it also counts the commands run inside the scripts (the table below shows which commands ran; INFO commandstats cannot tell a command a script ran from one a client sent). The hit counts of all items due go out in one call a second, so the round trips do not grow with the number of distinct items a gateway sees each second ($ITEMS here) and shrink with its request rate ($(int "$(med browse $C_RPS)")/s here); the commands inside the call, two or so per item sent, do grow with them.
 
 ## Redis commands
 
