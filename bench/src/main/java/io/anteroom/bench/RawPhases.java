@@ -74,8 +74,8 @@ final class RawPhases {
   /**
    * Before a B2 batch, not measured: {@code ZREMRANGEBYRANK running 0 -(keep + 1)} on the raw, the
    * scripted, the floor's and the commands' running set and on the commands' sessions, as sessions
-   * ending would, so each keeps at most {@code keep} members (all have the same score, so those
-   * first by name go).
+   * ending would, so each keeps at most {@code keep} members (the oldest go first; among the same
+   * score, those first by name).
    */
   void endSessions(long keep) {
     for (String running : List.of(RUNNING, SCRIPTED[1], FLOOR[1], COMMANDS[1], COMMANDS[5])) {
