@@ -18,6 +18,8 @@ class RedisSentinelGroupIntegrationTests {
       assertThat(group.sentinels().get(0).command("INFO", "server"))
           .contains("redis_mode:sentinel");
       primary.command("SET", "k", "v");
+      // Replication is asynchronous: the write reaches the replica before the primary dies.
+      assertThat(primary.command("WAIT", "1", "4000")).isEqualTo("1");
 
       primary.kill();
       RedisServer promoted = group.awaitFailoverFrom(primary, Duration.ofSeconds(30));
