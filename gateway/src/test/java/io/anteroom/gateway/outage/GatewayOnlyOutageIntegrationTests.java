@@ -8,11 +8,13 @@ import io.anteroom.gateway.Visitor;
 import io.anteroom.gateway.WireMockOrigin;
 import io.anteroom.gateway.activation.ActiveQueueMirror;
 import io.anteroom.gateway.monitoring.WorkerApp;
+import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.queue.Activation;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.RedisActiveQueues;
 import io.anteroom.queue.config.RedisProperties;
+import io.anteroom.queue.policy.Mode;
 import io.anteroom.queue.policy.RedisSettingsStore;
 import io.anteroom.queue.redis.RedisConnector;
 import io.anteroom.testing.redis.RedisServerExtension;
@@ -77,9 +79,14 @@ class GatewayOnlyOutageIntegrationTests {
             new GatewayApp(
                 "redis://" + USER + ":" + PASSWORD + "@" + redis.host() + ":" + redis.port(),
                 origin));
+    // The queue on and the room paused, both as the gateway reads them: a newcomer before the
+    // paused setting arrived would be let in at once.
     await()
         .atMost(Duration.ofSeconds(10))
-        .until(() -> gateway.bean(ActiveQueueMirror.class).isActive(QUEUE));
+        .until(
+            () ->
+                gateway.bean(ActiveQueueMirror.class).isActive(QUEUE)
+                    && gateway.bean(RoomPolicyMirror.class).policy("shop").mode() == Mode.PAUSED);
     WorkerApp worker = keep(new WorkerApp(redis.uri(), "100ms"));
 
     List<Visitor> staying = new ArrayList<>();
