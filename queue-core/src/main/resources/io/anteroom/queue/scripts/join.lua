@@ -31,6 +31,7 @@ if length > 0 and ARGV[7] == '' and not want_rate
     and not redis.call('ZSCORE', KEYS[2], visitor) and not redis.call('ZSCORE', KEYS[3], visitor) then
   local reply = back(visitor, now, length, 0)
   if reply then
+    -- replied() below, written out: defining it here would cost this join its closure.
     reply[7] = keep_if_idle(idle, tonumber(ARGV[9]))
     reply[8], reply[9], reply[10] = cap_wait(KEYS[2], reply[2], reply[3], tonumber(ARGV[5]), now)
     return reply
