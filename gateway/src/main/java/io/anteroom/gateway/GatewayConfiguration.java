@@ -10,6 +10,7 @@ import io.anteroom.gateway.filter.BypassSecretStripper;
 import io.anteroom.gateway.filter.Decisions;
 import io.anteroom.gateway.filter.Line;
 import io.anteroom.gateway.filter.LineEvents;
+import io.anteroom.gateway.origin.OriginHeadersRegistrar;
 import io.anteroom.gateway.origin.OriginMeters;
 import io.anteroom.gateway.origin.OriginReporter;
 import io.anteroom.gateway.origin.OriginWatch;
@@ -250,6 +251,15 @@ class GatewayConfiguration {
   @Bean
   OriginWatch originWatch(AnteroomProperties anteroom) {
     return new OriginWatch(anteroom.rooms().keySet());
+  }
+
+  /**
+   * Spring Cloud Gateway's header filters, which copy every header once each, replaced by one copy
+   * a request ({@link io.anteroom.gateway.origin.OriginHeaders}).
+   */
+  @Bean
+  static OriginHeadersRegistrar originHeadersRegistrar() {
+    return new OriginHeadersRegistrar();
   }
 
   @Bean

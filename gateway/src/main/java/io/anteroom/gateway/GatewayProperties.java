@@ -38,6 +38,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     x-forwarded-for}
  * @param ipv6Prefix length of the network an IPv6 client is counted by in limits per client address
  *     (1 to 128; 128 counts each address); default 64
+ * @param frameworkHeaderFilters keep Spring Cloud Gateway's own header filters, which copy every
+ *     header of a request once each, instead of Anteroom's one copy that removes the same headers
+ *     ({@link io.anteroom.gateway.origin.OriginHeadersRegistrar}, which reads it before this record
+ *     is bound); default false
  */
 @ConfigurationProperties("anteroom.gateway")
 public record GatewayProperties(
@@ -57,7 +61,8 @@ public record GatewayProperties(
     @DefaultValue("1000") int maxQueuesPerRoom,
     @DefaultValue({}) List<String> trustedProxies,
     @DefaultValue("x-forwarded-for") String forwardedHeader,
-    @DefaultValue("64") int ipv6Prefix) {
+    @DefaultValue("64") int ipv6Prefix,
+    @DefaultValue("false") boolean frameworkHeaderFilters) {
 
   private static final Set<Integer> WAITING_STATUSES = Set.of(200, 202, 429, 503);
 

@@ -28,7 +28,8 @@ class GatewayPropertiesTests {
         1000,
         List.of(),
         "x-forwarded-for",
-        64);
+        64,
+        false);
   }
 
   /** {@code text} read as the apps read {@code anteroom.gateway.mirror-refresh}. */
@@ -69,7 +70,8 @@ class GatewayPropertiesTests {
                     1,
                     List.of("10.0.0.0/33"),
                     "x-forwarded-for",
-                    64))
+                    64,
+                    false))
         .hasMessage(
             "anteroom.gateway.trusted-proxies: '10.0.0.0/33': the prefix length must be 0 to 32");
     assertThatThrownBy(() -> with(200, List.of(), "250"))
@@ -104,6 +106,7 @@ class GatewayPropertiesTests {
         1,
         List.of("10.0.0.0/8"),
         forwardedHeader,
-        ipv6Prefix);
+        ipv6Prefix,
+        false);
   }
 }
