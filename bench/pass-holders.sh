@@ -11,8 +11,9 @@
 # Options: --rounds N (5)  --duration S (10, seconds per wrk run)  --warmup S (30, at least)
 #          --max-warmup S (180)  --connections N (64)  --threads N (2)  --items N (1000, inactive
 #          items the browse side spreads over, 500 to 2000 for the browse room's threshold)  --jfr
-#          (one more run of the filtered and the unfiltered side with the JDK Flight Recorder, to
-#          see where the filter's CPU goes)  --no-pin  --out FILE
+#          (one more run of the filtered and the unfiltered side, and of the framework's defaults,
+#          with the JDK Flight Recorder, to see where the filter's CPU goes and what filtering the
+#          origin's headers costs)  --no-pin  --out FILE
 set -euo pipefail
 BENCH=pass-holders ROUNDS=5 DURATION=10 WARMUP=30 CONNECTIONS=64 THREADS=2 ITEMS=1000
 MAX_WARMUP=180 JFR=0 NO_PIN=0 OUT=bench/results/pass-holders.md
@@ -35,6 +36,8 @@ require_gateway_jar
 [ "$JFR" -eq 0 ] || { have jcmd && have jfr; } || die "--jfr needs the JDK's jcmd and jfr on the PATH"
 setup_pinning
 LOAD_AT_START=$(load_average)
+# The frame that filters the headers of a request to the origin and of its answer, in --jfr's runs.
+HEADERS_FRAME=org.springframework.cloud.gateway.filter.headers.HttpHeadersFilter.filter
 start_fast_origin_services
 start_proxy_nginx
 
@@ -136,17 +139,25 @@ run_side() {
 }
 run_rounds
 if [ "$JFR" -eq 1 ]; then
-  log "one more run of the filtered and the unfiltered side with the JDK Flight Recorder"
-  for side in held unfiltered; do
-    jcmd "$GATEWAY_PID" JFR.start name="$side" settings=profile filename="$WORK/$side.jfr" >"$WORK/jfr-$side.log" 2>&1 \
+  log "one more run of the filtered and the unfiltered side, and of the framework's defaults, with the JDK Flight Recorder"
+  for side in held unfiltered defaults; do
+    pid=$GATEWAY_PID
+    [ "$side" != defaults ] || pid=$DEFAULTS_PID
+    jcmd "$pid" JFR.start name="$side" settings=profile filename="$WORK/$side.jfr" >"$WORK/jfr-$side.log" 2>&1 \
       || die "jcmd could not start a recording; see $WORK/jfr-$side.log"
     run_side "$side" "$DURATION"
-    jcmd "$GATEWAY_PID" JFR.stop name="$side" >>"$WORK/jfr-$side.log" 2>&1 || die "jcmd could not stop the recording"
-    # The execution samples, then "share_% method" per Anteroom method on their stacks, largest first.
-    "${LOAD_PIN[@]}" jfr print --events jdk.ExecutionSample --stack-depth 64 "$WORK/$side.jfr" | awk '
+    jcmd "$pid" JFR.stop name="$side" >>"$WORK/jfr-$side.log" 2>&1 || die "jcmd could not stop the recording"
+    # The execution samples and the share (%) whose stack holds the filtering of the origin's
+    # headers (HttpHeadersFilter.filter, whichever header filters it runs), then "share_% method" per
+    # Anteroom method on their stacks, largest first.
+    "${LOAD_PIN[@]}" jfr print --events jdk.ExecutionSample --stack-depth 64 "$WORK/$side.jfr" | awk -v headers="$HEADERS_FRAME" '
       /^jdk.ExecutionSample/ { n++; split("", seen); next }
-      /line:/ { f = $1; sub(/\(.*/, "", f); if (index(f, "io.anteroom.") == 1 && !(f in seen)) { seen[f] = 1; c[f]++ } }
-      END { print n + 0; for (f in c) printf "%.1f %s\n", 100 * c[f] / (n ? n : 1), f }' \
+      /line:/ {
+        f = $1; sub(/\(.*/, "", f)
+        if (f == headers && !(f in seen)) { seen[f] = 1; h++ }
+        if (index(f, "io.anteroom.") == 1 && !(f in seen)) { seen[f] = 1; c[f]++ }
+      }
+      END { printf "%d %.1f\n", n, 100 * h / (n ? n : 1); for (f in c) printf "%.1f %s\n", 100 * c[f] / (n ? n : 1), f }' \
       | { read -r samples; echo "$samples"; sort -k1,1gr | head -n 25; } >"$WORK/jfr-$side.txt"
   done
 fi
@@ -217,19 +228,24 @@ redis_table() {
   echo "|---|---:|---:|---:|"
   awk '{ printf "| %s | %d | %.1f | %.5f |\n", toupper($1), $2, $3, $4 }' "$WORK/redis-$1"
 }
-# With --jfr, where the gateway's CPU went in the two extra runs.
+# With --jfr: the samples of side $1's recording, and the share of them filtering headers.
+samples() { awk 'NR == 1 { print $1 }' "$WORK/jfr-$1.txt"; }
+header_share() { awk 'NR == 1 { print $2 }' "$WORK/jfr-$1.txt"; }
+# With --jfr, where the gateway's CPU went in the extra runs.
 jfr_section() {
   [ "$JFR" -eq 1 ] || return 0
   echo
   echo "## Where the gateway's CPU goes (JDK Flight Recorder)"
   echo
-  echo "One more run of each side after the rounds, with \`jcmd <pid> JFR.start settings=profile\` (not part of the figures above): the share of the gateway's execution samples whose stack holds each of Anteroom's methods ($(head -n 1 "$WORK/jfr-held.txt") samples with pass holders, $(head -n 1 "$WORK/jfr-unfiltered.txt") on the unfiltered route). A method's share includes the methods it calls. The samples are few, so read shares of a few % as rough."
+  echo "One more run of each side after the rounds, with \`jcmd <pid> JFR.start settings=profile\` (not part of the figures above): the share of the gateway's execution samples whose stack holds each of Anteroom's methods ($(samples held) samples with pass holders, $(samples unfiltered) on the unfiltered route). A method's share includes the methods it calls. The samples are few, so read shares of a few % as rough."
   echo
   echo "| method | pass holders, % of samples |"
   echo "|---|---:|"
-  tail -n +2 "$WORK/jfr-held.txt" | awk '{ printf "| `%s` | %.1f |\n", $2, $1 }'
+  tail -n +2 "$WORK/jfr-held.txt" | awk '{ printf "| \`%s\` | %.1f |\n", $2, $1 }'
   echo
-  echo "On the unfiltered route Anteroom's methods were in $(tail -n +2 "$WORK/jfr-unfiltered.txt" | awk 'NR == 1 { printf "at most %.1f %% of the samples (`%s`)", $1, $2; f = 1 } END { if (!f) printf "none of the samples" }')."
+  echo "On the unfiltered route Anteroom's methods were in $(tail -n +2 "$WORK/jfr-unfiltered.txt" | awk 'NR == 1 { printf "at most %.1f %% of the samples (\`%s\`)", $1, $2; f = 1 } END { if (!f) printf "none of the samples" }')."
+  echo
+  echo "Filtering the headers of the request to the origin and of its answer (\`$HEADERS_FRAME\` on the stack, whichever header filters it runs): $(header_share unfiltered) % of the unfiltered route's samples as shipped (Anteroom's \`OriginHeaders\`, one copy), $(header_share defaults) % of the same route's on the gateway with the framework's defaults ($(samples defaults) samples; the framework's own header filters, four copies of the request's headers), $(header_share held) % with pass holders."
 }
 
 PIN_NOTE="The gateway with the framework's defaults and the nginx reverse proxy run on CPU $GW_CPU too, each in its own turn. "
