@@ -1,5 +1,7 @@
 package io.anteroom.gateway.origin;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.springframework.cloud.gateway.filter.headers.HttpHeadersFilter;
@@ -83,11 +85,11 @@ public final class OriginHeaders implements HttpHeadersFilter, Ordered {
 
   @Override
   public HttpHeaders filter(HttpHeaders input, ServerWebExchange exchange) {
-    List<String> connection = input.get(HttpHeaders.CONNECTION);
+    List<String> named = connectionOptions(input);
     HttpHeaders kept = new HttpHeaders();
     for (Map.Entry<String, List<String>> header : input.headerSet()) {
       String name = header.getKey();
-      if (!dropped(name) && !named(connection, name)) {
+      if (!dropped(name) && !contains(named, name)) {
         kept.addAll(name, header.getValue());
       }
     }
@@ -109,16 +111,23 @@ public final class OriginHeaders implements HttpHeadersFilter, Ordered {
         || (dropXForwarded && name.regionMatches(true, 0, X_FORWARDED, 0, X_FORWARDED.length()));
   }
 
-  /** Whether {@code Connection} names {@code name} as a hop-by-hop header of its own. */
-  private static boolean named(List<String> connection, String name) {
+  /** The header names {@code Connection} lists as hop-by-hop headers of its own; empty for none. */
+  private static List<String> connectionOptions(HttpHeaders headers) {
+    List<String> connection = headers.get(HttpHeaders.CONNECTION);
     if (connection == null) {
-      return false;
+      return List.of();
     }
+    List<String> options = new ArrayList<>();
     for (String value : connection) {
-      for (String option : StringUtils.tokenizeToStringArray(value, ",")) {
-        if (option.equalsIgnoreCase(name)) {
-          return true;
-        }
+      options.addAll(Arrays.asList(StringUtils.tokenizeToStringArray(value, ",")));
+    }
+    return options;
+  }
+
+  private static boolean contains(List<String> names, String name) {
+    for (String each : names) {
+      if (each.equalsIgnoreCase(name)) {
+        return true;
       }
     }
     return false;
