@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.springframework.http.HttpCookie;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseCookie;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 
@@ -121,16 +121,20 @@ public final class AnteroomCookies {
   }
 
   private static String value(ServerHttpRequest request, String name) {
-    List<HttpCookie> cookies = request.getCookies().get(name);
-    if (cookies == null || cookies.size() != 1) {
+    List<String> values = cookies(request, name);
+    if (values.size() != 1) {
       return null;
     }
-    String value = cookies.get(0).getValue();
+    String value = values.get(0);
     return value.isEmpty() ? null : value;
   }
 
   private static int count(ServerHttpRequest request, String name) {
-    List<HttpCookie> cookies = request.getCookies().get(name);
-    return cookies == null ? 0 : cookies.size();
+    return cookies(request, name).size();
+  }
+
+  /** As {@code request.getCookies().get(name)} would give them, without decoding the others. */
+  private static List<String> cookies(ServerHttpRequest request, String name) {
+    return CookieScan.values(request.getHeaders().get(HttpHeaders.COOKIE), name);
   }
 }
