@@ -241,9 +241,9 @@ jfr_section() {
   echo
   echo "| method | pass holders, % of samples |"
   echo "|---|---:|"
-  tail -n +2 "$WORK/jfr-held.txt" | awk '{ printf "| \`%s\` | %.1f |\n", $2, $1 }'
+  tail -n +2 "$WORK/jfr-held.txt" | awk '{ printf "| `%s` | %.1f |\n", $2, $1 }'
   echo
-  echo "On the unfiltered route Anteroom's methods were in $(tail -n +2 "$WORK/jfr-unfiltered.txt" | awk 'NR == 1 { printf "at most %.1f %% of the samples (\`%s\`)", $1, $2; f = 1 } END { if (!f) printf "none of the samples" }')."
+  echo "On the unfiltered route Anteroom's methods were in $(tail -n +2 "$WORK/jfr-unfiltered.txt" | awk 'NR == 1 { printf "at most %.1f %% of the samples (`%s`)", $1, $2; f = 1 } END { if (!f) printf "none of the samples" }')."
   echo
   echo "Filtering the headers of the request to the origin and of its answer (\`$HEADERS_FRAME\` on the stack, whichever header filters it runs): $(header_share unfiltered) % of the unfiltered route's samples as shipped (Anteroom's \`OriginHeaders\`, one copy), $(header_share defaults) % of the same route's on the gateway with the framework's defaults ($(samples defaults) samples; the framework's own header filters, four copies of the request's headers), $(header_share held) % with pass holders."
 }
