@@ -25,10 +25,10 @@ import org.springframework.context.ApplicationContext;
 
 /**
  * What a visitor's request carries to the origin through the gateway as it ships ({@link
- * FrameworkHeaderFiltersIntegrationTests}: the same with the framework's own header filters).
- * Forwarded headers a client writes itself, hop-by-hop headers and those {@code Connection} names
- * never reach the origin; every other header does, as sent. Sent byte for byte over a socket, since
- * an HTTP client library would refuse or rewrite some of these headers.
+ * OriginHeadersTests}: the same as with the framework's own header filters). Forwarded headers a
+ * client writes itself, hop-by-hop headers and those {@code Connection} names never reach the
+ * origin; every other header does, as sent. Sent byte for byte over a socket, since an HTTP client
+ * library would refuse or rewrite some of these headers.
  */
 @GatewayIntegrationTest
 class OriginHeadersIntegrationTests {
@@ -67,7 +67,7 @@ class OriginHeadersIntegrationTests {
         .noneMatch(filter -> filter.getClass().getSimpleName().equals("GRPCRequestHeadersFilter"));
   }
 
-  static void assertOriginSawOnlyWhatItShould(WireMockOrigin origin, int port) {
+  private static void assertOriginSawOnlyWhatItShould(WireMockOrigin origin, int port) {
     origin.resetRequests();
 
     String answer = send(port, REQUEST);

@@ -18,8 +18,14 @@ class RedisSentinelGroupIntegrationTests {
       assertThat(group.sentinels().get(0).command("INFO", "server"))
           .contains("redis_mode:sentinel");
       primary.command("SET", "k", "v");
-      // Replication is asynchronous: the write reaches the replica before the primary dies.
-      assertThat(primary.command("WAIT", "1", "4000")).isEqualTo("1");
+      // Replication is asynchronous: the write reaches this replica before the primary dies. Read
+      // on the replica itself: WAIT counts any replica's acknowledgement, and a stray replica of
+      // an earlier test's server on the same port would count too.
+      RedisServer replica = group.servers().get(1);
+      Poll.until(
+          "the replica has the write",
+          Duration.ofSeconds(10),
+          () -> "v".equals(replica.command("GET", "k")));
 
       primary.kill();
       RedisServer promoted = group.awaitFailoverFrom(primary, Duration.ofSeconds(30));
