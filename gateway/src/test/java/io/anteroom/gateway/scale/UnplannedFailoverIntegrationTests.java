@@ -189,7 +189,9 @@ class UnplannedFailoverIntegrationTests {
     SoftAssertions softly = new SoftAssertions();
     lossBounded(softly, was, held, promoted, is);
     resumesInOrderAtTheRate(softly, is, killedAt, resumeBound);
-    originSeesOnlyPasses(softly, crowd, east.bean(TokenProperties.class), was, is);
+    Set<String> runningRead = new HashSet<>(held.running());
+    runningRead.addAll(promoted.running());
+    originSeesOnlyPasses(softly, crowd, east.bean(TokenProperties.class), was, is, runningRead);
     softly.assertAll();
   }
 
@@ -250,12 +252,19 @@ class UnplannedFailoverIntegrationTests {
     softly.assertThat(is.disorder()).as("admissions out of order").isEmpty();
   }
 
+  /**
+   * Every request the origin got carries a valid pass of an admitted visitor: one the replays saw
+   * admitted, or one running on the replica at the primary's death or on the promoted server when
+   * it was first read. The replays miss those two moments: the primary's last commands when its
+   * MONITOR stream dies with it, and the promoted server's first ones before it was watched.
+   */
   private void originSeesOnlyPasses(
       SoftAssertions softly,
       Crowd crowd,
       TokenProperties tokens,
       AdmissionReplay was,
-      AdmissionReplay is) {
+      AdmissionReplay is,
+      Set<String> runningRead) {
     List<LoggedRequest> reached = origin.findAll(getRequestedFor(urlPathMatching("/products/.*")));
     int fine = 0;
     for (LoggedRequest request : reached) {
@@ -265,7 +274,8 @@ class UnplannedFailoverIntegrationTests {
       if (pass instanceof Verified.Valid<Pass> valid
           && valid.value().opens(QUEUE)
           && (was.wasAdmitted(valid.value().visitor())
-              || is.wasAdmitted(valid.value().visitor()))) {
+              || is.wasAdmitted(valid.value().visitor())
+              || runningRead.contains(valid.value().visitor()))) {
         fine++;
       }
     }
