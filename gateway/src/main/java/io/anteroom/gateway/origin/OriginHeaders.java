@@ -4,7 +4,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import org.springframework.cloud.gateway.filter.headers.ForwardedHeadersFilter;
 import org.springframework.cloud.gateway.filter.headers.HttpHeadersFilter;
+import org.springframework.cloud.gateway.filter.headers.RemoveHopByHopHeadersFilter;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
 import org.springframework.util.StringUtils;
@@ -25,22 +27,13 @@ import org.springframework.web.server.ServerWebExchange;
 public final class OriginHeaders implements HttpHeadersFilter, Ordered {
 
   /**
-   * What the framework's hop-by-hop filter removes, in both directions (its {@code
-   * HEADERS_REMOVED_ON_REQUEST}), besides the headers {@code Connection} names.
+   * What the framework's hop-by-hop filter removes, in both directions, besides the headers {@code
+   * Connection} names; lower case, compared ignoring case so that no name is lower-cased per
+   * request.
    */
-  static final List<String> HOP_BY_HOP =
-      List.of(
-          "connection",
-          "keep-alive",
-          "transfer-encoding",
-          "te",
-          "trailer",
-          "proxy-authorization",
-          "proxy-authenticate",
-          "x-application-context",
-          "upgrade");
+  private static final List<String> HOP_BY_HOP =
+      List.copyOf(RemoveHopByHopHeadersFilter.HEADERS_REMOVED_ON_REQUEST);
 
-  private static final String FORWARDED = "Forwarded";
   private static final String X_FORWARDED = "x-forwarded-";
 
   private final Type type;
@@ -107,7 +100,7 @@ public final class OriginHeaders implements HttpHeadersFilter, Ordered {
         return true;
       }
     }
-    return (dropForwarded && name.equalsIgnoreCase(FORWARDED))
+    return (dropForwarded && name.equalsIgnoreCase(ForwardedHeadersFilter.FORWARDED_HEADER))
         || (dropXForwarded && name.regionMatches(true, 0, X_FORWARDED, 0, X_FORWARDED.length()));
   }
 
