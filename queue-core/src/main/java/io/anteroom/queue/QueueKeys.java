@@ -26,7 +26,8 @@ import java.util.regex.Pattern;
  *                            tidied &lt;epoch-second&gt;             (old seconds dropped, see hits.lua)
  * HINCRBY wr:{shop}:42:reentries &lt;visitor&gt; 1                   back to the front (reenter.lua)
  * HSET wr:{shop}:42:reentries at|&lt;visitor&gt; &lt;admitted-ms&gt;     the admission they went back from
- * ZADD wr:{shop}:sessions    &lt;last-activity-ms&gt; &lt;item&gt;|&lt;visitor&gt;  running sessions of every item
+ * ZADD wr:{shop}:sessions    &lt;last-activity-ms&gt; &lt;visitor&gt;  the room's active users, each once:
+ *                            the latest activity on any item (sessions.lua)
  * HSET wr:{shop}:budget      tokens &lt;f&gt; refill &lt;ms&gt; pass &lt;f&gt; full 0|1  rate, shares, at limits
  *                            started-sum &lt;f&gt; started-weight &lt;ms&gt; started-at &lt;ms&gt;
  *                            (measured new users, see started.lua)
@@ -71,9 +72,9 @@ import java.util.regex.Pattern;
  *       for the request: nothing to record);
  *   <li>{@code newplaces}: two minutes, one per client address and minute;
  *   <li>{@code idle}: as long as its longest-lived line, one per room;
- *   <li>{@code sessions}: one entry per running session, dropped once idle past the room's idle
- *       limit by the worker's tick (room_admit.lua) or when the session ends; {@code budget}: one
- *       small hash per room.
+ *   <li>{@code sessions}: one entry per active visitor of the room, dropped once idle past the
+ *       room's idle limit by the worker's tick (room_admit.lua) or when their last session in the
+ *       room ends; {@code budget}: one small hash per room.
  * </ul>
  */
 public final class QueueKeys {
@@ -252,8 +253,9 @@ public final class QueueKeys {
   }
 
   /**
-   * Sorted set of every running session on the room's queues, on or off: member {@code
-   * item|visitor}, score the last activity; what total active users counts.
+   * Sorted set of the room's active users: member the visitor, once however many of the room's
+   * items (their queues on or off) they run in, score their latest activity on any of them; what
+   * total active users and new users per minute count.
    */
   public String sessions(String room) {
     return roomTag(room) + ":sessions";

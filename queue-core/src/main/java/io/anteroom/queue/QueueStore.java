@@ -3,6 +3,7 @@ package io.anteroom.queue;
 import io.anteroom.queue.policy.RoomPolicy;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.List;
 import reactor.core.publisher.Mono;
 
 /**
@@ -73,32 +74,57 @@ public interface QueueStore {
    */
   Mono<Long> register(QueueId queue, Collection<String> visitors, RoomPolicy policy);
 
-  /** Records activity of an admitted visitor; false when the visitor is not running. */
+  /**
+   * Records activity of an admitted visitor under the default policy; false when the visitor is not
+   * running.
+   */
   default Mono<Boolean> touch(QueueId queue, String visitor) {
-    return touch(queue, visitor, null);
+    return touch(queue, visitor, null, RoomPolicy.DEFAULTS);
   }
 
   /**
-   * {@link #touch(QueueId, String)} for a pass whose session was last confirmed at {@code
-   * confirmed}: a session the line does not know that was confirmed before the line's keys were
-   * last begun (the store came back empty since) runs again from now, and true is returned.
+   * Records activity of an admitted visitor whose pass last had the session confirmed at {@code
+   * confirmed}; false when the visitor is not running. A session idle past {@code policy}'s {@link
+   * RoomPolicy#sessionIdleLimit()} (in a room of {@link
+   * io.anteroom.queue.policy.SessionScope#ROOM}, idle in the whole room) has ended and is ended
+   * now, whether or not expiry came by. A session the line does not know that was confirmed before
+   * the line's keys were last begun (the store came back empty since) runs again from now, and true
+   * is returned.
    *
    * @param confirmed when the pass last had the session confirmed, or null for unknown
    */
-  Mono<Boolean> touch(QueueId queue, String visitor, Instant confirmed);
+  Mono<Boolean> touch(QueueId queue, String visitor, Instant confirmed, RoomPolicy policy);
 
-  /** Ends a session or gives up a place in line; false when the visitor was neither. */
-  Mono<Boolean> release(QueueId queue, String visitor);
+  /**
+   * Ends a session or gives up a place in line; false when the visitor was neither. The visitor
+   * stays an active user of the room while running in any of {@code others}.
+   *
+   * @param others other queues of the room the visitor may hold a session in, such as the items of
+   *     their pass
+   */
+  Mono<Boolean> release(QueueId queue, String visitor, Collection<QueueId> others);
+
+  /** {@link #release(QueueId, String, Collection)} of a visitor known to hold no other item. */
+  default Mono<Boolean> release(QueueId queue, String visitor) {
+    return release(queue, visitor, List.of());
+  }
 
   /**
    * Sends a visitor whom the origin failed right after their admission back to the front of the
    * line: their session ends and they wait ahead of everyone in line, re-entrants in the order they
-   * were first admitted, at most {@code policy.reentry().max()} times per visitor.
+   * were first admitted, at most {@code policy.reentry().max()} times per visitor. They stay an
+   * active user of the room while running in any of {@code others}.
    *
    * @param admittedAt when the line admitted the visitor, as their pass says: the session this
    *     names goes back once, so neither a copy of the pass nor a repeat ends a later one
+   * @param others other queues of the room the visitor may hold a session in
    */
-  Mono<Reentered> reenter(QueueId queue, String visitor, Instant admittedAt, RoomPolicy policy);
+  Mono<Reentered> reenter(
+      QueueId queue,
+      String visitor,
+      Instant admittedAt,
+      RoomPolicy policy,
+      Collection<QueueId> others);
 
   /**
    * Finishes as abandoned the waiting visitors who stopped polling, wherever they stand; for lines

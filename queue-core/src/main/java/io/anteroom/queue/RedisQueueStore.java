@@ -9,6 +9,7 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
@@ -222,7 +223,8 @@ public final class RedisQueueStore implements QueueStore {
             Long.toString(policy.sessionIdleLimit().toMillis()),
             Long.toString(policy.finishedRetention().toMillis()),
             Integer.toString(EXPIRE_LIMIT),
-            virtual ? Long.toString(policy.idleTimeToLive().toMillis()) : "0")
+            virtual ? Long.toString(policy.idleTimeToLive().toMillis()) : "0",
+            policy.budget().sessionScope().value())
         .map(r -> new ExpireResult(r.get(0), r.get(1), r.get(2), r.get(3), r.get(4), r.get(5)));
   }
 
@@ -246,26 +248,57 @@ public final class RedisQueueStore implements QueueStore {
   }
 
   @Override
-  public Mono<Boolean> touch(QueueId queue, String visitor, Instant confirmed) {
+  public Mono<Boolean> touch(QueueId queue, String visitor, Instant confirmed, RoomPolicy policy) {
     return flag(
         QueueScripts.TOUCH,
         queue,
         visitor,
         now(),
-        confirmed == null ? "0" : Long.toString(confirmed.toEpochMilli()));
+        confirmed == null ? "0" : Long.toString(confirmed.toEpochMilli()),
+        Long.toString(policy.sessionIdleLimit().toMillis()),
+        policy.budget().sessionScope().value());
   }
 
   @Override
-  public Mono<Boolean> release(QueueId queue, String visitor) {
-    return flag(QueueScripts.RELEASE, queue, visitor, now());
+  public Mono<Boolean> release(QueueId queue, String visitor, Collection<QueueId> others) {
+    return scripts
+        .<Long>run(
+            QueueScripts.RELEASE,
+            ScriptOutputType.INTEGER,
+            withOthers(keys.scriptKeys(queue), queue, others),
+            visitor,
+            now())
+        .map(r -> r == 1L);
+  }
+
+  /**
+   * {@code queueKeys} followed by the running keys of {@code others}, the queues of the same room
+   * besides {@code queue} whose sessions keep the visitor an active user of the room.
+   */
+  private String[] withOthers(String[] queueKeys, QueueId queue, Collection<QueueId> others) {
+    List<String> names = new ArrayList<>(List.of(queueKeys));
+    for (QueueId other : others) {
+      if (!other.room().equals(queue.room())) {
+        throw new IllegalArgumentException(other + " is not a queue of room " + queue.room());
+      }
+      if (!other.equals(queue)) {
+        names.add(keys.running(other));
+      }
+    }
+    return names.toArray(String[]::new);
   }
 
   /** The counts of re-entries live as long as the queue's finished entries. */
   @Override
   public Mono<Reentered> reenter(
-      QueueId queue, String visitor, Instant admittedAt, RoomPolicy policy) {
+      QueueId queue,
+      String visitor,
+      Instant admittedAt,
+      RoomPolicy policy,
+      Collection<QueueId> others) {
     String[] keyNames = Arrays.copyOf(keys.scriptKeys(queue), 8);
     keyNames[7] = keys.reentries(queue);
+    keyNames = withOthers(keyNames, queue, others);
     return scripts
         .<Long>run(
             QueueScripts.REENTER,

@@ -92,7 +92,7 @@ public final class RedisRoomStore implements RoomStore {
   }
 
   @Override
-  public Mono<Boolean> enter(QueueId queue, String visitor, RoomPolicy policy) {
+  public Mono<Boolean> enter(QueueId queue, String visitor, RoomPolicy policy, RoomPolicy room) {
     return scripts
         .<Long>run(
             QueueScripts.ENTER,
@@ -100,11 +100,13 @@ public final class RedisRoomStore implements RoomStore {
             keys.scriptKeys(queue),
             Long.toString(clock.millis()),
             Long.toString(policy.sessionDuration().toMillis() * 2),
-            Double.toString(policy.budget().newUsersPerSecond()),
-            Double.toString(policy.budget().burstTokens()),
-            Integer.toString(policy.budget().totalActiveUsers()),
+            Double.toString(room.budget().newUsersPerSecond()),
+            Double.toString(room.budget().burstTokens()),
+            Integer.toString(room.budget().totalActiveUsers()),
+            Long.toString(room.sessionIdleLimit().toMillis()),
+            visitor,
             Long.toString(policy.sessionIdleLimit().toMillis()),
-            visitor)
+            room.budget().sessionScope().value())
         .map(entered -> entered == 1L);
   }
 

@@ -5,10 +5,11 @@ import java.util.Map;
 /**
  * What one admission call across a room's queues did.
  *
- * @param activeSessions the room's running sessions after the call, on all of its items
+ * @param activeSessions the room's active users after the call, each visitor once whatever items
+ *     they run in
  * @param admitted visitors admitted by the call, all queues together
  * @param full whether the room is at its room-wide limits, so that every newcomer waits
- * @param newUsersPerMinute the sessions the room started per minute, measured in Redis over about
+ * @param newUsersPerMinute the visitors new to the room per minute, measured in Redis over about
  *     the last minute on all of its items (started.lua); 0 until known
  * @param queues what it did in each queue
  */

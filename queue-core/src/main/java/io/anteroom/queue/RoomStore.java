@@ -7,8 +7,8 @@ import reactor.core.publisher.Mono;
 
 /**
  * The operations on a room as a whole: its admissions across queues within the room-wide limits,
- * its count of running sessions, whether it is at its limits, and its figures against them. Each is
- * one Redis round trip, atomic and safe to repeat.
+ * its count of active users (each visitor once, whatever items they opened), whether it is at its
+ * limits, and its figures against them. Each is one Redis round trip, atomic and safe to repeat.
  */
 public interface RoomStore {
 
@@ -39,12 +39,15 @@ public interface RoomStore {
   Mono<RoomTotals> totals(String roomName, RoomPolicy room, Collection<QueueId> queues);
 
   /**
-   * Lets {@code visitor} into {@code queue}, whose queue is off, as a session of the item and of
-   * its room, if the room is not at its limits: one of its places taken at once, or none. For rooms
-   * whose {@link io.anteroom.queue.policy.Budget} is limited; a visitor running in the item already
-   * keeps the session.
+   * Lets {@code visitor} into {@code queue}, whose queue is off, as a session of the item and an
+   * active user of its room: at once when the visitor is an active user of the room already (in any
+   * of its items), otherwise only if the room is not at its limits, taking one of its places. For
+   * rooms whose {@link io.anteroom.queue.policy.Budget} is limited. The room's users are counted
+   * and trimmed by the room's own policy, never the queue's.
    *
+   * @param policy the queue's policy (its session length)
+   * @param room the room's policy (its limits, its session length and scope)
    * @return true when the visitor may enter, false when the room is at its limits
    */
-  Mono<Boolean> enter(QueueId queue, String visitor, RoomPolicy policy);
+  Mono<Boolean> enter(QueueId queue, String visitor, RoomPolicy policy, RoomPolicy room);
 }

@@ -1048,9 +1048,9 @@ class RedisQueueStoreIntegrationTests {
 
       storeComesBackEmpty();
 
-      assertThat(store.touch(queue, "holder", confirmed).block()).isTrue();
+      assertThat(store.touch(queue, "holder", confirmed, RoomPolicy.DEFAULTS).block()).isTrue();
       assertThat(running()).containsExactly("holder");
-      assertThat(sync.zrange(keys.sessions(queue.room()), 0, -1)).containsExactly("42|holder");
+      assertThat(sync.zrange(keys.sessions(queue.room()), 0, -1)).containsExactly("holder");
       assertThat(store.counts(queue).block().running()).isEqualTo(1);
     }
 
@@ -1061,7 +1061,7 @@ class RedisQueueStoreIntegrationTests {
       store.release(queue, "holder").block();
       clock.advance(Duration.ofSeconds(5));
 
-      assertThat(store.touch(queue, "holder", confirmed).block()).isFalse();
+      assertThat(store.touch(queue, "holder", confirmed, RoomPolicy.DEFAULTS).block()).isFalse();
       assertThat(running()).isEmpty();
     }
 
@@ -1070,7 +1070,8 @@ class RedisQueueStoreIntegrationTests {
       enqueue("someone");
       clock.advance(Duration.ofSeconds(5));
 
-      assertThat(store.touch(queue, "stranger", clock.instant()).block()).isFalse();
+      assertThat(store.touch(queue, "stranger", clock.instant(), RoomPolicy.DEFAULTS).block())
+          .isFalse();
       assertThat(running()).containsExactly("someone");
     }
   }

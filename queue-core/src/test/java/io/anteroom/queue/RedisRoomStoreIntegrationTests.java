@@ -176,7 +176,7 @@ class RedisRoomStoreIntegrationTests {
 
       assertThat(result.admitted()).isEqualTo(3);
       assertThat(sync.zrange(keys.sessions("shop"), 0, -1))
-          .containsExactlyInAnyOrder("1|h0", "1|h1", "1|h2");
+          .containsExactlyInAnyOrder("h0", "h1", "h2");
     }
 
     @Test
@@ -329,11 +329,11 @@ class RedisRoomStoreIntegrationTests {
     void newcomersLetInWhileTheQueueIsOffCountButNotTheirRenewals() {
       RoomPolicy room = room("total-active-users", "100");
       QueueId quiet = QueueId.of("shop", "3");
-      assertThat(rooms.enter(quiet, "a", room).block()).isTrue();
-      assertThat(rooms.enter(quiet, "b", room).block()).isTrue();
+      assertThat(rooms.enter(quiet, "a", room, room).block()).isTrue();
+      assertThat(rooms.enter(quiet, "b", room, room).block()).isTrue();
       clock.advance(Duration.ofSeconds(1));
 
-      assertThat(rooms.enter(quiet, "a", room).block()).as("a renewal").isTrue();
+      assertThat(rooms.enter(quiet, "a", room, room).block()).as("a renewal").isTrue();
 
       assertThat(Double.parseDouble(sync.hget(keys.budget("shop"), "started-sum"))).isEqualTo(2.0);
     }
@@ -480,7 +480,7 @@ class RedisRoomStoreIntegrationTests {
       oneAtOnceThenTwoFromALine(plain);
 
       assertThat(sync.zrange(keys.sessions("shop"), 0, -1))
-          .containsExactlyInAnyOrder("1|a", "2|w0", "2|w1");
+          .containsExactlyInAnyOrder("a", "w0", "w1");
     }
 
     @Test
@@ -493,18 +493,21 @@ class RedisRoomStoreIntegrationTests {
       queues.touch(hot, "a").block();
       queues.release(hot, "b").block();
 
-      assertThat(sync.zscore(keys.sessions("shop"), "1|a")).isEqualTo(clock.millis());
-      assertThat(sync.zscore(keys.sessions("shop"), "1|b")).isNull();
+      assertThat(sync.zscore(keys.sessions("shop"), "a")).isEqualTo(clock.millis());
+      assertThat(sync.zscore(keys.sessions("shop"), "b")).isNull();
     }
 
     @Test
-    void expireRemovesTheRoomsSessionsItEnds() {
+    void expireLeavesTheRoomsUsersToTheRoomsOwnIdleLimit() {
       RoomPolicy plain = room();
       queues.enqueue(hot, "a", plain).block();
       clock.advance(Duration.ofSeconds(66));
 
       queues.expire(hot, plain).block();
 
+      assertThat(sync.zscore(keys.running(hot), "a")).isNull();
+      assertThat(sessions()).as("dropped by the room's own rule").isOne();
+      assertThat(rooms.check("shop", plain).block().activeSessions()).isZero();
       assertThat(sessions()).isZero();
     }
 
@@ -538,7 +541,7 @@ class RedisRoomStoreIntegrationTests {
     final QueueId quiet = QueueId.of("shop", "3");
 
     boolean enter(String visitor, RoomPolicy room) {
-      return rooms.enter(quiet, visitor, room).block();
+      return rooms.enter(quiet, visitor, room, room).block();
     }
 
     @Test
@@ -548,7 +551,7 @@ class RedisRoomStoreIntegrationTests {
       assertThat(enter("a", room)).isTrue();
 
       assertThat(sync.zscore(keys.running(quiet), "a")).isEqualTo(clock.millis());
-      assertThat(sync.zscore(keys.sessions("shop"), "3|a")).isEqualTo(clock.millis());
+      assertThat(sync.zscore(keys.sessions("shop"), "a")).isEqualTo(clock.millis());
       assertThat(Double.parseDouble(sync.hget(keys.budget("shop"), "tokens"))).isEqualTo(9.0);
       assertThat(sync.pttl(keys.running(quiet))).isPositive();
     }
@@ -600,7 +603,7 @@ class RedisRoomStoreIntegrationTests {
 
       assertThat(enter("a", room)).as("the room's one place is a's own").isTrue();
 
-      assertThat(sync.zscore(keys.sessions("shop"), "3|a")).isEqualTo(clock.millis());
+      assertThat(sync.zscore(keys.sessions("shop"), "a")).isEqualTo(clock.millis());
       assertThat(Double.parseDouble(sync.hget(keys.budget("shop"), "tokens"))).isEqualTo(9.0);
     }
 
@@ -612,7 +615,7 @@ class RedisRoomStoreIntegrationTests {
 
       assertThat(enter("b", room)).isTrue();
 
-      assertThat(sync.zrange(keys.sessions("shop"), 0, -1)).containsExactly("3|b");
+      assertThat(sync.zrange(keys.sessions("shop"), 0, -1)).containsExactly("b");
     }
 
     @Test

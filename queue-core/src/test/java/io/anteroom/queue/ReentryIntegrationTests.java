@@ -65,7 +65,7 @@ class ReentryIntegrationTests {
   }
 
   Reentered reenter(String visitor, Instant admitted) {
-    return store.reenter(queue, visitor, admitted, POLICY).block();
+    return store.reenter(queue, visitor, admitted, POLICY, List.of()).block();
   }
 
   List<String> waiting() {
@@ -132,7 +132,7 @@ class ReentryIntegrationTests {
     clock.advance(Duration.ofSeconds(5));
     fixture.restart();
     // The holder's pass takes the session back, and someone from the old line rejoins ahead.
-    assertThat(store.touch(queue, "holder", admitted).block()).isTrue();
+    assertThat(store.touch(queue, "holder", admitted, RoomPolicy.DEFAULTS).block()).isTrue();
     waits("newcomer");
     assertThat(store.enqueue(queue, "rejoiner", oldJoined, POLICY).block().added()).isFalse();
     assertThat(waiting()).containsExactly("rejoiner", "newcomer");
@@ -198,7 +198,8 @@ class ReentryIntegrationTests {
     assertThat(rooms.admit("shop", room, Map.of(queue, room)).block().admitted()).isEqualTo(2);
     Instant admitted = clock.instant();
 
-    assertThat(store.reenter(queue, "a", admitted, room).block()).isEqualTo(Reentered.FRONT);
+    assertThat(store.reenter(queue, "a", admitted, room, List.of()).block())
+        .isEqualTo(Reentered.FRONT);
     assertThat(sync.zcard(keys.sessions("shop"))).isEqualTo(1);
     clock.advance(Duration.ofSeconds(1));
     RoomAdmitResult again = rooms.admit("shop", room, Map.of(queue, room)).block();
@@ -279,7 +280,8 @@ class ReentryIntegrationTests {
     RoomPolicy off = PolicyParser.apply("test", POLICY, Map.of("reentry-max", "0"));
     Instant admitted = admittedAtOnce("failed");
 
-    assertThat(store.reenter(queue, "failed", admitted, off).block()).isEqualTo(Reentered.AT_MOST);
+    assertThat(store.reenter(queue, "failed", admitted, off, List.of()).block())
+        .isEqualTo(Reentered.AT_MOST);
     assertThat(running()).containsExactly("failed");
   }
 
@@ -328,10 +330,10 @@ class ReentryIntegrationTests {
     Instant admitted = admittedAtOnce("holder");
     clock.advance(Duration.ofSeconds(5));
     fixture.restart();
-    assertThat(store.touch(queue, "holder", admitted).block()).isTrue();
+    assertThat(store.touch(queue, "holder", admitted, RoomPolicy.DEFAULTS).block()).isTrue();
     reenter("holder", admitted);
 
-    assertThat(store.touch(queue, "holder", admitted).block()).isFalse();
+    assertThat(store.touch(queue, "holder", admitted, RoomPolicy.DEFAULTS).block()).isFalse();
 
     assertThat(running()).isEmpty();
     assertThat(waiting()).containsExactly("holder");

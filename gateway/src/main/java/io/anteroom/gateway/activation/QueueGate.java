@@ -58,6 +58,19 @@ public final class QueueGate {
 
   /** The verdict for {@code queue} under {@code policy}; never calls Redis on the caller's path. */
   public Verdict verdict(QueueId queue, RoomPolicy policy) {
+    return verdict(queue, policy, false);
+  }
+
+  /**
+   * {@link #verdict(QueueId, RoomPolicy)} for a visitor who may be inside the room already: a room
+   * at its room-wide limits does not hold one who holds a pass for another of its items off a queue
+   * that is off, since the room counts people, not items. Whether they are still an active user is
+   * for Redis to say on the way in ({@link io.anteroom.gateway.pass.DirectEntry}); one who is not
+   * waits after all.
+   *
+   * @param inside whether the visitor holds a pass of the room still open for another item
+   */
+  public Verdict verdict(QueueId queue, RoomPolicy policy, boolean inside) {
     if (policy.holdsEveryone(clock.instant())) {
       return Verdict.WAIT;
     }
@@ -68,7 +81,7 @@ public final class QueueGate {
       case CLOSED -> Verdict.CLOSED;
       // queue-all and paused hold everyone (above): this is queue outside a pre-queue.
       case QUEUE, QUEUE_ALL, PAUSED ->
-          mirror.isActive(queue) || full(queue, policy)
+          mirror.isActive(queue) || (!inside && full(queue, policy))
               ? Verdict.WAIT
               : mirror.isKnown() ? Verdict.ENTER : Verdict.UNAVAILABLE;
     };

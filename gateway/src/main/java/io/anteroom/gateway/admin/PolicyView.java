@@ -66,6 +66,7 @@ final class PolicyView {
               ? number(policy.budget().newUsersPerMinute())
               : "none";
       case WEIGHT -> number(policy.budget().weight());
+      case SESSION_SCOPE -> policy.budget().sessionScope().value();
       case AUTOPILOT -> policy.autopilot().on() ? "on" : "off";
       case AUTOPILOT_P95 -> Durations.format(policy.autopilot().targetP95());
       case AUTOPILOT_ERRORS -> number(policy.autopilot().maxErrors());

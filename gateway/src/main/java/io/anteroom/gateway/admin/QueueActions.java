@@ -154,8 +154,14 @@ final class QueueActions {
                                 + " base64url characters")));
               }
               String id = visitor.stringValue();
-              return queues
-                  .release(queue, id)
+              // The room's queues that are on: a session in one of them keeps the visitor an
+              // active user of the room.
+              return active
+                  .list()
+                  .map(
+                      on ->
+                          on.keySet().stream().filter(q -> q.room().equals(queue.room())).toList())
+                  .flatMap(others -> queues.release(queue, id, others))
                   .flatMap(released -> released(request, queue, id, released));
             });
   }

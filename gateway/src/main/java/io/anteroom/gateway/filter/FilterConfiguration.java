@@ -101,8 +101,13 @@ public class FilterConfiguration {
 
   @Bean
   PassHolders passHolders(
-      QueueGate gate, SessionChecks checks, Passes passes, Answers answers, Clock clock) {
-    return new PassHolders(gate, checks, passes, answers, clock);
+      QueueGate gate,
+      DirectEntry direct,
+      SessionChecks checks,
+      Passes passes,
+      Answers answers,
+      Clock clock) {
+    return new PassHolders(gate, direct, checks, passes, answers, clock);
   }
 
   @Bean
@@ -149,8 +154,12 @@ public class FilterConfiguration {
 
   @Bean
   DirectEntry directEntry(
-      RoomStore rooms, RedisGuard redis, PassRegistrar registrar, ActiveQueueMirror mirror) {
-    return new DirectEntry(rooms, redis, registrar, mirror);
+      RoomStore rooms,
+      RedisGuard redis,
+      PassRegistrar registrar,
+      ActiveQueueMirror mirror,
+      RoomPolicyMirror policies) {
+    return new DirectEntry(rooms, redis, registrar, mirror, policies);
   }
 
   @Bean

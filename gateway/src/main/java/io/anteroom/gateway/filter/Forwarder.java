@@ -157,7 +157,7 @@ final class Forwarder {
           response.getCookies().set(rest.getName(), rest);
           checks.ended(queue, visitor);
           return redis
-              .call(store.release(queue, visitor))
+              .call(store.release(queue, visitor, Pass.otherQueues(queue, entitlements)))
               .doOnNext(
                   released -> {
                     if (released) {

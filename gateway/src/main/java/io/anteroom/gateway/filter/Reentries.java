@@ -5,6 +5,7 @@ import io.anteroom.gateway.pass.Passes;
 import io.anteroom.gateway.pass.SessionChecks;
 import io.anteroom.gateway.pass.Tickets;
 import io.anteroom.gateway.token.Entitlement;
+import io.anteroom.gateway.token.Pass;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.Reentered;
@@ -173,7 +174,9 @@ final class Reentries {
     /** Asks the line; true when the visitor has a place in it now, and the answer says so. */
     Mono<Boolean> reenter() {
       return redis
-          .call(store.reenter(queue, visitor, admitted, policy))
+          .call(
+              store.reenter(
+                  queue, visitor, admitted, policy, Pass.otherQueues(queue, entitlements)))
           .map(this::answer)
           .onErrorResume(
               error -> {

@@ -144,7 +144,7 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
     if (policy.recordsArrivals() && newcomer(exchange, queue, policy, visitor)) {
       arrivals.record(queue, policy);
     }
-    return switch (gate.verdict(queue, policy)) {
+    return switch (gate.verdict(queue, policy, pass != null)) {
       case ENTER -> {
         shadow.arrived(queue, policy, exchange.getRequest().getMethod());
         yield line.enter(exchange, chain, queue, policy, visitor);

@@ -3,10 +3,10 @@ package io.anteroom.gateway.pass;
 import io.anteroom.gateway.RedisGuard;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueStore;
+import io.anteroom.queue.policy.RoomPolicy;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -67,21 +67,23 @@ public final class SessionChecks {
   }
 
   /**
-   * The latest confirmation of {@code visitor}'s session in {@code queue} if it is younger than
-   * {@code every}; otherwise a new one.
+   * The latest confirmation of {@code visitor}'s session in {@code queue} if it is younger than one
+   * {@link RoomPolicy#sessionCheck()}; otherwise a new one.
    *
    * @param confirmed when the pass says the session was last confirmed: a session the store lost
-   *     since runs again ({@link QueueStore#touch(QueueId, String, Instant)})
+   *     since runs again ({@link QueueStore#touch(QueueId, String, Instant, RoomPolicy)})
+   * @param policy the queue's policy: its session's idle limit and the room's session scope
    */
-  public Mono<Check> confirm(QueueId queue, String visitor, Instant confirmed, Duration every) {
+  public Mono<Check> confirm(QueueId queue, String visitor, Instant confirmed, RoomPolicy policy) {
     long now = clock.millis();
-    long fresh = every.toMillis();
+    long fresh = policy.sessionCheck().toMillis();
     Key key = new Key(queue, visitor);
     Kept known = kept.get(key);
     if (known != null && now - known.atMillis() < fresh) {
       return known.check();
     }
-    Kept asked = new Kept(now, ask(queue, visitor, confirmed, Instant.ofEpochMilli(now)), false);
+    Kept asked =
+        new Kept(now, ask(queue, visitor, confirmed, policy, Instant.ofEpochMilli(now)), false);
     if (kept.size() >= MAX_KEPT) {
       kept.clear();
     }
@@ -107,9 +109,10 @@ public final class SessionChecks {
     return known != null && known.ended() && known.atMillis() >= checked.toEpochMilli();
   }
 
-  private Mono<Check> ask(QueueId queue, String visitor, Instant confirmed, Instant at) {
+  private Mono<Check> ask(
+      QueueId queue, String visitor, Instant confirmed, RoomPolicy policy, Instant at) {
     return redis
-        .call(store.touch(queue, visitor, confirmed))
+        .call(store.touch(queue, visitor, confirmed, policy))
         .map(running -> running ? State.RUNNING : State.ENDED)
         .onErrorReturn(State.UNKNOWN)
         .doOnNext(state -> counter(queue.room(), state).increment())

@@ -97,7 +97,7 @@ public final class StatusHandler {
     if (tickets.outlived(held, policy)) {
       return unknown();
     }
-    return switch (gate.verdict(queue, policy)) {
+    return switch (gate.verdict(queue, policy, pass != null)) {
       case ENTER ->
           direct
               .enter(queue, visitor, policy)

@@ -58,6 +58,20 @@ public record Pass(
     return othersOpenAt(entitlements, item, now);
   }
 
+  /**
+   * The queues of {@code queue}'s room that {@code entitlements} name besides {@code queue}: where
+   * their holder may still have a session, which keeps them an active user of the room.
+   */
+  public static List<QueueId> otherQueues(QueueId queue, List<Entitlement> entitlements) {
+    List<QueueId> others = new ArrayList<>(entitlements.size());
+    for (Entitlement entitlement : entitlements) {
+      if (!entitlement.item().equals(queue.item())) {
+        others.add(QueueId.of(queue.room(), entitlement.item()));
+      }
+    }
+    return others;
+  }
+
   /** Those of {@code entitlements} still open at {@code now}, except the one for {@code item}. */
   public static List<Entitlement> othersOpenAt(
       List<Entitlement> entitlements, String item, Instant now) {

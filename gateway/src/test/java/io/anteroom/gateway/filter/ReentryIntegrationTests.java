@@ -308,7 +308,8 @@ class ReentryIntegrationTests {
     CLOCK.advance(policies.policy(one).sessionCheck());
 
     // What another gateway's check runs for the copy: the touch script, with the pass's times.
-    boolean running = store.touch(one, id, pass.entitlement(one).checked()).block();
+    boolean running =
+        store.touch(one, id, pass.entitlement(one).checked(), policies.policy(one)).block();
 
     assertThat(running).isFalse();
     assertThat(store.status(one, id).block().state()).isEqualTo(VisitorStatus.State.WAITING);

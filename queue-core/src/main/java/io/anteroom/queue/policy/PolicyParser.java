@@ -21,6 +21,7 @@ public final class PolicyParser {
       List.of(
           PolicyProperty.TOTAL_ACTIVE_USERS,
           PolicyProperty.NEW_USERS_PER_MINUTE,
+          PolicyProperty.SESSION_SCOPE,
           PolicyProperty.AUTOPILOT,
           PolicyProperty.AUTOPILOT_P95,
           PolicyProperty.AUTOPILOT_ERRORS,
@@ -110,8 +111,10 @@ public final class PolicyParser {
   }
 
   /**
-   * The same values for one queue of a room: the room-wide limits cannot be set per queue.
+   * The same values for one queue of a room: the room-wide limits cannot be set per queue, and a
+   * queue's sessions may not outlast the room's ({@link #checkSessionWithinRoom}).
    *
+   * @param base the room's policy
    * @throws InvalidPolicyException naming every bad property
    */
   public static RoomPolicy applyToQueue(
@@ -125,6 +128,7 @@ public final class PolicyParser {
     }
     try {
       RoomPolicy policy = apply(source, base, queueValues);
+      checkSessionWithinRoom(source, base, policy, problems);
       if (problems.isEmpty()) {
         return policy;
       }
@@ -132,6 +136,29 @@ public final class PolicyParser {
       problems.addAll(e.problems());
     }
     throw new InvalidPolicyException(source, problems);
+  }
+
+  /**
+   * A queue's session may end sooner than the room's, never later: the room counts a visitor as an
+   * active user until its own idle limit after their last request ({@link
+   * RoomPolicy#sessionIdleLimit()}), and an item's session outlasting it would let its holder in
+   * uncounted, above total active users.
+   */
+  static void checkSessionWithinRoom(
+      String source, RoomPolicy room, RoomPolicy queue, List<String> problems) {
+    if (queue.sessionIdleLimit().compareTo(room.sessionIdleLimit()) > 0) {
+      problems.add(
+          source
+              + "."
+              + PolicyProperty.SESSION_DURATION.key()
+              + ": a queue's session (with "
+              + PolicyProperty.PASS_RECHECK.key()
+              + ", "
+              + Durations.format(queue.sessionIdleLimit())
+              + ") may not outlast the room's ("
+              + Durations.format(room.sessionIdleLimit())
+              + "); set it on the room");
+    }
   }
 
   private static Autopilot autopilot(Values v, Autopilot base) {
@@ -160,7 +187,9 @@ public final class PolicyParser {
                 .map(value -> value > 0 ? value : Double.NaN)
                 .orElse(base.newUsersPerMinute());
     double weight = v.decimal(PolicyProperty.WEIGHT).orElse(base.weight());
-    return new Budget(total, perMinute, weight);
+    SessionScope scope =
+        v.choice(PolicyProperty.SESSION_SCOPE, SessionScope.class).orElse(base.sessionScope());
+    return new Budget(total, perMinute, weight, scope);
   }
 
   /**

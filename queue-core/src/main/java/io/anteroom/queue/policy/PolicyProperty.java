@@ -29,6 +29,7 @@ public enum PolicyProperty {
   TOTAL_ACTIVE_USERS("total-active-users"),
   NEW_USERS_PER_MINUTE("new-users-per-minute"),
   WEIGHT("weight"),
+  SESSION_SCOPE("session-scope"),
   AUTOPILOT("autopilot"),
   AUTOPILOT_P95("autopilot-p95"),
   AUTOPILOT_ERRORS("autopilot-errors"),

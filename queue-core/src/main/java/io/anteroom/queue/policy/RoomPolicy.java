@@ -245,7 +245,8 @@ public record RoomPolicy(
             ? new Budget(
                 budget.totalActiveUsers(),
                 paced(budget.newUsersPerSecond(), share) * 60,
-                budget.weight())
+                budget.weight(),
+                budget.sessionScope())
             : budget;
     return with(rate, abandonAfter, paced);
   }

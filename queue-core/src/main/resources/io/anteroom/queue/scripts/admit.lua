@@ -10,7 +10,8 @@
 --       6 abandon after (ms)
 -- Reply: {admitted, abandoned, waiting, running}
 -- The admission itself, and the trimming of seen entries, are admit_head.lua's; those admitted
--- become sessions of the room too (sessions.lua), counted in the room's new users (started.lua).
+-- become active users of the room too (sessions.lua), and those new to it count in the room's new
+-- users (started.lua).
 -- Each call also samples the measured admission rate (rate.lua) while people are left waiting.
 -- Safe to repeat at any later moment: a repeated call spends only the tokens left (the refill time
 -- never moves back), so the rate and the cap still hold, and it takes only from the head of the
@@ -35,10 +36,10 @@ local running = redis.call('ZCARD', KEYS[2])
 local n = rejoin_limit(KEYS[5], KEYS[1], now,
   math.min(math.floor(tokens), max_active - running, batch))
 
-local admitted, abandoned = admit_head(line, KEYS[6], n, ARGV[1], oldest, batch)
+local admitted, abandoned, new_users = admit_head(line, KEYS[6], n, ARGV[1], oldest, batch)
 admit_settle(line, KEYS[5], oldest, batch, admitted, abandoned)
 bucket_store(KEYS[5], tokens - admitted, refill)
-started_count(KEYS[7], now, admitted)
+started_count(KEYS[7], now, new_users)
 local waiting = redis.call('ZCARD', KEYS[1])
 rate_sample(KEYS[5], now, admitted, waiting)
 return {admitted, abandoned, waiting, running + admitted}

@@ -1,7 +1,8 @@
 -- Shared by admit.lua and room_admit.lua: moves up to n visitors from the head of a line to
 -- running, as of now. Visitors not seen since oldest are finished as abandoned on the way and take
 -- no place; at most four times the batch are looked at, so one call stays short. Those admitted
--- become sessions of the room (sessions.lua, which the caller includes).
+-- become active users of the room (sessions.lua, which the caller includes), new users only if they
+-- were not active in another of its items.
 -- Seen entries are not removed one by one on admission: admit_trim_seen removes up to one batch of
 -- entries older than the abandon timeout instead, one range removal for the lot. Everyone in line
 -- was written to seen when joining, so one missing from it was trimmed and is gone.
@@ -15,10 +16,9 @@ end
 
 -- k: the name of the line's waiting, running, finished and seen keys; now_text: now as the string
 -- the caller was given (a Lua number would be formatted anew for every visitor). Returns admitted,
--- abandoned.
-local function admit_head(k, sessions, n, now_text, oldest, batch)
-  local item = session_item(k.running)
-  local admitted, abandoned, scanned = 0, 0, 0
+-- abandoned, and how many of those admitted were new to the room's users.
+local function admit_head(k, users, n, now_text, oldest, batch)
+  local admitted, abandoned, scanned, new_users = 0, 0, 0, 0
   while admitted < n and scanned < 4 * batch do
     -- The head by rank, then removed by rank: members only, so no scores come back to Lua.
     local members = redis.call('ZRANGE', k.waiting, 0, n - admitted - 1)
@@ -40,7 +40,7 @@ local function admit_head(k, sessions, n, now_text, oldest, batch)
     end
     if #enter > 0 then
       zadd_all(k.running, enter)
-      sessions_add(sessions, item, enter, '')
+      new_users = new_users + users_add(users, enter)
       admitted = admitted + #enter / 2
     end
     if #leave > 0 then
@@ -49,7 +49,7 @@ local function admit_head(k, sessions, n, now_text, oldest, batch)
     end
     scanned = scanned + count
   end
-  return admitted, abandoned
+  return admitted, abandoned, new_users
 end
 
 -- Trims up to one batch of seen entries older than oldest, and counts the call's outcome in the

@@ -2,33 +2,47 @@
 -- active queues only, so it also removes the times to live that the writes while the queue was off
 -- (idle_keys.lua, register.lua), or turning it off (settle.lua), put on its keys: a queue's keys
 -- without one belong to a queue that is on.
--- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions (the room's), 7 budget (the room's; unused here)
+-- In a room whose scope is 'room' (session-scope: room), a session idle in its item lives on while
+-- the visitor is active anywhere in the room (sessions.lua session_alive): its activity moves up to
+-- the visitor's last in the room instead of ending. The room's users are not this script's: each
+-- leaves by the room's own idle limit (room_admit.lua), which no item's outlasts.
+-- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions (the room's users), 7 budget
+--       (the room's; unused here)
 -- ARGV: 1 now (ms), 2 idle limit (ms): the session duration and one session check, 3 finished
---       retention (ms), 4 limit per call, 5 (optional) time to live (ms) to give the five keys
---       instead of removing it: a virtual line of a queue in shadow mode (QueueKeys shadow), which
---       must go away by itself once the mode is off
+--       retention (ms), 4 limit per call, 5 time to live (ms) to give the five keys instead of
+--       removing it, 0 for none: a virtual line of a queue in shadow mode (QueueKeys shadow), which
+--       must go away by itself once the mode is off, 6 (optional) session scope, 'item' (default)
+--       or 'room'
 -- Reply: {expired, trimmed, waiting, running, finished, admitted}: the set sizes after the call and
 --   the lifetime count of admissions, for the worker's gauges (one call per queue per tick already)
 -- Safe to repeat at any later moment: a second call finds nothing more to expire; one with an
 -- older now ends only sessions idle since before it, and trims only entries older still.
 
---@include sessions.lua
-
 local now, session, retention = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 
-local idle = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now - session, 'LIMIT', 0, tonumber(ARGV[4]))
-if #idle > 0 then
-  local ended = {}
-  for _, visitor in ipairs(idle) do
+local candidates = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now - session, 'LIMIT', 0,
+  tonumber(ARGV[4]))
+local idle, ended, kept = {}, {}, {}
+for _, visitor in ipairs(candidates) do
+  local last = ARGV[6] == 'room' and tonumber(redis.call('ZSCORE', KEYS[6], visitor))
+  if last and last >= now - session then
+    kept[#kept + 1] = last
+    kept[#kept + 1] = visitor
+  else
+    idle[#idle + 1] = visitor
     ended[#ended + 1] = now
     ended[#ended + 1] = visitor
   end
+end
+if #kept > 0 then
+  redis.call('ZADD', KEYS[2], 'XX', 'GT', unpack(kept))
+end
+if #idle > 0 then
   redis.call('ZREM', KEYS[2], unpack(idle))
-  sessions_remove(KEYS[6], session_item(KEYS[2]), idle)
   redis.call('ZADD', KEYS[3], unpack(ended))
   redis.call('HINCRBY', KEYS[5], 'expired', #idle)
 end
-local keep = tonumber(ARGV[5] or 0)
+local keep = tonumber(ARGV[5])
 for i = 1, 5 do
   if keep > 0 then
     redis.call('PEXPIRE', KEYS[i], keep)

@@ -4,8 +4,11 @@
 -- and the caps still apply when they are admitted again (admit.lua, room_admit.lua).
 -- In the line of a queue that is off, whose keys live for a while only, the keys this writes live as
 -- long as the longest-lived of running and state, as in release.lua.
--- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions (the room's), 7 budget (the
---       room's; unused here), 8 reentries (QueueKeys reentries)
+-- They stay an active user of the room while they still run in another of its items (sessions.lua
+-- users_leave), as after a release.
+-- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions (the room's users), 7 budget
+--       (the room's; unused here), 8 reentries (QueueKeys reentries), 9.. the running keys of the
+--       room's other items the visitor may hold (the items of their pass)
 -- ARGV: 1 visitor, 2 now (ms), 3 when the pass says the line admitted the visitor (ms), 4 most times
 --       one visitor may go back (reentry-max), 5 how long the counts are kept (ms)
 -- Reply: 1 when the visitor went back to the front now; 2 when they are waiting already (a parallel
@@ -42,7 +45,7 @@ if running_ttl == -1 or state_ttl == -1 then
   ttl = -1
 end
 redis.call('ZREM', KEYS[2], visitor)
-sessions_remove(KEYS[6], session_item(KEYS[2]), {visitor})
+users_leave(KEYS[6], visitor, {unpack(KEYS, 9)})
 redis.call('ZADD', KEYS[1], front_score(admitted), visitor)
 redis.call('ZADD', KEYS[4], now, visitor)
 redis.call('HINCRBY', KEYS[8], visitor, 1)

@@ -3,11 +3,11 @@
 -- time to live that each registration extends; the worker's expiry removes it once the queue is on.
 -- A visitor in line is left there: they are counted once, and the line admits them in turn. One
 -- who finished before now got the pass since and moves back to running.
--- Each session new to running is a session of the room (sessions.lua) and, when the room limits new
--- users per minute, takes a token from the room's bucket (bucket.lua), which may go below zero: the
--- room's queues then admit nobody until it has refilled, so passes given while a queue is off count
--- toward the room's new users too. Each also counts in the room's measured new users
--- (started.lua).
+-- Each visitor registered is an active user of the room (sessions.lua), also one renewing a pass
+-- (the activity keeps them counted). One new to the room's users counts in its measured new users
+-- (started.lua) and, when the room limits new users per minute, takes a token from the room's
+-- bucket (bucket.lua), which may go below zero: the room's queues then admit nobody until it has
+-- refilled, so passes given while a queue is off count toward the room's new users too.
 -- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions (the room's), 7 budget (the
 --       room's)
 -- ARGV: 1 now (ms), 2 time to live of the running set (ms), 3 the room's new users per second (0
@@ -24,8 +24,7 @@
 
 local now = tonumber(ARGV[1])
 local room_rate, room_burst = tonumber(ARGV[3]), tonumber(ARGV[4])
-local item = session_item(KEYS[2])
-local added = 0
+local added, new_users = 0, 0
 -- In pieces under Lua's limit on unpacked values (8000): a flush may carry many passes.
 for first = 5, #ARGV, 2000 do
   local last = math.min(first + 1999, #ARGV)
@@ -47,13 +46,13 @@ for first = 5, #ARGV, 2000 do
   end
   if #entries > 0 then
     added = added + redis.call('ZADD', KEYS[2], 'GT', unpack(entries))
-    sessions_add(KEYS[6], item, entries, 'GT')
+    new_users = new_users + users_add(KEYS[6], entries)
   end
 end
 redis.call('PEXPIRE', KEYS[2], tonumber(ARGV[2]))
-if room_rate > 0 and added > 0 then
+if room_rate > 0 and new_users > 0 then
   local tokens, refill = bucket_tokens(KEYS[7], now, room_rate, room_burst)
-  bucket_store(KEYS[7], tokens - added, refill)
+  bucket_store(KEYS[7], tokens - new_users, refill)
 end
-started_count(KEYS[7], now, added)
+started_count(KEYS[7], now, new_users)
 return added

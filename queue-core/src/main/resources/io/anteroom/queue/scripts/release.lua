@@ -1,7 +1,11 @@
 -- Ends a visitor's session early, or takes a waiting visitor out of line; either way the visitor
 -- is finished. In the line of a queue that is off, whose keys live for a while only, the keys this
 -- creates live as long as the longest-lived of running and state.
--- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions (the room's), 7 budget (the room's; unused here)
+-- A visitor whose session ends stays an active user of the room (sessions.lua users_leave) while
+-- they still run in another of its items; the caller names those the visitor may hold.
+-- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions (the room's users), 7 budget
+--       (the room's; unused here), 8.. the running keys of the room's other items the visitor may
+--       hold (the items of their pass, or the room's queues an operator's call knows)
 -- ARGV: 1 visitor, 2 now (ms)
 -- Reply: 1 when the visitor was running or waiting, 0 otherwise
 -- Safe to repeat until the visitor comes back: a second call finds them finished and changes
@@ -21,9 +25,11 @@ local ttl = math.max(running_ttl, state_ttl)
 if running_ttl == -1 or state_ttl == -1 then
   ttl = -1
 end
-local removed = redis.call('ZREM', KEYS[2], visitor) + redis.call('ZREM', KEYS[1], visitor)
-sessions_remove(KEYS[6], session_item(KEYS[2]), {visitor})
-if removed == 0 then
+local ran = redis.call('ZREM', KEYS[2], visitor)
+if ran == 1 then
+  users_leave(KEYS[6], visitor, {unpack(KEYS, 8)})
+end
+if ran + redis.call('ZREM', KEYS[1], visitor) == 0 then
   return 0
 end
 redis.call('ZREM', KEYS[4], visitor)

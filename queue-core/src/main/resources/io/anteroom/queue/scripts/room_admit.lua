@@ -1,27 +1,29 @@
 -- Admits across the active queues of a room that has room-wide limits: new users per minute (a
--- token bucket in the room's budget, bucket.lua) and total active users (the room's sessions,
--- sessions.lua), each queue also within its own admit-per-second and max-active.
+-- token bucket in the room's budget, bucket.lua) and total active users (the room's users,
+-- sessions.lua), each queue also within its own admit-per-second and max-active. The room counts
+-- people: one admitted who is an active user of the room already (in another of its items) takes
+-- neither a token of the room's bucket nor one of its places, only the queue's own.
 -- The room's admissions are shared among the queues with people waiting in proportion to their
 -- weights by stride scheduling: each queue keeps a pass that grows by 1 / weight per admission,
 -- and each place goes to the queue with the lowest pass. So no queue with people waiting starves,
 -- and a share a queue cannot use (its own limits, or nobody left in line) goes to the others in
 -- the same call. A queue starts from the room's pass (the lowest pass of the queues left waiting),
 -- so one that had nobody waiting cannot have saved up a share meanwhile.
--- First, sessions idle for the room's idle limit leave the room's sessions: those of queues that
--- are off, whose running sets nobody expires (expire.lua removes those of queues that are on).
+-- First, users idle for the room's idle limit leave the room's users: the room's own rule, whatever
+-- each item's session length (no queue's may outlast the room's).
 -- KEYS: 1 budget, 2 sessions, then five per queue: waiting, running, finished, seen, state
 -- ARGV: 1 now (ms), 2 new users per second (0: not limited), 3 burst (tokens), 4 total active
 --       users (0: not limited), 5 idle limit of a session (ms), 6 batch limit (admissions in this
 --       call, all queues together), then five per queue in the order of KEYS: admit per second,
 --       burst (tokens), max active, weight (above 0), abandon after (ms)
--- Reply: {active sessions after the call, admitted, full, then four per queue: admitted,
+-- Reply: {active users after the call, admitted, full, then four per queue: admitted,
 --   abandoned, waiting, running, then the room's measured new users per 1000 minutes (started.lua,
---   as of now; 0 until known)}; full 1 while the room is at its limits: set once its sessions
+--   as of now; 0 until known)}; full 1 while the room is at its limits: set once its users
 --   reach total active users or its bucket has less than one token left, cleared only once both
---   have room again (sessions under nine tenths of total active users, half the bucket refilled),
+--   have room again (users under nine tenths of total active users, half the bucket refilled),
 --   kept in the budget's field full meanwhile. Gateways make every newcomer of a full room wait.
 -- Safe to repeat at any later moment, as admit.lua: a repeated call spends only the tokens left in
--- the room's bucket and the queues' (refill times never move back) and finds the room's sessions
+-- the room's bucket and the queues' (refill times never move back) and finds the room's users
 -- as they are, so the rate and both caps hold; it takes only from the heads of the lines, so
 -- nobody is admitted twice.
 
@@ -86,12 +88,12 @@ for _ = 1, math.max(available, 0) do
 end
 
 local reply = {0, 0, 0}
-local admitted_total, next_pass = 0, nil
+local admitted_total, new_total, next_pass = 0, 0, nil
 for q = 1, count do
   local s = queues[q]
-  local admitted, abandoned = 0, 0
+  local admitted, abandoned, new_users = 0, 0, 0
   if s.share > 0 then
-    admitted, abandoned = admit_head(s.line, KEYS[2], s.share, ARGV[1], s.oldest, batch)
+    admitted, abandoned, new_users = admit_head(s.line, KEYS[2], s.share, ARGV[1], s.oldest, batch)
   end
   admit_settle(s.line, s.state, s.oldest, batch, admitted, abandoned)
   bucket_store(s.state, s.tokens - admitted, s.refill)
@@ -104,6 +106,7 @@ for q = 1, count do
     next_pass = pass
   end
   admitted_total = admitted_total + admitted
+  new_total = new_total + new_users
   reply[#reply + 1] = admitted
   reply[#reply + 1] = abandoned
   reply[#reply + 1] = waiting
@@ -112,10 +115,10 @@ end
 
 local tokens_left
 if room_rate > 0 then
-  tokens_left = room_tokens - admitted_total
+  tokens_left = room_tokens - new_total
   bucket_store(KEYS[1], tokens_left, room_refill)
 end
-local active_after = active + admitted_total
+local active_after = active + new_total
 local at_limits = (total > 0 and active_after >= total) or (room_rate > 0 and tokens_left < 1)
 local roomy = (total == 0 or active_after < 0.9 * total)
   and (room_rate == 0 or tokens_left >= room_burst / 2)
@@ -137,7 +140,7 @@ end
 if next_pass and next_pass > room_pass then
   redis.call('HSET', KEYS[1], 'pass', string.format('%.6f', next_pass))
 end
-started_count(KEYS[1], now, admitted_total)
+started_count(KEYS[1], now, new_total)
 reply[1] = active_after
 reply[2] = admitted_total
 reply[#reply + 1] = started_read(KEYS[1], now)

@@ -1,11 +1,12 @@
--- Reads a room's figures against its room-wide limits, for the admin API: its running sessions
--- (sessions.lua) not idle past the room's idle limit, its measured new users (started.lua), the
--- people waiting in the queues given and whether it is marked full (room_admit.lua).
+-- Reads a room's figures against its room-wide limits, for the admin API: its active users
+-- (sessions.lua: people, not items) not idle past the room's idle limit, its measured new users
+-- (started.lua), the people waiting in the queues given and whether it is marked full
+-- (room_admit.lua).
 -- KEYS: 1 budget, 2 sessions, then the waiting key of each queue to count
 -- ARGV: 1 now (ms), 2 idle limit of a session (ms)
--- Reply: {active sessions, measured new users per 1000 minutes (0 until known), waiting, full (1
+-- Reply: {active users, measured new users per 1000 minutes (0 until known), waiting, full (1
 --   or 0)}
--- Safe to repeat at any moment: it writes nothing. Sessions past the idle limit are left for the
+-- Safe to repeat at any moment: it writes nothing. Users past the idle limit are left for the
 -- worker's tick to drop (room_admit.lua), only not counted.
 
 --@include started.lua

@@ -1,42 +1,47 @@
--- Shared by the scripts that write a queue's running set: keeps the room's sessions (QueueKeys
--- sessions, KEYS[6] of the queue scripts) in step with it, so the room counts every running session
--- of every item, its queue on or off (total active users). Member 'item|visitor', score the last
--- activity, as in running. The item is the running key's part before ':running' (QueueKeys:
--- <prefix>:{room}:<item>:running); item ids hold no ':' or '|'.
+-- Shared by the scripts that start, renew or end sessions: the room's active users (QueueKeys
+-- sessions, KEYS[6] of the queue scripts). One member per visitor, scored by their last activity on
+-- any item of the room, its queue on or off: a visitor who opens many items of the room is one
+-- active user (total active users) and starts one new user (new users per minute, counted by the
+-- callers from what users_add reports as new), while each item's running set keeps its own
+-- sessions (max-active). A member leaves once idle past the room's idle limit (room_admit.lua,
+-- enter.lua, with the room's own limit, never a queue's), or when the session that ends was the
+-- visitor's last in the room (users_leave).
 
-local function session_item(running_key)
-  return string.match(running_key, '}:([^:]+):running$')
-end
-
--- Score and member pairs for ZADD on the sessions, from score and visitor pairs.
-local function session_entries(item, entries)
-  local out = {}
-  for i = 1, #entries, 2 do
-    out[i] = entries[i]
-    out[i + 1] = item .. '|' .. entries[i + 1]
+-- Records activity (score and visitor pairs, as in running) in the room's users, scores only moving
+-- forward, in pieces under Lua's limit on unpacked values (8000). Returns how many of the visitors
+-- were new to the room.
+local function users_add(key, entries)
+  local added = 0
+  for i = 1, #entries, 4000 do
+    added = added + redis.call('ZADD', key, 'GT', unpack(entries, i, math.min(i + 3999, #entries)))
   end
-  return out
+  return added
 end
 
--- ZADD the pairs to the sessions (flag '' or a ZADD option such as 'GT'), in pieces under Lua's
--- limit on unpacked values (8000).
-local function sessions_add(key, item, entries, flag)
-  local members = session_entries(item, entries)
-  for i = 1, #members, 4000 do
-    if flag == '' then
-      redis.call('ZADD', key, unpack(members, i, math.min(i + 3999, #members)))
-    else
-      redis.call('ZADD', key, flag, unpack(members, i, math.min(i + 3999, #members)))
+-- Takes a visitor whose session in one item ended out of the room's users, unless they still run
+-- in another of the room's items: those whose running keys are named in others.
+local function users_leave(key, visitor, others)
+  for _, running in ipairs(others) do
+    if redis.call('ZSCORE', running, visitor) then
+      return
     end
   end
+  redis.call('ZREM', key, visitor)
 end
 
-local function sessions_remove(key, item, visitors)
-  local members = {}
-  for i = 1, #visitors do
-    members[i] = item .. '|' .. visitors[i]
+-- Whether a running session last active at score (ms, nil when not running) is alive at now: active
+-- since now - idle_limit, or, when the room keeps admissions alive by activity on any of its items
+-- (scope 'room'), the visitor's last activity in the room is.
+local function session_alive(score, users, visitor, now, idle_limit, scope)
+  if not score then
+    return false
   end
-  for i = 1, #members, 4000 do
-    redis.call('ZREM', key, unpack(members, i, math.min(i + 3999, #members)))
+  if tonumber(score) >= now - idle_limit then
+    return true
   end
+  if scope ~= 'room' then
+    return false
+  end
+  local last = redis.call('ZSCORE', users, visitor)
+  return last and tonumber(last) >= now - idle_limit
 end

@@ -1,6 +1,7 @@
--- Shared by the scripts that start sessions (admit.lua, room_admit.lua, place.lua, register.lua;
--- not touch.lua, which renews one) and by room_totals.lua (read): the room's measured new users
--- per minute, kept in the room's budget hash so every worker and gateway reads one figure.
+-- Shared by the scripts that start sessions (admit.lua, room_admit.lua, place.lua, register.lua,
+-- enter.lua; not touch.lua, which renews one), each counting the visitors new to the room's users
+-- (sessions.lua), not the items they open, and by room_totals.lua (read): the room's measured new
+-- users per minute, kept in the room's budget hash so every worker and gateway reads one figure.
 -- Fields: started-sum (sessions started, decayed), started-weight (ms of time, decayed the same
 -- way), started-at (ms of the last count).
 -- Both decay with a time constant of 60 s, and unlike rate.lua all time since the first count is

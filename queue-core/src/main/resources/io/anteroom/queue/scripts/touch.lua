@@ -1,9 +1,14 @@
 -- Records activity of an admitted visitor, keeping the session alive; takes back the session of a
 -- pass holder that the store lost when it came back empty.
--- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions (the room's), 7 budget (the
---       room's; unused here)
--- ARGV: 1 visitor, 2 now (ms), 3 when the pass last had the session confirmed (ms), 0 for unknown
+-- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions (the room's users), 7 budget
+--       (the room's; unused here)
+-- ARGV: 1 visitor, 2 now (ms), 3 when the pass last had the session confirmed (ms), 0 for unknown,
+--       4 the item's idle limit of a session (ms), 5 session scope ('item' or 'room')
 -- Reply: 1 when the visitor is running, 0 otherwise
+-- A session idle past its limit (sessions.lua session_alive) has ended, whether or not the worker
+-- has ended it yet (it never does for a queue that is off): it is ended here as expire.lua would
+-- (finished, counted expired), never renewed, so a pass kept past its end cannot bring it back nor
+-- the visitor back into the room's users.
 -- A visitor neither running nor finished whose pass was confirmed a whole second before the line's
 -- incarnation began (rejoin.lua: since, written by the recovery, or now when missing) had a session
 -- the store lost: it runs again from now, counted by the cap and the room as before. A session
@@ -12,16 +17,23 @@
 -- their pass never takes a session back beside their place.
 -- Safe to repeat at any later moment: it only moves the activity time of a running visitor forward
 -- (XX GT). One whose session ended since stays finished; one admitted again keeps the later time.
--- The room's session moves with it (GT), and is written again if the room had trimmed it. A session
--- taken back is running, so a repeat finds it so.
+-- The visitor's activity in the room's users moves with it (GT). A session taken back is running,
+-- so a repeat finds it so.
 
 --@include sessions.lua
 --@include rejoin.lua
 
 local visitor, now = ARGV[1], tonumber(ARGV[2])
-if redis.call('ZSCORE', KEYS[2], visitor) then
+local running = redis.call('ZSCORE', KEYS[2], visitor)
+if running then
+  if not session_alive(running, KEYS[6], visitor, now, tonumber(ARGV[4]), ARGV[5]) then
+    redis.call('ZREM', KEYS[2], visitor)
+    redis.call('ZADD', KEYS[3], now, visitor)
+    redis.call('HINCRBY', KEYS[5], 'expired', 1)
+    return 0
+  end
   redis.call('ZADD', KEYS[2], 'XX', 'GT', now, visitor)
-  sessions_add(KEYS[6], session_item(KEYS[2]), {now, visitor}, 'GT')
+  users_add(KEYS[6], {now, visitor})
   return 1
 end
 local checked = tonumber(ARGV[3]) or 0
@@ -34,6 +46,6 @@ if math.floor(checked / 1000) >= math.floor(rejoin_since(KEYS[5], now) / 1000) t
 end
 -- GT adds a missing member as any ZADD does; it marks a session taken back, not an admission.
 redis.call('ZADD', KEYS[2], 'GT', now, visitor)
-sessions_add(KEYS[6], session_item(KEYS[2]), {now, visitor}, '')
+users_add(KEYS[6], {now, visitor})
 redis.call('HINCRBY', KEYS[5], 'rejoined-sessions', 1)
 return 1
