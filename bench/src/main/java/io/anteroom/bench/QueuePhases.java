@@ -4,6 +4,7 @@ import io.anteroom.queue.AdmitResult;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.RedisQueueStore;
+import io.anteroom.queue.RedisRoomStore;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.script.LuaScript;
 import io.anteroom.queue.script.QueueScripts;
@@ -17,8 +18,9 @@ import java.util.Map;
 /**
  * Side A, the queue model: enqueue and admit through {@link RedisQueueStore}, as the apps call
  * them, on one queue. Between admission calls, unmeasured, {@code expire.lua} ends the sessions
- * idle for longer than {@link #SESSION}, as the worker does each tick, so the running set and the
- * room's sessions stay at the size of steady service; {@link #growing} keeps every session instead.
+ * idle for longer than {@link #SESSION} and the room's check drops its users idle as long, as the
+ * worker does each tick, so the running set and the room's users stay at the size of steady
+ * service; {@link #growing} keeps every session instead.
  */
 final class QueuePhases {
 
@@ -48,6 +50,7 @@ final class QueuePhases {
   private final QueueKeys keys = new QueueKeys("wr");
   private final MutableClock clock = new MutableClock(START);
   private final RedisQueueStore store;
+  private final RedisRoomStore rooms;
   private final QueueId queue;
   private final RoomPolicy policy;
   private final boolean sessionsEnd;
@@ -74,6 +77,7 @@ final class QueuePhases {
       boolean sessionsEnd) {
     this.commands = commands;
     this.store = new RedisQueueStore(commands, keys, clock);
+    this.rooms = new RedisRoomStore(commands, keys, clock);
     this.queue = queue;
     this.sessionsEnd = sessionsEnd;
     // Rate = batch per second with a one-second burst, so each ADMIT_STEP allows a full batch; no
@@ -130,12 +134,18 @@ final class QueuePhases {
     endSessions();
   }
 
-  /** Ends, not measured, the sessions idle for their idle limit as of now; see {@link #step}. */
+  /**
+   * Ends, not measured, the sessions idle for their idle limit as of now, and the room's users idle
+   * as long; see {@link #step}.
+   */
   void endSessions() {
     long expired = sessionsEnd ? 1 : 0;
     while (expired > 0) {
       expired = Await.result(store.expire(queue, policy).toFuture()).expired();
       ended += expired;
+    }
+    if (sessionsEnd) {
+      Await.result(rooms.check(queue.room(), policy).toFuture());
     }
   }
 
@@ -217,12 +227,12 @@ final class QueuePhases {
   /**
    * Fails unless the line holds {@code waiting} visitors and {@code admitted} were admitted in all:
    * the queue counts that many admissions, and running holds those whose session has not ended, the
-   * room's sessions the same: nobody admitted twice or lost.
+   * room's users the same (each visitor is in this one queue only): nobody admitted twice or lost.
    */
   void verify(long waiting, long admitted) {
     Await.expect("queue waiting", waiting, commands.zcard(keys.waiting(queue)));
     Await.expect("queue running", admitted - ended, commands.zcard(keys.running(queue)));
-    Await.expect("queue sessions", admitted - ended, commands.zcard(keys.sessions(queue.room())));
+    Await.expect("room users", admitted - ended, commands.zcard(keys.sessions(queue.room())));
     String count = Await.result(commands.hget(keys.state(queue), "admitted"));
     long counted = count == null ? 0 : Long.parseLong(count);
     if (counted != admitted) {

@@ -173,7 +173,7 @@ final class RawPhases {
    */
   long admitCommands(int batch) {
     String now = Long.toString(Long.parseLong(NOW) + 1000 * ++commandsCalls);
-    return moved(call(admitCommandsSha, COMMANDS, now, "" + batch, NOW, "item"));
+    return moved(call(admitCommandsSha, COMMANDS, now, "" + batch, NOW));
   }
 
   /**

@@ -22,7 +22,8 @@ import java.util.Map;
  * long line, admitted across them by {@code room_admit.lua} through {@link RedisRoomStore}, as the
  * worker calls it for a room with limits. The same visitors as {@link QueuePhases}' one queue,
  * dealt over the items in turn. Sessions end as there: before each call, not measured, {@code
- * expire.lua} on each queue, so the room's sessions hover at the one queue's running size.
+ * expire.lua} on each queue and the room's check, so the room's users hover at the one queue's
+ * running size and the measured call finds none to drop.
  */
 final class RoomPhases {
 
@@ -110,7 +111,7 @@ final class RoomPhases {
 
   /**
    * Ends, not measured, the sessions idle for their idle limit as of now, in the queues' running
-   * sets and the room's sessions.
+   * sets, and drops the room's users idle as long (the room's check, as the worker's tick does).
    */
   void endSessions() {
     for (QueueId queue : items.keySet()) {
@@ -120,6 +121,7 @@ final class RoomPhases {
         ended += expired;
       } while (expired > 0);
     }
+    Await.result(rooms.check(ROOM, room).toFuture());
   }
 
   /**

@@ -2,15 +2,15 @@
 -- same order, with no Lua between them beyond what moving the members needs, so what the model's
 -- own logic and helpers cost can be told apart from what its commands cost. Beyond the three of
 -- admit_floor.lua: the bucket (read, write), the running count (the cap), the recovery's hold, the
--- head taken by rank (ZRANGE, ZREMRANGEBYRANK), the room's sessions (every running session of the
--- room, item|visitor, for room-wide limits), the count of stale last-seen entries (ZCOUNT: none
+-- head taken by rank (ZRANGE, ZREMRANGEBYRANK), the room's users (each visitor once, GT, for
+-- room-wide limits), the count of stale last-seen entries (ZCOUNT: none
 -- are stale here, as none are in admit.lua's admitting calls; the trimming runs later in calls of
 -- its own, the same two commands either way), the admitted counter, the room's started sessions
 -- (read, write), the line's length and the measured rate (read, write).
 -- KEYS: 1 line, 2 running, 3 finished, 4 seen, 5 state, 6 sessions, 7 budget
 -- ARGV: 1 now (ms; the caller moves it on a second a call, as the model's clock moves, so new
 --       members go to the end of running as they do there), 2 batch, 3 oldest last-seen time still
---       waiting (ms), 4 item
+--       waiting (ms)
 -- Reply: how many left the line
 local state, now_text = KEYS[5], ARGV[1]
 redis.call('HMGET', state, 'tokens', 'refill')
@@ -22,15 +22,13 @@ if #members == 0 then
 end
 redis.call('ZREMRANGEBYRANK', KEYS[1], 0, #members - 1)
 local seen = redis.call('ZMSCORE', KEYS[4], unpack(members))
-local oldest, prefix = tonumber(ARGV[3]), ARGV[4] .. '|'
-local enter, sessions, leave = {}, {}, {}
+local oldest = tonumber(ARGV[3])
+local enter, leave = {}, {}
 for i = 1, #members do
   local last = tonumber(seen[i])
   if last and last >= oldest then
     enter[#enter + 1] = now_text
     enter[#enter + 1] = members[i]
-    sessions[#sessions + 1] = now_text
-    sessions[#sessions + 1] = prefix .. members[i]
   else
     leave[#leave + 1] = now_text
     leave[#leave + 1] = members[i]
@@ -38,7 +36,7 @@ for i = 1, #members do
 end
 if #enter > 0 then
   redis.call('ZADD', KEYS[2], unpack(enter))
-  redis.call('ZADD', KEYS[6], unpack(sessions))
+  redis.call('ZADD', KEYS[6], 'GT', unpack(enter))
 end
 if #leave > 0 then
   redis.call('ZADD', KEYS[3], unpack(leave))

@@ -5,6 +5,7 @@ import io.anteroom.gateway.token.Pass;
 import io.anteroom.gateway.token.TokenCodec;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.policy.RoomPolicy;
+import io.anteroom.queue.policy.SessionScope;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,7 +17,11 @@ import org.springframework.http.ResponseCookie;
  * What a visitor's pass opens and for how long. An item's entitlement ends {@link
  * RoomPolicy#sessionIdleLimit()} after Redis last confirmed the visitor's session in its queue,
  * which is when the worker ends that session unless activity is confirmed again; it is carried from
- * pass to pass unchanged, so a pass given for another item never lengthens it.
+ * pass to pass unchanged, so a pass given for another item never lengthens it. In a room of {@link
+ * SessionScope#ROOM}, where activity on any item keeps all of the visitor's sessions in the room, a
+ * pass given or renewed for one item lengthens the others to its end too, but never moves when they
+ * were last confirmed: each is confirmed in its own queue once due, so a copy of a pass whose
+ * session in an item ended (released, sent back to the line) still stops there within the check.
  */
 public final class Passes {
 
@@ -105,7 +110,10 @@ public final class Passes {
     List<Entitlement> entitlements = new ArrayList<>();
     entitlements.add(new Entitlement(queue.item(), until, confirmed, admitted));
     if (current != null && current.visitor().equals(visitor)) {
-      entitlements.addAll(current.othersOpenAt(queue.item(), now));
+      boolean roomScope = policy.budget().sessionScope() == SessionScope.ROOM;
+      for (Entitlement other : current.othersOpenAt(queue.item(), now)) {
+        entitlements.add(roomScope ? other.lastingUntil(until) : other);
+      }
     }
     return issue(visitor, queue.room(), entitlements, now);
   }

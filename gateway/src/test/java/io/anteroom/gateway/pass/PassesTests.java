@@ -96,6 +96,22 @@ class PassesTests {
   }
 
   @Test
+  void inARoomOfRoomScopeAnotherItemLastsAsLongAsTheNewOneButKeepsItsCheck() {
+    RoomPolicy roomScope = PolicyParser.apply("test", POLICY, Map.of("session-scope", "room"));
+    Pass first = read(passes.admitted(VISITOR, one, null, null, roomScope));
+    Entitlement kept = first.entitlements().get(0);
+    clock.advance(Duration.ofMinutes(4));
+
+    Pass second = read(passes.admitted(VISITOR, two, first, null, roomScope));
+
+    Instant end = clock.instant().plus(IDLE_LIMIT);
+    assertThat(second.entitlements())
+        .containsExactly(
+            new Entitlement("2", end, clock.instant(), clock.instant()),
+            new Entitlement("1", end, kept.checked(), kept.admitted()));
+  }
+
+  @Test
   void anEndedItemIsNotCarriedIntoANewPass() {
     Pass first = read(passes.admitted(VISITOR, one, null, null, POLICY));
     clock.advance(IDLE_LIMIT);
