@@ -9,15 +9,17 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A room's sessions replayed from what the scripts did in Redis, command by command: every session
- * that started on any of its items (members {@code item|visitor} of the room's sessions), every
- * session that ended, and the room's token bucket's clock. The number of sessions is known after
- * each command, so "at every step" means after every command Redis ran.
+ * A room's active users replayed from what the scripts did in Redis, command by command: every
+ * visitor who became an active user of the room (a member new to the room's sessions, one per
+ * visitor whatever items they open), every one who left, and the room's token bucket's clock. The
+ * number of active users is known after each command, so "at every step" means after every command
+ * Redis ran.
  *
- * <p>An admission is a session new to the room written with no flag (room_admit.lua and enter.lua
- * write new sessions so; renewals and registrations write with {@code GT}). Its time is the room's
- * bucket's refill time after the script that made it, as in {@link AdmissionReplay}: counted in
- * that clock, no window {@code W} can hold more than {@code rate·W + burst} admissions.
+ * <p>An admission is a visitor new to the room's users, written by any add but one that only moves
+ * existing members ({@code XX}); its item is the one whose running set last took the visitor in.
+ * Its time is the room's bucket's refill time after the script that made it, as in {@link
+ * AdmissionReplay}: counted in that clock, no window {@code W} can hold more than {@code rate·W +
+ * burst} admissions.
  */
 final class RoomReplay {
 
@@ -25,18 +27,22 @@ final class RoomReplay {
 
   private final String sessionsKey;
   private final String budgetKey;
+  private final String runningPrefix;
   private final Map<String, Double> sessions = new HashMap<>();
+  private final Map<String, String> lastItem = new HashMap<>();
   private final List<Admission> admissions = new ArrayList<>();
   private final Map<String, Integer> markers = new HashMap<>();
   private long refill;
   private int maxSessions;
 
-  /** One session started by an admission, at {@code bucketMs} of the room's bucket's clock. */
+  /** One visitor new to the room, at {@code bucketMs} of the room's bucket's clock. */
   record Admission(long bucketMs, String item, String visitor) {}
 
   RoomReplay(String sessionsKey, String budgetKey) {
     this.sessionsKey = sessionsKey;
     this.budgetKey = budgetKey;
+    // wr:{shop}:sessions -> wr:{shop}: , the prefix of the room's queue keys
+    this.runningPrefix = sessionsKey.substring(0, sessionsKey.length() - "sessions".length());
   }
 
   static RoomReplay of(String sessionsKey, String budgetKey, List<Command> commands) {
@@ -62,6 +68,16 @@ final class RoomReplay {
       }
       return;
     }
+    if (key.startsWith(runningPrefix) && key.endsWith(":running") && c.name().equals("ZADD")) {
+      String item = key.substring(runningPrefix.length(), key.length() - ":running".length());
+      int first = firstPair(c);
+      if (first > 0) {
+        for (int i = first; i + 1 < c.size(); i += 2) {
+          lastItem.put(c.arg(i + 1), item);
+        }
+      }
+      return;
+    }
     if (!key.equals(sessionsKey)) {
       return;
     }
@@ -76,13 +92,8 @@ final class RoomReplay {
   }
 
   private void zadd(Command c) {
-    int first = 2;
-    boolean onlyExisting = false;
-    while (first < c.size() && FLAGS.contains(c.arg(first).toUpperCase(Locale.ROOT))) {
-      onlyExisting |= c.arg(first).equalsIgnoreCase("XX");
-      first++;
-    }
-    boolean admits = first == 2;
+    int first = Math.abs(firstPair(c));
+    boolean onlyExisting = firstPair(c) < 0;
     for (int i = first; i + 1 < c.size(); i += 2) {
       double score = Double.parseDouble(c.arg(i));
       String member = c.arg(i + 1);
@@ -90,13 +101,26 @@ final class RoomReplay {
       if (onlyExisting && before == null) {
         continue;
       }
-      if (admits && before == null) {
+      if (before == null) {
         refill = Math.max(refill, (long) score);
-        int bar = member.indexOf('|');
-        admissions.add(new Admission(refill, member.substring(0, bar), member.substring(bar + 1)));
+        admissions.add(new Admission(refill, lastItem.getOrDefault(member, "?"), member));
       }
       sessions.put(member, before == null ? score : Math.max(before, score));
     }
+  }
+
+  /**
+   * The index of a ZADD's first score, past its flags; negative when {@code XX} makes it move only
+   * existing members.
+   */
+  private static int firstPair(Command c) {
+    int first = 2;
+    boolean onlyExisting = false;
+    while (first < c.size() && FLAGS.contains(c.arg(first).toUpperCase(Locale.ROOT))) {
+      onlyExisting |= c.arg(first).equalsIgnoreCase("XX");
+      first++;
+    }
+    return onlyExisting ? -first : first;
   }
 
   /** ZREMRANGEBYSCORE as the scripts send it: from {@code -inf} to a score, both included. */
@@ -125,12 +149,12 @@ final class RoomReplay {
     return at;
   }
 
-  /** The most sessions the room held after any command. */
+  /** The most active users the room held after any command. */
   int maxSessions() {
     return maxSessions;
   }
 
-  /** The sessions the room holds at the end. */
+  /** The active users the room holds at the end. */
   int sessions() {
     return sessions.size();
   }
