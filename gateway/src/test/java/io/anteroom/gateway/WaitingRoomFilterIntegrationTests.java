@@ -144,7 +144,7 @@ class WaitingRoomFilterIntegrationTests {
         .matches(
             "\\{\"state\":\"waiting\",\"position\":(\\d+),\"waiting\":\\1,\"etaSeconds\":\\d+,"
                 + "\"etaMinSeconds\":\\d+,\"etaMaxSeconds\":\\d+,\"pollAfterSeconds\":\\d+,\"requeued\":false,"
-                + "\"admitted\":false}");
+                + "\"admitted\":false,\"placeKeptSeconds\":300}");
   }
 
   @Test

@@ -95,9 +95,10 @@ public final class RedisQueueStore implements QueueStore {
   public Mono<EnqueueResult> enqueue(
       QueueId queue, String visitor, Instant joinedAt, RoomPolicy policy) {
     Instant instant = clock.instant();
-    String[] args = Arrays.copyOf(placeArgs(visitor, instant, policy), 9);
+    String[] args = Arrays.copyOf(placeArgs(visitor, instant, policy), 11);
     args[7] = Long.toString(policy.idleTimeToLive().toMillis());
     args[8] = joinedAt == null ? "0" : Long.toString(joinedAt.toEpochMilli());
+    roomLimitArgs(args, 9, policy);
     return list(QueueScripts.ENQUEUE, queue, args)
         .doOnNext(r -> reportIdle(queue, r.get(6) == 1L, policy))
         .map(r -> enqueued(queue, r, instant.toEpochMilli(), 0, policy));
@@ -112,9 +113,10 @@ public final class RedisQueueStore implements QueueStore {
     Instant instant = clock.instant();
     long now = instant.toEpochMilli();
     OptionalDouble recent = rates.recent(queue, now);
-    String[] args = Arrays.copyOf(placeArgs(newcomer, instant, policy), 9);
+    String[] args = Arrays.copyOf(placeArgs(newcomer, instant, policy), 11);
     args[7] = recent.isPresent() ? "0" : "1";
     args[8] = Long.toString(policy.idleTimeToLive().toMillis());
+    roomLimitArgs(args, 9, policy);
     return list(QueueScripts.JOIN, queue, args)
         .doOnNext(r -> reportIdle(queue, r.get(6) == 1L, policy))
         .map(r -> enqueued(queue, r, now, recent.orElse(0), policy));
@@ -150,6 +152,22 @@ public final class RedisQueueStore implements QueueStore {
     };
   }
 
+  /** status.lua's reply: the queue's cap from index 5, the front flag, then the room's limits. */
+  private static CapWait capWait(List<Long> r, long now, RoomPolicy policy) {
+    List<Long> caps = new ArrayList<>(r.subList(5, 8));
+    caps.addAll(r.subList(9, 14));
+    return CapWait.of(caps, 0, now, policy);
+  }
+
+  /**
+   * The room's limits for the wait estimate (cap_wait.lua room_wait), from {@code at}: its total
+   * active users (0 for none) and whether it limits new users per minute.
+   */
+  private static void roomLimitArgs(String[] args, int at, RoomPolicy policy) {
+    args[at] = policy == null ? "0" : Integer.toString(policy.budget().totalActiveUsers());
+    args[at + 1] = policy != null && policy.budget().newUsersPerMinute() > 0 ? "1" : "0";
+  }
+
   /**
    * Maps the reply; a rate of -1 (not read) is replaced by {@code knownRate}. A visitor found
    * finished (outcome 3, a repeated call) is neither admitted nor in line: position 0, no rate.
@@ -172,14 +190,18 @@ public final class RedisQueueStore implements QueueStore {
         r.get(3) == 1,
         r.get(4) == 1,
         waiting ? rate : 0,
-        CapWait.of(r.get(7), r.get(8), r.get(9), now, policy));
+        CapWait.of(r, 7, now, policy));
   }
 
   @Override
   public Mono<VisitorStatus> status(QueueId queue, String visitor, RoomPolicy policy) {
     long now = clock.millis();
-    String cap = policy == null ? "0" : Integer.toString(policy.maxActive());
-    return list(QueueScripts.STATUS, queue, visitor, Long.toString(now), cap)
+    String[] args = new String[5];
+    args[0] = visitor;
+    args[1] = Long.toString(now);
+    args[2] = policy == null ? "0" : Integer.toString(policy.maxActive());
+    roomLimitArgs(args, 3, policy);
+    return list(QueueScripts.STATUS, queue, args)
         .map(
             r -> {
               VisitorStatus status =
@@ -189,9 +211,7 @@ public final class RedisQueueStore implements QueueStore {
                       r.get(2),
                       r.get(3),
                       perSecond(r.get(4)),
-                      policy == null
-                          ? CapWait.NONE
-                          : CapWait.of(r.get(5), r.get(6), r.get(7), now, policy),
+                      policy == null ? CapWait.NONE : capWait(r, now, policy),
                       r.get(8) == 1);
               if (status.state() == VisitorStatus.State.WAITING) {
                 rates.record(queue, status.measuredRate(), now);

@@ -199,4 +199,57 @@ class CapWaitIntegrationTests {
     assertThat(result.admitted()).isTrue();
     assertThat(result.capWait()).isEqualTo(CapWait.NONE);
   }
+
+  /** The room's total active users of 2, no queue cap binding (room for 3 in the queue). */
+  static final RoomPolicy ROOM_OF_TWO =
+      io.anteroom.queue.policy.PolicyParser.apply(
+          "test", THREE, java.util.Map.of("total-active-users", "2", "max-active", "2"));
+
+  /** A user of the room (in any of its items) whose last activity was {@code secondsAgo}. */
+  void user(String visitor, long secondsAgo) {
+    sync.zadd(keys.sessions("shop"), clock.millis() - secondsAgo * 1000, visitor);
+  }
+
+  @Test
+  void whenTheRoomIsFullThenThePlaceWaitsForTheEarliestUserToLeaveTheRoom() {
+    user("u1", 50);
+    user("u2", 20);
+    for (int i = 1; i <= 2; i++) {
+      store.enqueue(queue, "w" + i, ROOM_OF_TWO).block();
+    }
+
+    assertThat(store.status(queue, "w1", ROOM_OF_TWO).block().capWait())
+        .as("the queue itself runs nobody: only the room holds w1 back")
+        .isEqualTo(new CapWait(leftOf(50), 0, 1));
+    assertThat(store.status(queue, "w2", ROOM_OF_TWO).block().capWait())
+        .isEqualTo(new CapWait(leftOf(20), 0, 2));
+  }
+
+  @Test
+  void whenTheRoomHasAPlaceThenItHoldsNobodyBack() {
+    user("u1", 50);
+
+    EnqueueResult joined = store.enqueue(queue, "w1", ROOM_OF_TWO).block();
+
+    assertThat(joined.capWait()).isEqualTo(CapWait.NONE);
+  }
+
+  @Test
+  void whenTheRoomsBucketIsInDebtThenEveryPlaceWaitsUntilItHoldsATokenAgain() {
+    // new-users-per-minute 60: a token a second; 599 owed.
+    RoomPolicy inDebt =
+        io.anteroom.queue.policy.PolicyParser.apply(
+            "test", THREE, java.util.Map.of("new-users-per-minute", "60"));
+    sync.hset(keys.budget("shop"), "tokens", "-599.000000");
+    sync.hset(keys.budget("shop"), "refill", Long.toString(clock.millis() - 4_000));
+
+    CapWait joined = store.join(queue, "w1", inDebt).block().capWait();
+    CapWait polled = store.status(queue, "w1", inDebt).block().capWait();
+
+    assertThat(joined.debtMillis()).as("596 s still owed, one token wanted").isEqualTo(596_000);
+    assertThat(polled.debtMillis()).isEqualTo(596_000);
+    assertThat(store.status(queue, "w1", THREE).block().capWait().debtMillis())
+        .as("a room without a rate is in no debt")
+        .isZero();
+  }
 }

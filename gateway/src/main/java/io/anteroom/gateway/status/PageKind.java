@@ -65,6 +65,8 @@ enum PageKind {
             "state",
             "preQueueHidden",
             "startsInSeconds",
+            "kept",
+            "keptHidden",
             "message",
             "messageHidden");
   }

@@ -4,15 +4,17 @@ import io.anteroom.queue.CapWait;
 import io.anteroom.queue.policy.RoomPolicy;
 
 /**
- * How long a waiting visitor may still wait, as a range. While the cap on running sessions holds
- * the place back ({@link CapWait}), from when the running session that frees a slot for it ends:
- * never before that end, nor sooner than the configured rate allows; at most two seconds per turn
- * later (the worker ends the session and admits on its next ticks), plus one admission interval for
- * each end of the turn before it (ends that come together are admitted one by one at the rate).
- * Otherwise, or when the rate holds the place back longer than the cap, from the queue's measured
- * admission rate when there is one (±20 %), else from the configured rate ({@link RoomShares}: in a
- * room with a room-wide rate, the queue's share of it), which is the fastest the line can move, so
- * that range reaches twice as long.
+ * How long a waiting visitor may still wait, as a range. While a cap holds the place back ({@link
+ * CapWait}: the queue's running sessions, or the room's active users), from when the running
+ * session that frees a slot for it ends: never before that end, nor sooner than the configured rate
+ * allows; at most two seconds per turn later (the worker ends the session and admits on its next
+ * ticks), plus one admission interval for each end of the turn before it (ends that come together
+ * are admitted one by one at the rate). Otherwise, or when the rate holds the place back longer
+ * than the cap, from the queue's measured admission rate when there is one (±20 %), else from the
+ * configured rate ({@link RoomShares}: in a room with a room-wide rate, the queue's share of it),
+ * which is the fastest the line can move, so that range reaches twice as long. A room whose
+ * new-users bucket is in debt admits nobody until it holds a token again: that time comes first, at
+ * both ends.
  *
  * @param minSeconds the short end; at least 1 while waiting, 0 when there is no estimate
  * @param midSeconds the middle, for clients that show one number; 0 when there is no estimate
@@ -38,6 +40,22 @@ public record WaitEstimate(long minSeconds, long midSeconds, long maxSeconds) {
    * @param cap how long the cap on running sessions holds the place back
    */
   public static WaitEstimate of(
+      long position, double measuredRate, double configuredRate, CapWait cap, RoomPolicy policy) {
+    return later(
+        byCapOrRate(position, measuredRate, configuredRate, cap, policy), cap.debtMillis());
+  }
+
+  /** {@code estimate} after a room's debt of {@code debtMillis} has been repaid. */
+  private static WaitEstimate later(WaitEstimate estimate, long debtMillis) {
+    if (debtMillis <= 0) {
+      return estimate;
+    }
+    long debt = (debtMillis + 999) / 1000;
+    return new WaitEstimate(
+        estimate.minSeconds() + debt, estimate.midSeconds() + debt, estimate.maxSeconds() + debt);
+  }
+
+  private static WaitEstimate byCapOrRate(
       long position, double measuredRate, double configuredRate, CapWait cap, RoomPolicy policy) {
     WaitEstimate byRate = of(position, measuredRate, configuredRate);
     if (!cap.binds()) {

@@ -33,6 +33,24 @@ public final class WaitWording {
     return span(text, low, high, "eta.oneMinute", "eta.minutes", "eta.minuteRange");
   }
 
+  /**
+   * How long a place is kept for a visitor who stops asking, in words: "your place is kept for 5
+   * minutes"; whole minutes from a minute on (rounded down, as the line keeps it no longer), else
+   * seconds. Empty for 0, when the view does not say.
+   */
+  public static String kept(long seconds, PageText text) {
+    if (seconds <= 0) {
+      return "";
+    }
+    String span =
+        seconds < 60
+            ? fill(text.get("kept.seconds"), seconds)
+            : seconds < 120
+                ? text.get("kept.oneMinute")
+                : fill(text.get("kept.minutes"), seconds / 60);
+    return text.get("waiting.kept").replace("{0}", span);
+  }
+
   private static String span(
       PageText text, long low, long high, String one, String many, String range) {
     if (low == high) {

@@ -191,6 +191,8 @@ public final class WaitingPage {
     values.put("state", view.state().value());
     values.put("preQueueHidden", hiddenUnless(view, WaitingView.State.PRE_QUEUE));
     values.put("startsInSeconds", Long.toString(view.startsInSeconds()));
+    values.put("kept", WaitWording.kept(view.placeKeptSeconds(), text));
+    values.put("keptHidden", view.placeKeptSeconds() > 0 ? "" : "hidden");
     putMessage(values, message);
     PageKind kind = view.state() == WaitingView.State.PAUSED ? PageKind.PAUSED : PageKind.WAITING;
     return fill(template(room, kind), values, text);

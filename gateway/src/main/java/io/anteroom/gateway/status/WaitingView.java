@@ -23,6 +23,8 @@ import java.util.Locale;
  *     otherwise 0
  * @param front true while the place is at the front, kept for visitors the origin failed right
  *     after admission: they will be let in again first
+ * @param placeKeptSeconds how long the place is kept for a visitor who stops asking (a locked
+ *     phone, a closed tab): the line's {@code abandon-after}; 0 when not said
  */
 public record WaitingView(
     State state,
@@ -33,9 +35,10 @@ public record WaitingView(
     long pollCeilingSeconds,
     boolean requeued,
     long startsInSeconds,
-    boolean front) {
+    boolean front,
+    long placeKeptSeconds) {
 
-  /** A view of a place that is not at the front. */
+  /** A view of a place that is not at the front, without saying how long it is kept. */
   public WaitingView(
       State state,
       long position,
@@ -54,7 +57,8 @@ public record WaitingView(
         pollCeilingSeconds,
         requeued,
         startsInSeconds,
-        false);
+        false,
+        0);
   }
 
   /** A view with one estimated wait (or none: 0) outside a pre-queue. */
@@ -123,7 +127,8 @@ public record WaitingView(
         PollSchedule.ceilingSeconds(policy),
         outcome.requeued(),
         startsIn,
-        outcome.front());
+        outcome.front(),
+        policy.abandonAfter().toSeconds());
   }
 
   /** The middle of the estimated wait, for clients that show one number; 0 without an estimate. */
@@ -179,7 +184,7 @@ public record WaitingView(
    * The JSON body: {@code
    * {"state":…,"position":…,"waiting":…,"etaSeconds":…,"etaMinSeconds":…,"etaMaxSeconds":…,
    * "pollAfterSeconds":…,"requeued":…,"admitted":…}}, in the pre-queue {@code "startsInSeconds":…},
-   * and at the front {@code "front":true}.
+   * at the front {@code "front":true}, and in line {@code "placeKeptSeconds":…}.
    */
   public String toJson() {
     return "{\"state\":\""
@@ -202,6 +207,7 @@ public record WaitingView(
         + (state == State.ADMITTED)
         + (state == State.PRE_QUEUE ? ",\"startsInSeconds\":" + startsInSeconds : "")
         + (front ? ",\"front\":true" : "")
+        + (placeKeptSeconds > 0 ? ",\"placeKeptSeconds\":" + placeKeptSeconds : "")
         + "}";
   }
 }

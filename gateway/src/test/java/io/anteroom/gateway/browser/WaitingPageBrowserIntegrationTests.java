@@ -26,6 +26,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
@@ -110,6 +111,39 @@ class WaitingPageBrowserIntegrationTests {
           .allSatisfy(place -> assertThat(place).isBetween(1L, 2L))
           .isSortedAccordingTo((a, b) -> Long.compare(b, a));
       assertThat(originHits()).isEqualTo(straightIn + 1);
+    }
+  }
+
+  /**
+   * A locked phone stops the page's timers; shown again, the page asks at once and, still in line,
+   * says the place was kept. The clock the page reads is moved a minute on while it is hidden.
+   */
+  @Test
+  void aPageShownAgainAfterAPhoneWasLockedAsksAtOnceAndSaysThePlaceWasKept() {
+    oneInAndOneWaiting();
+    try (HeadlessChromium browser = HeadlessChromium.start()) {
+      WebDriver driver = browser.driver();
+      driver.get(url());
+      assertThat(driver.findElement(By.id("kept")).getText())
+          .as("the room's abandon-after, said on the page")
+          .contains("5 minutes");
+      assertThat(driver.findElement(By.id("back")).isDisplayed()).isFalse();
+      JavascriptExecutor js = (JavascriptExecutor) driver;
+      String visibility =
+          "Object.defineProperty(document, 'hidden', {configurable: true, get: function () {"
+              + " return window.__hidden; }});"
+              + "window.__hidden = arguments[0];"
+              + "document.dispatchEvent(new Event('visibilitychange'));";
+
+      js.executeScript(visibility, true);
+      js.executeScript("var real = Date.now; Date.now = function () { return real() + 60000; };");
+      js.executeScript(visibility, false);
+
+      await()
+          .atMost(Duration.ofSeconds(5))
+          .until(() -> driver.findElement(By.id("back")).isDisplayed());
+      assertThat(position(driver)).isEqualTo(2);
+      browser.screenshot("waiting-page-back");
     }
   }
 

@@ -18,7 +18,8 @@ import java.util.List;
  * @param sessionDuration {@code session-duration}: an admitted session ends after this long without
  *     activity; default 10m
  * @param abandonAfter {@code abandon-after}: a waiting visitor who has not polled for this long
- *     gives up the place; default 2m
+ *     gives up the place; default 5m, long enough for a phone locked a while (its page stops
+ *     polling at once)
  * @param admitBatch {@code admit-batch}: most visitors one admission call moves (the worker makes
  *     several calls per tick when needed); default 100, which keeps one call under a millisecond
  * @param finishedRetention {@code finished-retention}: how long finished visitors are kept for
@@ -89,7 +90,7 @@ public record RoomPolicy(
           Duration.ofSeconds(1),
           1000,
           Duration.ofMinutes(10),
-          Duration.ofMinutes(2),
+          Duration.ofMinutes(5),
           100,
           Duration.ofHours(1),
           Mode.QUEUE,

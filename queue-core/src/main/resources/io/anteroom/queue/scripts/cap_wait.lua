@@ -1,6 +1,6 @@
 -- Shared by status.lua, enqueue.lua and join.lua (reads only): which running session has to end
 -- before the visitor at a place in line can be admitted, when the cap on running sessions holds
--- the place back. Running is scored by last activity and every session ends the same idle limit
+-- the place back; and the same for the room's limits (room_wait). Running is scored by last activity and every session ends the same idle limit
 -- after it, so the n-th earliest end is the member at rank n - 1.
 -- The places up to the free slots (max active - running) need no session to end. The place after
 -- them needs the first end, and so on: the n-th place past the free slots is freed by the n-th
@@ -32,4 +32,23 @@ local function cap_wait(running, position, length, max_active, now)
   end
   local member = redis.call('ZRANGE', running, index, index, 'WITHSCORES')
   return tonumber(member[2]), turns, index + 1
+end
+
+-- The room's limits for one waiting at a place of a line of length: total active users read as
+-- cap_wait reads a queue's cap, on the room's users (sessions.lua), whose members are scored by
+-- last activity and leave the same idle limit after it, the place taken as the room's own (the
+-- queue's share of the room's places is left to the rate's estimate); and, when the room limits
+-- new users per minute (rated), its bucket (bucket.lua), which a debt keeps empty for long.
+-- Returns five numbers: cap_wait's three for the room (-1, 0, 0 without total active users), the
+-- bucket's tokens in thousandths and its refill time (ms); 0, 0 without a rate or a bucket yet.
+local function room_wait(users, budget, position, length, total, rated, now)
+  local activity, turns, ends = cap_wait(users, position, length, total, now)
+  local tokens, refill = 0, 0
+  if rated then
+    local b = redis.call('HMGET', budget, 'tokens', 'refill')
+    if b[1] and b[2] then
+      tokens, refill = math.floor(tonumber(b[1]) * 1000), tonumber(b[2])
+    end
+  end
+  return activity, turns, ends, tokens, refill
 end

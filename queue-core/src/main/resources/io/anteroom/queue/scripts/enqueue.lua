@@ -9,9 +9,11 @@
 --       8 idle time to live (ms): how long the keys of a queue that is off are kept
 --         (idle_keys.lua),
 --       9 when the visitor's ticket says they joined (ms), 0 for none: one the line does not know
---         who joined before its incarnation began rejoins at their old place (rejoin.lua)
+--         who joined before its incarnation began rejoins at their old place (rejoin.lua),
+--       10 (optional) the room's total active users, 0 for none, 11 (optional) 1 when the room
+--         limits new users per minute
 -- Reply: {outcome, position, waiting, requeued, added, rate, idle, cap activity, cap turns,
---   cap ends}
+--   cap ends, room cap activity, room cap turns, room cap ends, room tokens, room refill}
 --   outcome 1 = waiting at 1-based position, 2 = admitted (position 0), 3 = finished at or after
 --   now, so left as they are (position 0; a repeated call, see below)
 --   waiting: people in line after this call
@@ -23,6 +25,8 @@
 --   idle 1 when the queue is off and its keys now live for the idle time to live, 0 when on
 --   cap activity, cap turns, cap ends: while waiting, the running session whose end frees the
 --   place (cap_wait.lua); -1, 0, 0 when the cap holds nobody back, or unless waiting
+--   room cap activity .. room refill: while waiting, how the room's limits hold the place back
+--   (cap_wait.lua room_wait); -1, 0, 0, 0, 0 otherwise
 -- Safe to repeat at any later moment: in line, the place is kept and seen only moves forward;
 -- running, admitted is reported and nothing changes; finished at or after this call's now, the
 -- visitor left after the call was sent, so they stay finished. Only a visitor who finished before
@@ -80,8 +84,11 @@ local idle = line_is_idle()
 local reply = enqueue()
 reply[7] = keep_if_idle(idle, tonumber(ARGV[8]))
 reply[8], reply[9], reply[10] = -1, 0, 0
+reply[11], reply[12], reply[13], reply[14], reply[15] = -1, 0, 0, 0, 0
 if reply[1] == 1 then
   reply[8], reply[9], reply[10] =
     cap_wait(KEYS[2], reply[2], reply[3], tonumber(ARGV[5]), tonumber(ARGV[2]))
+  reply[11], reply[12], reply[13], reply[14], reply[15] = room_wait(KEYS[6], KEYS[7], reply[2],
+    reply[3], tonumber(ARGV[10]) or 0, ARGV[11] == '1', tonumber(ARGV[2]))
 end
 return reply

@@ -1,7 +1,11 @@
 -- Where a visitor stands, refreshing the last-seen time of one who is waiting.
--- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions, 7 budget (the room's; unused here)
--- ARGV: 1 visitor, 2 now (ms), 3 max active: the cap of the room, 0 to leave the cap out
--- Reply: {state, position, waiting, admitted at, rate, cap activity, cap turns, cap ends, front}
+-- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions (the room's users), 7 budget
+--       (the room's)
+-- ARGV: 1 visitor, 2 now (ms), 3 max active: the cap of the queue, 0 to leave the cap out,
+--       4 (optional) the room's total active users, 0 for none, 5 (optional) 1 when the room limits
+--       new users per minute
+-- Reply: {state, position, waiting, admitted at, rate, cap activity, cap turns, cap ends, front,
+--   room cap activity, room cap turns, room cap ends, room tokens, room refill}
 --   state 1 = waiting at 1-based position, 2 = admitted, 3 = finished (session ended, released or
 --   abandoned), 0 = unknown; waiting: people in line; admitted at: when admitted, the session's
 --   last activity (ms), which is the admission time until the visitor's first request with a pass;
@@ -9,6 +13,8 @@
 --   cap activity, cap turns, cap ends: while waiting, the running session whose end frees the
 --   place (cap_wait.lua); -1, 0, 0 when the cap holds nobody back, or unless waiting
 --   front: 1 while waiting at the front kept for those the origin failed (front.lua), 0 otherwise
+--   room cap activity .. room refill: while waiting, how the room's limits hold the place back
+--   (cap_wait.lua room_wait); -1, 0, 0, 0, 0 otherwise
 -- Safe to repeat at any later moment: it only moves the seen time of a visitor in line forward, and
 -- the reply tells where the visitor stands when it runs.
 
@@ -28,13 +34,16 @@ if rank then
   if front_place(redis.call('ZSCORE', KEYS[1], visitor)) then
     front = 1
   end
-  return {1, rank + 1, length, 0, rate_read(KEYS[5], now), activity, turns, ends, front}
+  local r_activity, r_turns, r_ends, r_tokens, r_refill = room_wait(KEYS[6], KEYS[7], rank + 1,
+    length, tonumber(ARGV[4]) or 0, ARGV[5] == '1', now)
+  return {1, rank + 1, length, 0, rate_read(KEYS[5], now), activity, turns, ends, front,
+    r_activity, r_turns, r_ends, r_tokens, r_refill}
 end
 local active = redis.call('ZSCORE', KEYS[2], visitor)
 if active then
-  return {2, 0, length, tonumber(active), 0, -1, 0, 0, 0}
+  return {2, 0, length, tonumber(active), 0, -1, 0, 0, 0, -1, 0, 0, 0, 0}
 end
 if redis.call('ZSCORE', KEYS[3], visitor) then
-  return {3, 0, length, 0, 0, -1, 0, 0, 0}
+  return {3, 0, length, 0, 0, -1, 0, 0, 0, -1, 0, 0, 0, 0}
 end
-return {0, 0, length, 0, 0, -1, 0, 0, 0}
+return {0, 0, length, 0, 0, -1, 0, 0, 0, -1, 0, 0, 0, 0}
