@@ -14,14 +14,17 @@ import io.anteroom.gateway.token.TokenCodec;
 import io.anteroom.gateway.token.Verified;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueKeys;
+import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.testing.MutableClock;
 import io.anteroom.testing.redis.RedisServerExtension;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
+import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -69,6 +72,8 @@ class RoomPeopleIntegrationTests {
   @Autowired QueueKeys keys;
   @Autowired TokenCodec tokens;
   @Autowired ActiveQueueMirror mirror;
+  @Autowired RoomPolicyMirror policies;
+  @Autowired SettingsStore settings;
 
   @BeforeAll
   static void connect() {
@@ -93,6 +98,7 @@ class RoomPeopleIntegrationTests {
             () ->
                 mirror.isKnown()
                     && !mirror.isFull("shop")
+                    && policies.policy("shop").budget().newUsersPerMinute() == 0
                     && IntStream.rangeClosed(1, 9)
                         .noneMatch(p -> mirror.isActive(QueueId.of("shop", "" + p))));
   }
@@ -178,5 +184,38 @@ class RoomPeopleIntegrationTests {
 
     assertThat(waits(new Visitor(port).json("/products/9"))).isTrue();
     assertThat(users()).hasSize(3);
+  }
+
+  /** A full room of users who came 20 s ago tells the next in line about 46 s, not 2–6 s. */
+  @Test
+  void aNewcomerToAFullRoomIsToldTheWaitUntilTheEarliestUserLeaves() {
+    for (int i = 0; i < 3; i++) {
+      assertThat(passed(new Visitor(port).page("/products/2"))).isTrue();
+    }
+    CLOCK.advance(Duration.ofSeconds(20));
+
+    HttpResponse<String> waiting = new Visitor(port).json("/products/3");
+
+    assertThat(waits(waiting)).isTrue();
+    assertThat(Visitor.field(waiting.body(), "etaMinSeconds")).isBetween(45L, 46L);
+  }
+
+  /**
+   * The demo's case: a room whose new-users bucket is in debt (60 a minute, ten minutes owed, as a
+   * shadow run could leave it) told place 1 "2–6 s".
+   */
+  @Test
+  void aNewcomerToARoomInDebtIsToldTheWaitUntilItsBucketHoldsATokenAgain() {
+    settings.put("shop", null, Map.of("new-users-per-minute", "60")).block();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> policies.policy("shop").budget().newUsersPerMinute() == 60);
+    connection.sync().hset(keys.budget("shop"), "tokens", "-600.000000");
+    connection.sync().hset(keys.budget("shop"), "refill", Long.toString(CLOCK.millis()));
+
+    HttpResponse<String> waiting = new Visitor(port).json("/products/3");
+
+    assertThat(waits(waiting)).isTrue();
+    assertThat(Visitor.field(waiting.body(), "etaMinSeconds")).isGreaterThanOrEqualTo(600);
   }
 }

@@ -172,4 +172,24 @@ class WaitEstimateTests {
     assertThat(WaitEstimate.of(58, 10, tenPerSecond.admitPerSecond(), CapWait.NONE, tenPerSecond))
         .isEqualTo(WaitEstimate.of(58, 10, tenPerSecond.admitPerSecond()));
   }
+
+  /**
+   * The demo's case: a room whose new-users bucket a shadow run left in debt (60 a minute, ten
+   * minutes owed) told place 1 "2–6 s". The debt comes first, at both ends.
+   */
+  @Test
+  void whenTheRoomsBucketIsInDebtTheTimeUntilItHoldsATokenComesFirst() {
+    CapWait debt = new CapWait(-1, 0, 0, 600_000);
+
+    WaitEstimate estimate = WaitEstimate.of(1, 0, 1, debt, tenPerSecond);
+
+    WaitEstimate byRate = WaitEstimate.of(1, 0, 1);
+    assertThat(estimate)
+        .isEqualTo(
+            new WaitEstimate(
+                byRate.minSeconds() + 600, byRate.midSeconds() + 600, byRate.maxSeconds() + 600));
+    assertThat(WaitEstimate.of(1, 0, 1, new CapWait(-1, 0, 0, 1), tenPerSecond).minSeconds())
+        .as("a part of a second owed is a second")
+        .isEqualTo(byRate.minSeconds() + 1);
+  }
 }
