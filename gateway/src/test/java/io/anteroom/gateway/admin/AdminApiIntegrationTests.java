@@ -234,6 +234,38 @@ class AdminApiIntegrationTests {
   }
 
   @Test
+  void patchSessionScopeWhenUnknownOrSetOnAQueueOrAQueueSessionOutlastsTheRoomsThenRefusesIt() {
+    settings.put("shop", "7", Map.of("session-duration", "2m")).block();
+    Map<String, String> before = settingsHash();
+
+    HttpResponse<String> unknown =
+        admin().patch("/admin/api/rooms/shop/settings", "{\"session-scope\": \"page\"}");
+    HttpResponse<String> onAQueue =
+        admin()
+            .patch(
+                "/admin/api/rooms/shop/queues/7/settings",
+                "{\"session-scope\": \"room\", \"session-duration\": \"30m\"}");
+    HttpResponse<String> roomShorter =
+        admin().patch("/admin/api/rooms/shop/settings", "{\"session-duration\": \"1m\"}");
+
+    assertThat(unknown.statusCode()).isEqualTo(400);
+    assertThat(fields(body(unknown))).containsExactly("session-scope");
+    assertThat(unknown.body()).contains("item, room");
+    assertThat(onAQueue.statusCode()).isEqualTo(400);
+    assertThat(fields(body(onAQueue)))
+        .containsExactlyInAnyOrder("session-scope", "session-duration");
+    assertThat(roomShorter.statusCode()).isEqualTo(400);
+    assertThat(fields(body(roomShorter))).containsExactly("session-duration");
+    assertThat(roomShorter.body()).contains("queue 7");
+    assertThat(settingsHash()).isEqualTo(before);
+    assertThat(
+            admin()
+                .patch("/admin/api/rooms/shop/settings", "{\"session-scope\": \"room\"}")
+                .statusCode())
+        .isEqualTo(200);
+  }
+
+  @Test
   void patchQueueWeightOnAnItemTheRoomNeverQueuesIsRefused() {
     Map<String, String> before = settingsHash();
 

@@ -50,6 +50,15 @@ class AnteroomPropertiesTests {
   }
 
   @Test
+  void refuseWhenARoomsSessionScopeIsNeitherItemNorRoomThenNameTheProperty() {
+    assertThatThrownBy(
+            () ->
+                new AnteroomProperties(
+                    "wr", REDIS, Map.of(), Map.of("shop", Map.of("session-scope", "page"))))
+        .hasMessageContaining("anteroom.rooms.shop.session-scope: must be one of item, room");
+  }
+
+  @Test
   void refuseWhenTheKeyPrefixIsBadThenNameTheProperty() {
     assertThatThrownBy(() -> new AnteroomProperties("w r", REDIS, Map.of(), Map.of()))
         .hasMessage("anteroom.key-prefix: must be 1 to 32 letters, digits, '-' or '_', was 'w r'");

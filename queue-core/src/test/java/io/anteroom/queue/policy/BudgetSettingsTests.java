@@ -100,4 +100,24 @@ class BudgetSettingsTests {
                         "q.new-users-per-minute: is room-wide; set it on the room",
                         "q.max-active: must be at most total-active-users (50)"));
   }
+
+  @Test
+  void sessionScopeIsItemByDefaultRoomWhenSetAndAnythingElseIsNamed() {
+    assertThat(BASE.budget().sessionScope()).isEqualTo(SessionScope.ITEM);
+    assertThat(
+            PolicyParser.apply("r", BASE, Map.of("session-scope", "room")).budget().sessionScope())
+        .isEqualTo(SessionScope.ROOM);
+    assertThatThrownBy(() -> PolicyParser.apply("r", BASE, Map.of("session-scope", "page")))
+        .isInstanceOfSatisfying(
+            InvalidPolicyException.class,
+            e ->
+                assertThat(e.problems())
+                    .containsExactly("r.session-scope: must be one of item, room; was 'page'"));
+    assertThatThrownBy(() -> PolicyParser.applyToQueue("q", BASE, Map.of("session-scope", "room")))
+        .isInstanceOfSatisfying(
+            InvalidPolicyException.class,
+            e ->
+                assertThat(e.problems())
+                    .containsExactly("q.session-scope: is room-wide; set it on the room"));
+  }
 }
