@@ -5,12 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import io.anteroom.queue.policy.InvalidPolicyException;
-import io.anteroom.queue.policy.PolicyParser;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.testing.MutableClock;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.assertj.core.data.Offset;
@@ -44,29 +42,13 @@ class RoomUsersIntegrationTests {
   QueueStore queues;
   RoomStore rooms;
 
+  /** Each queue: 100 per second, sessions of 1 minute (an idle limit of 66 s). */
   static RoomPolicy room(String... values) {
-    RoomPolicy base =
-        new RoomPolicy(
-            100,
-            Duration.ofSeconds(1),
-            1000,
-            Duration.ofMinutes(1),
-            Duration.ofSeconds(30),
-            500,
-            Duration.ofMinutes(10));
-    return PolicyParser.apply("test", base, map(values));
+    return RedisRoomStoreIntegrationTests.room(values);
   }
 
   static RoomPolicy queue(RoomPolicy room, String... values) {
-    return PolicyParser.applyToQueue("test", room, map(values));
-  }
-
-  private static Map<String, String> map(String... values) {
-    Map<String, String> map = new LinkedHashMap<>();
-    for (int i = 0; i < values.length; i += 2) {
-      map.put(values[i], values[i + 1]);
-    }
-    return map;
+    return RedisRoomStoreIntegrationTests.queue(room, values);
   }
 
   @BeforeEach
