@@ -6,7 +6,6 @@ import io.anteroom.queue.script.QueueScripts;
 import io.anteroom.queue.script.ScriptRunner;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -38,9 +37,8 @@ public final class RedisQueueStore implements QueueStore {
   };
 
   /** Random places are drawn here, not in the script, whose random numbers are predictable. */
-  private static final SecureRandom DRAWS = new SecureRandom();
-
   private final RedisClusterAsyncCommands<String, String> commands;
+
   private final ScriptRunner scripts;
   private final QueueKeys keys;
   private final Clock clock;
@@ -95,10 +93,10 @@ public final class RedisQueueStore implements QueueStore {
   public Mono<EnqueueResult> enqueue(
       QueueId queue, String visitor, Instant joinedAt, RoomPolicy policy) {
     Instant instant = clock.instant();
-    String[] args = Arrays.copyOf(placeArgs(visitor, instant, policy), 11);
+    String[] args = Arrays.copyOf(PlaceCalls.placeArgs(visitor, instant, policy), 11);
     args[7] = Long.toString(policy.idleTimeToLive().toMillis());
     args[8] = joinedAt == null ? "0" : Long.toString(joinedAt.toEpochMilli());
-    roomLimitArgs(args, 9, policy);
+    PlaceCalls.roomLimitArgs(args, 9, policy);
     return list(QueueScripts.ENQUEUE, queue, args)
         .doOnNext(r -> reportIdle(queue, r.get(6) == 1L, policy))
         .map(r -> enqueued(queue, r, instant.toEpochMilli(), 0, policy));
@@ -113,10 +111,10 @@ public final class RedisQueueStore implements QueueStore {
     Instant instant = clock.instant();
     long now = instant.toEpochMilli();
     OptionalDouble recent = rates.recent(queue, now);
-    String[] args = Arrays.copyOf(placeArgs(newcomer, instant, policy), 11);
+    String[] args = Arrays.copyOf(PlaceCalls.placeArgs(newcomer, instant, policy), 11);
     args[7] = recent.isPresent() ? "0" : "1";
     args[8] = Long.toString(policy.idleTimeToLive().toMillis());
-    roomLimitArgs(args, 9, policy);
+    PlaceCalls.roomLimitArgs(args, 9, policy);
     return list(QueueScripts.JOIN, queue, args)
         .doOnNext(r -> reportIdle(queue, r.get(6) == 1L, policy))
         .map(r -> enqueued(queue, r, now, recent.orElse(0), policy));
@@ -134,41 +132,6 @@ public final class RedisQueueStore implements QueueStore {
   }
 
   /**
-   * ARGV 1-7 of enqueue.lua and join.lua. In a room with room-wide limits nobody is admitted at
-   * once: the room's admission shares its places among the queues with people waiting, and a
-   * newcomer to an empty line waits for the next share (one worker tick).
-   */
-  private String[] placeArgs(String visitor, Instant instant, RoomPolicy policy) {
-    return new String[] {
-      visitor,
-      Long.toString(instant.toEpochMilli()),
-      Double.toString(policy.admitPerSecond()),
-      Double.toString(policy.burstTokens()),
-      Integer.toString(policy.maxActive()),
-      policy.mode().admits() && !policy.fairness().preQueue(instant) && !policy.budget().limited()
-          ? "1"
-          : "0",
-      policy.fairness().randomPlace(instant) ? draw() : ""
-    };
-  }
-
-  /** status.lua's reply: the queue's cap from index 5, the front flag, then the room's limits. */
-  private static CapWait capWait(List<Long> r, long now, RoomPolicy policy) {
-    List<Long> caps = new ArrayList<>(r.subList(5, 8));
-    caps.addAll(r.subList(9, 14));
-    return CapWait.of(caps, 0, now, policy);
-  }
-
-  /**
-   * The room's limits for the wait estimate (cap_wait.lua room_wait), from {@code at}: its total
-   * active users (0 for none) and whether it limits new users per minute.
-   */
-  private static void roomLimitArgs(String[] args, int at, RoomPolicy policy) {
-    args[at] = policy == null ? "0" : Integer.toString(policy.budget().totalActiveUsers());
-    args[at + 1] = policy != null && policy.budget().newUsersPerMinute() > 0 ? "1" : "0";
-  }
-
-  /**
    * Maps the reply; a rate of -1 (not read) is replaced by {@code knownRate}. A visitor found
    * finished (outcome 3, a repeated call) is neither admitted nor in line: position 0, no rate.
    */
@@ -178,7 +141,7 @@ public final class RedisQueueStore implements QueueStore {
     boolean waiting = r.get(0) == 1;
     double rate = knownRate;
     if (r.get(5) >= 0) {
-      rate = perSecond(r.get(5));
+      rate = PlaceCalls.perSecond(r.get(5));
       if (waiting) {
         rates.record(queue, rate, now);
       }
@@ -200,7 +163,7 @@ public final class RedisQueueStore implements QueueStore {
     args[0] = visitor;
     args[1] = Long.toString(now);
     args[2] = policy == null ? "0" : Integer.toString(policy.maxActive());
-    roomLimitArgs(args, 3, policy);
+    PlaceCalls.roomLimitArgs(args, 3, policy);
     return list(QueueScripts.STATUS, queue, args)
         .map(
             r -> {
@@ -210,8 +173,8 @@ public final class RedisQueueStore implements QueueStore {
                       r.get(1),
                       r.get(2),
                       r.get(3),
-                      perSecond(r.get(4)),
-                      policy == null ? CapWait.NONE : capWait(r, now, policy),
+                      PlaceCalls.perSecond(r.get(4)),
+                      policy == null ? CapWait.NONE : PlaceCalls.statusCapWait(r, now, policy),
                       r.get(8) == 1);
               if (status.state() == VisitorStatus.State.WAITING) {
                 rates.record(queue, status.measuredRate(), now);
@@ -374,7 +337,7 @@ public final class RedisQueueStore implements QueueStore {
     return scripts
         .<Long>run(
             QueueScripts.MEASURED_RATE, ScriptOutputType.INTEGER, keys.scriptKeys(queue), now())
-        .map(RedisQueueStore::perSecond);
+        .map(PlaceCalls::perSecond);
   }
 
   private Mono<List<Long>> list(LuaScript script, QueueId queue, String... args) {
@@ -385,16 +348,6 @@ public final class RedisQueueStore implements QueueStore {
     return scripts
         .<Long>run(script, ScriptOutputType.INTEGER, keys.scriptKeys(queue), args)
         .map(r -> r == 1L);
-  }
-
-  /** A uniform random number in [0, 1) with 53 random bits, from a strong source. */
-  private static String draw() {
-    return Double.toString((DRAWS.nextLong() >>> 11) * 0x1.0p-53);
-  }
-
-  /** The scripts reply with the measured rate per 1000 s, as Redis replies carry integers. */
-  private static double perSecond(long perThousandSeconds) {
-    return perThousandSeconds / 1000.0;
   }
 
   private String now() {

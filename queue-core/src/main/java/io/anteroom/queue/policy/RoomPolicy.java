@@ -2,8 +2,6 @@ package io.anteroom.queue.policy;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * How a room admits people: the values the queue scripts need. Built by {@link PolicyParser} from
@@ -115,79 +113,58 @@ public record RoomPolicy(
   static final int MAX_ADMIT_BATCH = 5000;
 
   public RoomPolicy {
-    List<String> problems = new ArrayList<>();
-    check(
-        problems,
-        admitPerSecond > 0 && admitPerSecond <= 1_000_000,
-        PolicyProperty.ADMIT_PER_SECOND,
-        "must be above 0 and at most 1000000");
-    checkPositive(problems, admitBurst, PolicyProperty.ADMIT_BURST);
-    check(problems, maxActive >= 1, PolicyProperty.MAX_ACTIVE, "must be at least 1");
-    checkPositive(problems, sessionDuration, PolicyProperty.SESSION_DURATION);
-    checkPositive(problems, abandonAfter, PolicyProperty.ABANDON_AFTER);
-    check(
-        problems,
-        admitBatch >= 1 && admitBatch <= MAX_ADMIT_BATCH,
-        PolicyProperty.ADMIT_BATCH,
-        "must be between 1 and " + MAX_ADMIT_BATCH);
-    checkPositive(problems, finishedRetention, PolicyProperty.FINISHED_RETENTION);
-    check(problems, mode != null, PolicyProperty.MODE, "must be set");
-    check(
-        problems,
-        activateAbove >= 0 && activateAbove <= 1_000_000_000,
-        PolicyProperty.ACTIVATE_ABOVE,
-        "must be between 0 and 1000000000");
-    check(
-        problems,
-        deactivateBelow == HALF_OF_ACTIVATE_ABOVE
-            || (deactivateBelow >= 0 && deactivateBelow <= activateAbove),
-        PolicyProperty.DEACTIVATE_BELOW,
-        "must be between 0 and activate-above (" + activateAbove + ")");
-    check(
-        problems,
-        activationWindow != null
-            && activationWindow.toMillis() % 1000 == 0
-            && activationWindow.compareTo(Duration.ofSeconds(1)) >= 0
-            && activationWindow.compareTo(MAX_ACTIVATION_WINDOW) <= 0,
-        PolicyProperty.ACTIVATION_WINDOW,
-        "must be whole seconds from 1s to 60s");
-    checkPositive(problems, coolDown, PolicyProperty.COOL_DOWN);
-    check(problems, closedLine != null, PolicyProperty.CLOSED_LINE, "must be set");
-    check(problems, failurePolicy != null, PolicyProperty.FAILURE_POLICY, "must be set");
-    check(
-        problems,
-        proofOfWork >= 0 && proofOfWork <= MAX_PROOF_OF_WORK,
-        PolicyProperty.PROOF_OF_WORK,
-        "must be between 0 and " + MAX_PROOF_OF_WORK);
-    checkPositive(problems, passRecheck, PolicyProperty.PASS_RECHECK);
-    if (fairness == null) {
-      problems.add("fairness: must be set");
-    } else {
-      fairness.check(problems);
-    }
-    if (budget == null) {
-      problems.add("budget: must be set");
-    } else {
-      budget.check(problems);
-    }
-    if (autopilot == null) {
-      problems.add("autopilot: must be set");
-    } else {
-      autopilot.check(problems);
-    }
-    if (reentry == null) {
-      problems.add("reentry: must be set");
-    } else {
-      reentry.check(problems);
-    }
-    check(
-        problems,
-        recordArrivals >= 0 && recordArrivals <= 1,
-        PolicyProperty.RECORD_ARRIVALS,
-        "must be between 0 and 1");
-    if (!problems.isEmpty()) {
-      throw new InvalidPolicyException("room policy", problems);
-    }
+    new PolicyChecks()
+        .require(
+            admitPerSecond > 0 && admitPerSecond <= 1_000_000,
+            PolicyProperty.ADMIT_PER_SECOND,
+            "must be above 0 and at most 1000000")
+        .positive(admitBurst, PolicyProperty.ADMIT_BURST)
+        .require(maxActive >= 1, PolicyProperty.MAX_ACTIVE, "must be at least 1")
+        .positive(sessionDuration, PolicyProperty.SESSION_DURATION)
+        .positive(abandonAfter, PolicyProperty.ABANDON_AFTER)
+        .require(
+            admitBatch >= 1 && admitBatch <= MAX_ADMIT_BATCH,
+            PolicyProperty.ADMIT_BATCH,
+            "must be between 1 and " + MAX_ADMIT_BATCH)
+        .positive(finishedRetention, PolicyProperty.FINISHED_RETENTION)
+        .set(mode, PolicyProperty.MODE)
+        .require(
+            activateAbove >= 0 && activateAbove <= 1_000_000_000,
+            PolicyProperty.ACTIVATE_ABOVE,
+            "must be between 0 and 1000000000")
+        .require(
+            deactivateBelow == HALF_OF_ACTIVATE_ABOVE
+                || (deactivateBelow >= 0 && deactivateBelow <= activateAbove),
+            PolicyProperty.DEACTIVATE_BELOW,
+            "must be between 0 and activate-above (" + activateAbove + ")")
+        .require(
+            wholeSecondsUpToAMinute(activationWindow),
+            PolicyProperty.ACTIVATION_WINDOW,
+            "must be whole seconds from 1s to 60s")
+        .positive(coolDown, PolicyProperty.COOL_DOWN)
+        .set(closedLine, PolicyProperty.CLOSED_LINE)
+        .set(failurePolicy, PolicyProperty.FAILURE_POLICY)
+        .require(
+            proofOfWork >= 0 && proofOfWork <= MAX_PROOF_OF_WORK,
+            PolicyProperty.PROOF_OF_WORK,
+            "must be between 0 and " + MAX_PROOF_OF_WORK)
+        .positive(passRecheck, PolicyProperty.PASS_RECHECK)
+        .part("fairness", fairness, problems -> fairness.check(problems))
+        .part("budget", budget, problems -> budget.check(problems))
+        .part("autopilot", autopilot, problems -> autopilot.check(problems))
+        .part("reentry", reentry, problems -> reentry.check(problems))
+        .require(
+            recordArrivals >= 0 && recordArrivals <= 1,
+            PolicyProperty.RECORD_ARRIVALS,
+            "must be between 0 and 1")
+        .orThrow("room policy");
+  }
+
+  private static boolean wholeSecondsUpToAMinute(Duration window) {
+    return window != null
+        && window.toMillis() % 1000 == 0
+        && window.compareTo(Duration.ofSeconds(1)) >= 0
+        && window.compareTo(MAX_ACTIVATION_WINDOW) <= 0;
   }
 
   /**
@@ -382,21 +359,5 @@ public record RoomPolicy(
   /** Token bucket size: the burst window's worth of the rate, at least one visitor. */
   public double burstTokens() {
     return Math.max(1, admitPerSecond * admitBurst.toMillis() / 1000.0);
-  }
-
-  private static void checkPositive(
-      List<String> problems, Duration value, PolicyProperty property) {
-    check(
-        problems,
-        value != null && !value.isNegative() && !value.isZero(),
-        property,
-        "must be a positive duration");
-  }
-
-  private static void check(
-      List<String> problems, boolean valid, PolicyProperty property, String message) {
-    if (!valid) {
-      problems.add(property.key() + ": " + message);
-    }
   }
 }
