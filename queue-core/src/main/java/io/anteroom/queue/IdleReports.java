@@ -50,7 +50,7 @@ final class IdleReports {
    */
   IdleReports(IdleLines idle, Clock clock) {
     this.idle = idle;
-    this.warnings = new ThrottledWarnings(log, clock, Duration.ofSeconds(10));
+    this.warnings = ThrottledWarnings.of(log, clock);
   }
 
   /** Reports a write to the keys of {@code item}'s queue in {@code room}, which is off. */

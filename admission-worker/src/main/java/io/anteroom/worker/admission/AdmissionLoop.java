@@ -104,7 +104,7 @@ public final class AdmissionLoop implements SmartLifecycle {
     this.tick = properties.tick();
     this.concurrency = properties.queueConcurrency();
     this.failedTicks = meters.counter("anteroom.worker.ticks.failed");
-    this.warnings = new ThrottledWarnings(log, clock, Duration.ofSeconds(10));
+    this.warnings = ThrottledWarnings.of(log, clock);
     this.ticks =
         new PeriodicTask("admission", tick, this::runOnce, clock, meters).withStopWait(STOP_WAIT);
   }

@@ -12,7 +12,6 @@ import io.anteroom.worker.metrics.LineMeters;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -54,7 +53,7 @@ public final class QueueWork {
       QueueStore store, LineMeters lines, Set<String> rooms, MeterRegistry meters, Clock clock) {
     this.store = store;
     this.clock = clock;
-    this.warnings = new ThrottledWarnings(log, clock, Duration.ofSeconds(10));
+    this.warnings = ThrottledWarnings.of(log, clock);
     this.lines = lines;
     this.meters = meters;
     for (String room : rooms) {

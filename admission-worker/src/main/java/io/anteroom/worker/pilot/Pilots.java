@@ -9,7 +9,6 @@ import io.anteroom.queue.policy.RoomPolicy;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -57,7 +56,7 @@ public final class Pilots {
   public Pilots(RedisPilot pilot, Set<String> rooms, MeterRegistry meters, Clock clock) {
     this.pilot = pilot;
     this.clock = clock;
-    this.warnings = new ThrottledWarnings(log, clock, Duration.ofSeconds(10));
+    this.warnings = ThrottledWarnings.of(log, clock);
     for (String room : rooms) {
       Known known = new Known();
       this.rooms.put(room, known);

@@ -12,7 +12,6 @@ import io.anteroom.worker.admission.QueueWork;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,7 +46,7 @@ public final class ShadowWork {
     this.lines = lines;
     this.gauges = gauges;
     this.meters = meters;
-    this.warnings = new ThrottledWarnings(log, clock, Duration.ofSeconds(10));
+    this.warnings = ThrottledWarnings.of(log, clock);
     rooms.forEach(room -> admitted(room));
   }
 

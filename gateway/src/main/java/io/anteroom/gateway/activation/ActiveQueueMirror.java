@@ -61,7 +61,7 @@ public final class ActiveQueueMirror implements SmartLifecycle {
     this.pubSub = pubSub;
     this.channel = channel;
     this.reads = new PeriodicTask("active-queues", refresh, this::read, clock, meters);
-    this.warnings = new ThrottledWarnings(log, clock, Duration.ofSeconds(10));
+    this.warnings = ThrottledWarnings.of(log, clock);
   }
 
   /** Whether the set has been read at least once; until then no queue is known to be on. */

@@ -6,7 +6,6 @@ import io.anteroom.queue.QueueId;
 import io.anteroom.queue.log.ThrottledWarnings;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,7 +46,7 @@ public final class AutoActivator {
     this.mirror = mirror;
     this.maxPerRoom = maxPerRoom;
     this.meters = meters;
-    this.warnings = new ThrottledWarnings(log, clock, Duration.ofSeconds(10));
+    this.warnings = ThrottledWarnings.of(log, clock);
     for (String room : rooms) {
       meters.counter(ACTIVATED, "room", room);
       meters.counter(REFUSED, "room", room);

@@ -8,7 +8,6 @@ import io.anteroom.queue.policy.RoomPolicy;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,7 +50,7 @@ public final class HitFlusher {
     this.policies = policies;
     this.pending = new PendingHits(counter.capacity());
     this.clock = clock;
-    this.warnings = new ThrottledWarnings(log, clock, Duration.ofSeconds(10));
+    this.warnings = ThrottledWarnings.of(log, clock);
     this.evicted = meters.counter("anteroom.gateway.hits.evicted");
   }
 

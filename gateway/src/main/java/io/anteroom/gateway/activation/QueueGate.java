@@ -4,7 +4,6 @@ import io.anteroom.queue.QueueId;
 import io.anteroom.queue.log.ThrottledWarnings;
 import io.anteroom.queue.policy.RoomPolicy;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -53,7 +52,7 @@ public final class QueueGate {
     this.mirror = mirror;
     this.activator = activator;
     this.clock = clock;
-    this.warnings = new ThrottledWarnings(log, clock, Duration.ofSeconds(10));
+    this.warnings = ThrottledWarnings.of(log, clock);
   }
 
   /** The verdict for {@code queue} under {@code policy}; never calls Redis on the caller's path. */

@@ -43,7 +43,7 @@ final class Audit {
   Audit(RedisAuditTrail trail, Clock clock) {
     this.trail = trail;
     this.clock = clock;
-    this.warnings = new ThrottledWarnings(problems, clock, Duration.ofSeconds(10));
+    this.warnings = ThrottledWarnings.of(problems, clock);
   }
 
   void record(Actor who, String what, String target, String old, String now) {

@@ -68,7 +68,7 @@ public final class ArrivalRecorder {
         rooms.stream()
             .collect(
                 Collectors.toUnmodifiableMap(Function.identity(), room -> counters(meters, room)));
-    this.warnings = new ThrottledWarnings(log, clock, Duration.ofSeconds(10));
+    this.warnings = ThrottledWarnings.of(log, clock);
   }
 
   private static Counters counters(MeterRegistry meters, String room) {

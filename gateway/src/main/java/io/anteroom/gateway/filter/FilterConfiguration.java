@@ -30,7 +30,6 @@ import io.anteroom.queue.log.ThrottledWarnings;
 import io.anteroom.queue.shadow.ShadowLines;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
-import java.time.Duration;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -45,8 +44,7 @@ public class FilterConfiguration {
 
   /** Failures the filter's parts log, each kind at most every 10 s. */
   private static ThrottledWarnings warnings(Clock clock) {
-    return new ThrottledWarnings(
-        LoggerFactory.getLogger(WaitingRoomFilter.class), clock, Duration.ofSeconds(10));
+    return ThrottledWarnings.of(LoggerFactory.getLogger(WaitingRoomFilter.class), clock);
   }
 
   /** Also one of the framework's header filters, which scrubs what the forwarder marks. */

@@ -50,7 +50,7 @@ public final class OriginReporter {
     this.redis = redis;
     this.gateway = gateway;
     this.clock = clock;
-    this.warnings = new ThrottledWarnings(log, clock, Duration.ofSeconds(10));
+    this.warnings = ThrottledWarnings.of(log, clock);
   }
 
   /** One report per room due; completes when sent, never with an error. */

@@ -8,7 +8,6 @@ import io.anteroom.queue.policy.RoomPolicy;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -52,7 +51,7 @@ public final class PassRegistrar {
       QueueStore store, RoomPolicyMirror policies, MeterRegistry meters, Clock clock) {
     this.store = store;
     this.policies = policies;
-    this.warnings = new ThrottledWarnings(log, clock, Duration.ofSeconds(10));
+    this.warnings = ThrottledWarnings.of(log, clock);
     this.dropped = meters.counter("anteroom.gateway.registrations.dropped");
   }
 

@@ -9,7 +9,6 @@ import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.policy.RoomSettings;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,7 +57,7 @@ public final class RoomPolicyMirror {
    */
   public RoomPolicyMirror(RoomPolicies policies, Clock clock) {
     this.policies = policies;
-    this.warnings = new ThrottledWarnings(log, clock, Duration.ofSeconds(10));
+    this.warnings = ThrottledWarnings.of(log, clock);
     for (String room : policies.rooms()) {
       read.put(room, Overrides.NONE);
       current.put(room, RoomSettings.of(policies.configured(room)));

@@ -10,7 +10,6 @@ import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.shadow.ShadowLines;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -59,7 +58,7 @@ public final class ShadowJoins {
     this.mirror = mirror;
     this.redis = redis;
     this.meters = meters;
-    this.warnings = new ThrottledWarnings(log, clock, Duration.ofSeconds(10));
+    this.warnings = ThrottledWarnings.of(log, clock);
     for (String room : rooms) {
       for (String outcome : new String[] {"joined", "dropped", "failed"}) {
         meters.counter(JOINS, "room", room, "outcome", outcome);

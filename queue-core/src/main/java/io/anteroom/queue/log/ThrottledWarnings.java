@@ -26,6 +26,14 @@ public final class ThrottledWarnings {
     this.intervalMillis = interval.toMillis();
   }
 
+  /** The usual interval between two lines about one subject. */
+  public static final Duration USUAL = Duration.ofSeconds(10);
+
+  /** Warnings to {@code log}, one line per subject every {@link #USUAL} interval at most. */
+  public static ThrottledWarnings of(Logger log, Clock clock) {
+    return new ThrottledWarnings(log, clock, USUAL);
+  }
+
   /**
    * Logs {@code format} with {@code args} (SLF4J placeholders) unless {@code subject} was logged
    * within the interval.
