@@ -8,14 +8,13 @@ import io.anteroom.gateway.activation.QueueGate;
 import io.anteroom.gateway.arrival.ArrivalRecorder;
 import io.anteroom.gateway.filter.BypassSecretStripper;
 import io.anteroom.gateway.filter.Decisions;
-import io.anteroom.gateway.filter.Line;
-import io.anteroom.gateway.filter.LineEvents;
+import io.anteroom.gateway.line.Turns;
+import io.anteroom.gateway.line.Visits;
 import io.anteroom.gateway.origin.OriginHeadersRegistrar;
 import io.anteroom.gateway.origin.OriginMeters;
 import io.anteroom.gateway.origin.OriginReporter;
 import io.anteroom.gateway.origin.OriginWatch;
 import io.anteroom.gateway.pass.AnteroomCookies;
-import io.anteroom.gateway.pass.DirectEntry;
 import io.anteroom.gateway.pass.PassRegistrar;
 import io.anteroom.gateway.pass.Passes;
 import io.anteroom.gateway.pass.SessionChecks;
@@ -24,7 +23,7 @@ import io.anteroom.gateway.room.FailurePolicyGauges;
 import io.anteroom.gateway.room.FailurePolicySwitch;
 import io.anteroom.gateway.room.RoomMessages;
 import io.anteroom.gateway.room.RoomPolicyMirror;
-import io.anteroom.gateway.status.RoomShares;
+import io.anteroom.gateway.status.LimitResponses;
 import io.anteroom.gateway.status.StatusHandler;
 import io.anteroom.gateway.status.WaitingPage;
 import io.anteroom.gateway.status.WaitingResponses;
@@ -244,6 +243,11 @@ class GatewayConfiguration {
   }
 
   @Bean
+  LimitResponses limitResponses(WaitingPage pages) {
+    return new LimitResponses(pages);
+  }
+
+  @Bean
   Decisions decisions(AnteroomProperties anteroom, MeterRegistry meters) {
     return new Decisions(anteroom.rooms().keySet(), meters);
   }
@@ -281,16 +285,6 @@ class GatewayConfiguration {
   }
 
   @Bean
-  LineEvents lineEvents(AnteroomProperties anteroom, MeterRegistry meters) {
-    return new LineEvents(anteroom.rooms().keySet(), meters);
-  }
-
-  @Bean
-  Line line(QueueStore store, RedisGuard redis, LineEvents events, Clock clock) {
-    return new Line(store, redis, events, clock);
-  }
-
-  @Bean
   BypassSecretStripper bypassSecretStripper() {
     return new BypassSecretStripper();
   }
@@ -298,28 +292,16 @@ class GatewayConfiguration {
   @Bean
   StatusHandler statusHandler(
       RoomPolicyMirror policies,
-      QueueGate gate,
-      TokenCodec tokens,
-      AnteroomCookies cookies,
-      Line line,
-      DirectEntry direct,
-      RoomShares shares,
+      Visits visits,
+      Turns turns,
       RoomMessages messages,
-      WaitingPage page,
-      Passes passes,
-      Tickets tickets) {
+      WaitingPage page) {
     return new StatusHandler(
         policies,
-        gate,
-        tokens,
-        cookies,
-        line,
-        direct,
-        shares,
+        visits,
+        turns,
         (room, acceptLanguage) ->
-            messages.message(room, page.text(room, acceptLanguage).language()),
-        passes,
-        tickets);
+            messages.message(room, page.text(room, acceptLanguage).language()));
   }
 
   @Bean

@@ -2,7 +2,7 @@ package io.anteroom.gateway.admin;
 
 import io.anteroom.gateway.RedisGuard;
 import io.anteroom.gateway.activation.ActiveQueueMirror;
-import io.anteroom.gateway.filter.LineEvents;
+import io.anteroom.gateway.line.LineEvents;
 import io.anteroom.gateway.room.FailurePolicySwitch;
 import io.anteroom.gateway.room.ItemIds;
 import io.anteroom.gateway.room.RoomMessages;

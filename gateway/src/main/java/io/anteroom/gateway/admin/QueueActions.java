@@ -2,7 +2,7 @@ package io.anteroom.gateway.admin;
 
 import io.anteroom.gateway.activation.ActiveQueueMirror;
 import io.anteroom.gateway.admin.AdminResponses.Problem;
-import io.anteroom.gateway.filter.LineEvents;
+import io.anteroom.gateway.line.LineEvents;
 import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.gateway.token.VisitorIds;
 import io.anteroom.queue.Activation;

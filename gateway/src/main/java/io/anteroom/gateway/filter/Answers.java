@@ -1,24 +1,25 @@
 package io.anteroom.gateway.filter;
 
 import io.anteroom.gateway.filter.Decisions.Decision;
-import io.anteroom.gateway.pass.Passes;
+import io.anteroom.gateway.line.PollSchedule;
+import io.anteroom.gateway.line.Turn;
+import io.anteroom.gateway.line.Verdict;
+import io.anteroom.gateway.line.Visit;
 import io.anteroom.gateway.status.LimitResponses;
-import io.anteroom.gateway.status.PollSchedule;
 import io.anteroom.gateway.status.WaitingResponses;
-import io.anteroom.gateway.status.WaitingView;
-import io.anteroom.gateway.token.Pass;
-import io.anteroom.gateway.token.Rejection;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.policy.FailurePolicy;
 import io.anteroom.queue.policy.RoomPolicy;
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
+import org.springframework.http.ResponseCookie;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
 /**
- * How the filter answers each of its decisions, each counted once in {@link Decisions}: on to the
- * origin (with the pass the request carries, a pass given now, or none), or the waiting, closed,
- * challenge, limit and unavailable answers.
+ * How the filter answers: a visitor's turn ({@link Turn}) as a forward to the origin (with the pass
+ * the request carries, a pass given now, or none) or as the waiting, closed, challenge, limit and
+ * unavailable answers, with the cookies the turn sets; and the requests the filter decides on
+ * itself (bypassed, an item id refused). Each is counted once in {@link Decisions}.
  */
 final class Answers {
 
@@ -47,69 +48,52 @@ final class Answers {
     return refusal;
   }
 
-  /** A pass holder, with the pass the request carries ({@code token}). */
-  Mono<Void> holder(
-      ServerWebExchange exchange,
-      GatewayFilterChain chain,
-      QueueId queue,
-      RoomPolicy policy,
-      Pass pass,
-      String token) {
-    decisions.count(queue.room(), Decision.PASSED);
-    return forwarder.forwardHolder(exchange, chain, queue, policy, pass, token);
-  }
-
-  /** A visitor let in with a pass given now, as {@code given} says. */
-  Mono<Void> withPass(
-      ServerWebExchange exchange,
-      GatewayFilterChain chain,
-      QueueId queue,
-      RoomPolicy policy,
-      Passes.Issued pass,
-      Forwarder.Given given) {
-    decisions.count(queue.room(), Decision.PASSED);
-    return forwarder.forwardWithPass(exchange, chain, queue, policy, pass, given);
-  }
-
-  /** Held in line: the waiting page, or its JSON. */
-  Mono<Void> queued(ServerWebExchange exchange, String room, WaitingView view) {
-    decisions.count(room, Decision.QUEUED);
-    return responses.waiting(exchange, room, view);
-  }
-
-  /** The queue is closed: the closed page. */
-  Mono<Void> closed(ServerWebExchange exchange, String room) {
-    decisions.count(room, Decision.CLOSED);
-    return responses.closed(exchange, room);
-  }
-
-  /** The queue is closed, and keeps the visitor's place: the waiting page saying so. */
-  Mono<Void> closedKeepingPlace(ServerWebExchange exchange, String room, WaitingView view) {
-    decisions.count(room, Decision.CLOSED);
-    return responses.waiting(exchange, room, view);
-  }
-
-  /** A write (not GET or HEAD) to a queue that holds visitors: it cannot wait, 503. */
-  Mono<Void> cannotWait(ServerWebExchange exchange, String room, RoomPolicy policy) {
-    decisions.count(room, Decision.REJECTED);
-    return responses.unavailable(
-        exchange, PollSchedule.pollAfterSeconds(1, policy), "queue-active-body-cannot-wait");
-  }
-
-  /** Turned away by a limit on new places: 429 with Retry-After. */
-  Mono<Void> refused(ServerWebExchange exchange, String room, PlaceGuard.Refusal refusal) {
-    decisions.count(room, Decision.REJECTED);
-    return limits.refused(exchange, room, refusal.reason(), refusal.retryAfterSeconds());
-  }
-
-  /** Asked to solve the room's puzzle before taking a place. */
-  Mono<Void> challenge(ServerWebExchange exchange, String room, String challenge, int difficulty) {
-    decisions.count(room, Decision.CHALLENGED);
-    return responses.challenge(exchange, room, challenge, difficulty);
+  /** The visitor's turn, answered with the cookies it sets. */
+  Mono<Void> turn(ServerWebExchange exchange, GatewayFilterChain chain, Visit visit, Turn turn) {
+    for (ResponseCookie cookie : turn.cookies()) {
+      exchange.getResponse().getCookies().set(cookie.getName(), cookie);
+    }
+    QueueId queue = visit.queue();
+    RoomPolicy policy = visit.policy();
+    String room = queue.room();
+    Verdict verdict = turn.verdict();
+    if (verdict instanceof Verdict.Hold hold) {
+      decisions.count(room, Decision.PASSED);
+      return forwarder.forwardHolder(exchange, chain, queue, policy, hold.pass(), hold.token());
+    }
+    if (verdict instanceof Verdict.Admit admit) {
+      decisions.count(room, Decision.PASSED);
+      return forwarder.forwardWithPass(exchange, chain, queue, policy, admit.pass(), admit.given());
+    }
+    if (verdict instanceof Verdict.Wait wait) {
+      decisions.count(room, Decision.QUEUED);
+      return responses.waiting(exchange, room, wait.view());
+    }
+    if (verdict instanceof Verdict.Closed closed) {
+      decisions.count(room, Decision.CLOSED);
+      return closed.keptPlace() == null
+          ? responses.closed(exchange, room)
+          : responses.waiting(exchange, room, closed.keptPlace());
+    }
+    if (verdict instanceof Verdict.Challenge challenge) {
+      decisions.count(room, Decision.CHALLENGED);
+      return responses.challenge(exchange, room, challenge.challenge(), challenge.difficulty());
+    }
+    if (verdict instanceof Verdict.Refused refused) {
+      decisions.count(room, Decision.REJECTED);
+      return limits.refused(exchange, room, refused.refusal());
+    }
+    if (verdict instanceof Verdict.CannotWait) {
+      decisions.count(room, Decision.REJECTED);
+      return responses.unavailable(
+          exchange, PollSchedule.pollAfterSeconds(1, policy), "queue-active-body-cannot-wait");
+    }
+    // Unavailable; or gone, which a turn of the filter never is (it takes a place).
+    return withoutLine(exchange, chain, room, policy);
   }
 
   /** The line could not be reached: the room's failure policy decides. */
-  Mono<Void> withoutLine(
+  private Mono<Void> withoutLine(
       ServerWebExchange exchange, GatewayFilterChain chain, String room, RoomPolicy policy) {
     if (policy.failurePolicy() == FailurePolicy.OPEN) {
       decisions.count(room, Decision.FAILED_OPEN);
@@ -118,10 +102,5 @@ final class Answers {
     decisions.count(room, Decision.FAILED_CLOSED);
     return responses.lineUnavailable(
         exchange, room, WaitingResponses.LINE_UNAVAILABLE_RETRY_AFTER_SECONDS);
-  }
-
-  /** A token that could not be used, by its reason. */
-  void rejectedToken(String room, Rejection reason) {
-    decisions.rejectedToken(room, reason);
   }
 }

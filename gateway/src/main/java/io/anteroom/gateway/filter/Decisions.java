@@ -1,5 +1,6 @@
 package io.anteroom.gateway.filter;
 
+import io.anteroom.gateway.line.TokenRejections;
 import io.anteroom.gateway.token.Rejection;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -17,7 +18,7 @@ import java.util.stream.Collectors;
  * counter of every configured room is made at start-up: rates start at zero, and counting a request
  * is an array lookup, not a registry lookup.
  */
-public final class Decisions {
+public final class Decisions implements TokenRejections {
 
   /** Outcomes of one request. */
   public enum Decision {
@@ -77,7 +78,8 @@ public final class Decisions {
   }
 
   /** A token that could not be used, by its reason. */
-  public void rejectedToken(String room, Rejection reason) {
+  @Override
+  public void rejected(String room, Rejection reason) {
     RoomCounters counters = rooms.get(room);
     (counters != null ? counters.rejections().get(reason) : rejected(room, reason.tag()))
         .increment();

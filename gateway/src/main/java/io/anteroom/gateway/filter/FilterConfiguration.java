@@ -4,25 +4,21 @@ import io.anteroom.gateway.GatewayProperties;
 import io.anteroom.gateway.RedisGuard;
 import io.anteroom.gateway.activation.ActiveQueueMirror;
 import io.anteroom.gateway.activation.HitFlusher;
-import io.anteroom.gateway.activation.QueueGate;
 import io.anteroom.gateway.arrival.ArrivalRecorder;
 import io.anteroom.gateway.client.ClientAddress;
-import io.anteroom.gateway.identity.Identities;
+import io.anteroom.gateway.line.LineEvents;
+import io.anteroom.gateway.line.Turns;
+import io.anteroom.gateway.line.Visits;
 import io.anteroom.gateway.origin.OriginMeters;
-import io.anteroom.gateway.pass.AnteroomCookies;
 import io.anteroom.gateway.pass.DirectEntry;
 import io.anteroom.gateway.pass.PassRegistrar;
 import io.anteroom.gateway.pass.Passes;
 import io.anteroom.gateway.pass.SessionChecks;
 import io.anteroom.gateway.pass.Tickets;
-import io.anteroom.gateway.proof.Proofs;
 import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.gateway.shadow.ShadowJoins;
 import io.anteroom.gateway.status.LimitResponses;
-import io.anteroom.gateway.status.RoomShares;
 import io.anteroom.gateway.status.WaitingResponses;
-import io.anteroom.gateway.token.TokenCodec;
-import io.anteroom.queue.PlaceLimits;
 import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.RoomStore;
 import io.anteroom.queue.config.AnteroomProperties;
@@ -35,9 +31,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The waiting room filter's parts, each built once per gateway, grouped by what a request needs:
- * who the visitor is ({@link Visitors}), pass holders ({@link PassHolders}), the line ({@link
- * LineEntry}), and how each decision is answered ({@link Answers}).
+ * The waiting room filter's parts, each built once per gateway: how each turn is answered ({@link
+ * Answers}: on to the origin, {@link Forwarder}, or a page), and the visitors' turns themselves,
+ * built in {@link io.anteroom.gateway.line.LineConfiguration}.
  */
 @Configuration(proxyBeanMethods = false)
 public class FilterConfiguration {
@@ -56,7 +52,6 @@ public class FilterConfiguration {
   @Bean
   Forwarder forwarder(
       RequestScrubber scrubber,
-      AnteroomCookies cookies,
       Passes passes,
       SessionChecks checks,
       QueueStore store,
@@ -68,86 +63,13 @@ public class FilterConfiguration {
     Reentries reentries =
         new Reentries(store, redis, passes, tickets, checks, events, warnings(clock), clock);
     return new Forwarder(
-        scrubber,
-        cookies,
-        passes,
-        checks,
-        store,
-        redis,
-        events,
-        warnings(clock),
-        origin,
-        reentries);
+        scrubber, passes, checks, store, redis, events, warnings(clock), origin, reentries);
   }
 
   @Bean
   Answers answers(
       Forwarder forwarder, WaitingResponses responses, LimitResponses limits, Decisions decisions) {
     return new Answers(forwarder, responses, limits, decisions);
-  }
-
-  @Bean
-  Visitors visitors(
-      AnteroomCookies cookies,
-      TokenCodec tokens,
-      Tickets tickets,
-      Identities identities,
-      Decisions decisions,
-      Clock clock) {
-    return new Visitors(cookies, tokens, tickets, identities, decisions, clock);
-  }
-
-  @Bean
-  PassHolders passHolders(
-      QueueGate gate,
-      DirectEntry direct,
-      SessionChecks checks,
-      Passes passes,
-      Answers answers,
-      Clock clock) {
-    return new PassHolders(gate, direct, checks, passes, answers, clock);
-  }
-
-  @Bean
-  Proofs proofs(TokenCodec tokens, AnteroomCookies cookies) {
-    return new Proofs(tokens, cookies);
-  }
-
-  @Bean
-  PlaceGuard placeGuard(PlaceLimits limits, RedisGuard redis, ClientAddress clients, Clock clock) {
-    return new PlaceGuard(limits, redis, clients, warnings(clock));
-  }
-
-  @Bean
-  LineEntry lineEntry(
-      Line line,
-      PlaceGuard places,
-      Proofs proofs,
-      AnteroomCookies cookies,
-      Visitors visitors,
-      QueueGate gate,
-      Passes passes,
-      DirectEntry direct,
-      RoomShares shares,
-      Answers answers,
-      Clock clock) {
-    return new LineEntry(
-        line,
-        places,
-        proofs,
-        cookies,
-        visitors,
-        gate,
-        passes,
-        direct,
-        shares,
-        answers,
-        warnings(clock));
-  }
-
-  @Bean
-  RoomShares roomShares(ActiveQueueMirror mirror, RoomPolicyMirror policies) {
-    return new RoomShares(mirror, policies);
   }
 
   @Bean
@@ -168,16 +90,12 @@ public class FilterConfiguration {
       RoomPolicyMirror policies,
       HitFlusher hits,
       ArrivalRecorder arrivals,
-      QueueGate gate,
-      Visitors visitors,
-      PassHolders holders,
-      LineEntry line,
-      Answers answers,
-      ShadowJoins shadow) {
+      Visits visits,
+      Turns turns,
+      Answers answers) {
     return new WaitingRoomGatewayFilterFactory(
         RoomRules.of(anteroom, gateway, clients),
-        new WaitingRoomFilter.Shared(
-            policies, hits, arrivals, gate, visitors, holders, line, answers, shadow));
+        new WaitingRoomFilter.Shared(policies, hits, arrivals, visits, turns, answers));
   }
 
   @Bean

@@ -1,9 +1,9 @@
 package io.anteroom.gateway.filter;
 
 import io.anteroom.gateway.RedisGuard;
+import io.anteroom.gateway.line.LineEvents;
+import io.anteroom.gateway.line.Verdict.Given;
 import io.anteroom.gateway.origin.OriginMeters;
-import io.anteroom.gateway.pass.AnteroomCookies;
-import io.anteroom.gateway.pass.DirectEntry;
 import io.anteroom.gateway.pass.Passes;
 import io.anteroom.gateway.pass.SessionChecks;
 import io.anteroom.gateway.token.Entitlement;
@@ -31,7 +31,6 @@ final class Forwarder {
   static final String RELEASE_HEADER = "Anteroom-Release";
 
   private final RequestScrubber scrubber;
-  private final AnteroomCookies cookies;
   private final Passes passes;
   private final SessionChecks checks;
   private final QueueStore store;
@@ -43,7 +42,6 @@ final class Forwarder {
 
   Forwarder(
       RequestScrubber scrubber,
-      AnteroomCookies cookies,
       Passes passes,
       SessionChecks checks,
       QueueStore store,
@@ -53,7 +51,6 @@ final class Forwarder {
       OriginMeters origin,
       Reentries reentries) {
     this.scrubber = scrubber;
-    this.cookies = cookies;
     this.passes = passes;
     this.checks = checks;
     this.store = store;
@@ -103,19 +100,9 @@ final class Forwarder {
         exchange, queue, pass.visitor(), pass.entitlements(), policy, forwarding);
   }
 
-  /** Why a visitor gets a pass now. */
-  enum Given {
-    /** The session was confirmed in Redis: the pass is renewed. */
-    RENEWED,
-    /** The line admitted the visitor: the ticket is cleared. */
-    FROM_LINE,
-    /** The queue is off: the pass was counted on the way in ({@link DirectEntry}). */
-    QUEUE_OFF
-  }
-
   /**
-   * Forwards a visitor with a pass given now, as {@code given} says; one given while the queue is
-   * off has no line to go back to.
+   * Forwards a visitor with a pass given now (its cookie set by the turn), as {@code given} says;
+   * one given while the queue is off has no line to go back to.
    */
   Mono<Void> forwardWithPass(
       ServerWebExchange exchange,
@@ -124,11 +111,6 @@ final class Forwarder {
       RoomPolicy policy,
       Passes.Issued pass,
       Given given) {
-    ServerHttpResponse response = exchange.getResponse();
-    response.getCookies().set(pass.cookie().getName(), pass.cookie());
-    if (given == Given.FROM_LINE) {
-      response.addCookie(cookies.clearTicket(queue.room()));
-    }
     watchForRelease(exchange, queue, pass.visitor(), pass.entitlements());
     Mono<Void> forwarding = forward(exchange, chain, queue.room(), pass.token());
     return given == Given.QUEUE_OFF

@@ -1,6 +1,7 @@
 package io.anteroom.gateway.filter;
 
 import io.anteroom.gateway.RedisGuard;
+import io.anteroom.gateway.line.LineEvents;
 import io.anteroom.gateway.pass.Passes;
 import io.anteroom.gateway.pass.SessionChecks;
 import io.anteroom.gateway.pass.Tickets;

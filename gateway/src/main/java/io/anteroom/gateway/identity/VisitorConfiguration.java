@@ -1,14 +1,12 @@
 package io.anteroom.gateway.identity;
 
-import io.anteroom.gateway.status.LimitResponses;
-import io.anteroom.gateway.status.WaitingPage;
 import io.anteroom.queue.config.AnteroomProperties;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** Who visitors are: bound identities, and the answer of a place limit. */
+/** Who visitors are: bound identities. */
 @Configuration(proxyBeanMethods = false)
 class VisitorConfiguration {
 
@@ -25,10 +23,5 @@ class VisitorConfiguration {
               }
             });
     return new Identities(sources, visitors.identitySecret());
-  }
-
-  @Bean
-  LimitResponses limitResponses(WaitingPage pages) {
-    return new LimitResponses(pages);
   }
 }

@@ -14,7 +14,6 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.http.HttpMethod;
 
 /**
  * Puts the visitors whom a queue in shadow mode lets in, and who would have waited in mode {@code
@@ -68,12 +67,11 @@ public final class ShadowJoins {
 
   /**
    * A visitor without a pass for {@code queue} is let in under {@code policy}: in shadow mode, with
-   * the queue on, a newcomer joins its virtual line in the background. Never blocks, never fails.
+   * the queue on, a newcomer whose request reads ({@code GET}, {@code HEAD}: {@code reads}) joins
+   * its virtual line in the background. Never blocks, never fails.
    */
-  public void arrived(QueueId queue, RoomPolicy policy, HttpMethod method) {
-    if (policy.mode() != Mode.SHADOW
-        || !mirror.isActive(queue)
-        || !(HttpMethod.GET.equals(method) || HttpMethod.HEAD.equals(method))) {
+  public void arrived(QueueId queue, RoomPolicy policy, boolean reads) {
+    if (policy.mode() != Mode.SHADOW || !mirror.isActive(queue) || !reads) {
       return;
     }
     if (redis.refuses()) {

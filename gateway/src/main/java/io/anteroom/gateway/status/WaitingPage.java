@@ -1,5 +1,6 @@
 package io.anteroom.gateway.status;
 
+import io.anteroom.gateway.line.WaitingView;
 import io.anteroom.gateway.pass.AnteroomCookies;
 import io.anteroom.queue.config.AnteroomProperties;
 import io.anteroom.queue.config.RoomOptions;

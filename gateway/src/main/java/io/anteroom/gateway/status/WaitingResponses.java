@@ -1,5 +1,6 @@
 package io.anteroom.gateway.status;
 
+import io.anteroom.gateway.line.WaitingView;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.function.BiFunction;

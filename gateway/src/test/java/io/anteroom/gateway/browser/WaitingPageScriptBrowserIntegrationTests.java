@@ -2,11 +2,11 @@ package io.anteroom.gateway.browser;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.anteroom.gateway.line.WaitEstimate;
+import io.anteroom.gateway.line.WaitingView;
 import io.anteroom.gateway.status.PageText;
-import io.anteroom.gateway.status.WaitEstimate;
 import io.anteroom.gateway.status.WaitWording;
 import io.anteroom.gateway.status.WaitingPage;
-import io.anteroom.gateway.status.WaitingView;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;

@@ -3,6 +3,7 @@ package io.anteroom.gateway.status;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.anteroom.gateway.line.WaitingView;
 import io.anteroom.queue.config.AnteroomProperties;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

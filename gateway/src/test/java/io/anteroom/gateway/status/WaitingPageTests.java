@@ -2,6 +2,7 @@ package io.anteroom.gateway.status;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.anteroom.gateway.line.WaitingView;
 import org.junit.jupiter.api.Test;
 
 class WaitingPageTests {

@@ -1,4 +1,4 @@
-package io.anteroom.gateway.status;
+package io.anteroom.gateway.line;
 
 import io.anteroom.gateway.activation.ActiveQueueMirror;
 import io.anteroom.gateway.room.RoomPolicyMirror;

@@ -1,8 +1,8 @@
-package io.anteroom.gateway.status;
+package io.anteroom.gateway.line;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.anteroom.gateway.filter.Line;
+import io.anteroom.gateway.status.WaitingPage;
 import io.anteroom.queue.policy.PolicyParser;
 import io.anteroom.queue.policy.RoomPolicy;
 import java.util.Map;
@@ -15,7 +15,7 @@ class WaitingViewTests {
           "x", RoomPolicy.DEFAULTS, Map.of("admit-per-second", "10", "abandon-after", "90s"));
 
   static Line.Outcome waitingAt(long position, double measuredRate, long startsIn) {
-    return new Line.Outcome("v", false, position, position, false, false, startsIn, measuredRate);
+    return Line.Outcome.waiting("v", position, position, startsIn, measuredRate);
   }
 
   @Test

@@ -1,4 +1,4 @@
-package io.anteroom.gateway.status;
+package io.anteroom.gateway.line;
 
 import io.anteroom.queue.CapWait;
 import io.anteroom.queue.policy.RoomPolicy;

@@ -1,8 +1,9 @@
-package io.anteroom.gateway.filter;
+package io.anteroom.gateway.line;
 
 import io.anteroom.gateway.RedisGuard;
 import io.anteroom.gateway.token.Ticket;
 import io.anteroom.queue.CapWait;
+import io.anteroom.queue.EnqueueResult;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.VisitorStatus;
@@ -35,7 +36,7 @@ public final class Line {
    * @param sessionSince when admitted earlier: the start of the session in Redis (epoch ms; the
    *     last activity once the visitor has used a pass); 0 when not admitted, or admitted by this
    *     very call
-   * @param capWait while waiting: how long the cap on running sessions holds the place back
+   * @param capWait while waiting: how long the caps hold the place back
    * @param front while waiting: the place is at the front, kept for those the origin failed right
    *     after admission ({@link QueueStore#reenter}); they will be let in again first
    */
@@ -52,53 +53,59 @@ public final class Line {
       CapWait capWait,
       boolean front) {
 
-    /** An outcome of a place that is not at the front. */
-    public Outcome(
-        String visitor,
-        boolean admitted,
-        long position,
-        long waiting,
-        boolean joined,
-        boolean requeued,
-        long startsInSeconds,
-        double measuredRate,
-        long sessionSince,
-        CapWait capWait) {
-      this(
-          visitor,
-          admitted,
-          position,
-          waiting,
-          joined,
-          requeued,
-          startsInSeconds,
-          measuredRate,
-          sessionSince,
-          capWait,
-          false);
+    /** Admitted earlier, with the session's last activity in Redis at {@code sessionSince}. */
+    public static Outcome admitted(String visitor, long waiting, long sessionSince) {
+      return new Outcome(
+          visitor, true, 0, waiting, false, false, 0, 0, sessionSince, CapWait.NONE, false);
     }
 
-    /** An outcome without an earlier session. */
-    public Outcome(
-        String visitor,
-        boolean admitted,
-        long position,
-        long waiting,
-        boolean joined,
-        boolean requeued,
-        long startsInSeconds,
-        double measuredRate) {
-      this(
+    /** Waiting at a place found in line, as {@code status} says. */
+    public static Outcome waiting(String visitor, VisitorStatus status, long startsInSeconds) {
+      return new Outcome(
           visitor,
-          admitted,
+          false,
+          status.position(),
+          status.waiting(),
+          false,
+          false,
+          startsInSeconds,
+          status.measuredRate(),
+          0,
+          status.capWait(),
+          status.front());
+    }
+
+    /** Waiting at a place, what the caps hold back not known. */
+    public static Outcome waiting(
+        String visitor, long position, long waiting, long startsInSeconds, double measuredRate) {
+      return new Outcome(
+          visitor,
+          false,
           position,
           waiting,
-          joined,
-          requeued,
+          false,
+          false,
           startsInSeconds,
           measuredRate,
           0,
-          CapWait.NONE);
+          CapWait.NONE,
+          false);
+    }
+
+    /** What a join did: in line (or admitted at once) by this very call. */
+    public static Outcome joined(String visitor, EnqueueResult result, long startsInSeconds) {
+      return new Outcome(
+          visitor,
+          result.admitted(),
+          result.position(),
+          result.waiting(),
+          true,
+          result.requeued(),
+          result.admitted() ? 0 : startsInSeconds,
+          result.measuredRate(),
+          0,
+          result.capWait(),
+          false);
     }
 
     /**
@@ -141,32 +148,10 @@ public final class Line {
                         events.waited(
                             queue.room(), ticket.joinedAt().toEpochMilli(), status.admittedAt());
                         yield Optional.of(
-                            new Outcome(
-                                visitor,
-                                true,
-                                0,
-                                status.waiting(),
-                                false,
-                                false,
-                                0,
-                                0,
-                                status.admittedAt(),
-                                CapWait.NONE));
+                            Outcome.admitted(visitor, status.waiting(), status.admittedAt()));
                       }
                       case WAITING ->
-                          Optional.of(
-                              new Outcome(
-                                  visitor,
-                                  false,
-                                  status.position(),
-                                  status.waiting(),
-                                  false,
-                                  false,
-                                  startsIn(policy),
-                                  status.measuredRate(),
-                                  0,
-                                  status.capWait(),
-                                  status.front()));
+                          Optional.of(Outcome.waiting(visitor, status, startsIn(policy)));
                       case FINISHED, UNKNOWN -> Optional.<Outcome>empty();
                     }));
   }
@@ -185,7 +170,17 @@ public final class Line {
    */
   public Mono<Outcome> join(
       QueueId queue, String visitor, boolean minted, Instant joinedAt, RoomPolicy policy) {
-    return redis.call(joined(queue, visitor, minted, joinedAt, policy));
+    return redis.call(
+        (minted
+                ? store.join(queue, visitor, policy)
+                : store.enqueue(queue, visitor, joinedAt, policy))
+            .doOnNext(
+                result -> {
+                  if (result.added()) {
+                    events.joined(queue.room(), result.admitted());
+                  }
+                })
+            .map(result -> Outcome.joined(visitor, result, startsIn(policy))));
   }
 
   /**
@@ -199,46 +194,8 @@ public final class Line {
             .map(
                 status ->
                     status.state() == VisitorStatus.State.WAITING
-                        ? Optional.of(
-                            new Outcome(
-                                visitor,
-                                false,
-                                status.position(),
-                                status.waiting(),
-                                false,
-                                false,
-                                0,
-                                status.measuredRate(),
-                                0,
-                                CapWait.NONE,
-                                status.front()))
+                        ? Optional.of(Outcome.waiting(visitor, status, 0))
                         : Optional.empty()));
-  }
-
-  private Mono<Outcome> joined(
-      QueueId queue, String visitor, boolean minted, Instant joinedAt, RoomPolicy policy) {
-    return (minted
-            ? store.join(queue, visitor, policy)
-            : store.enqueue(queue, visitor, joinedAt, policy))
-        .doOnNext(
-            result -> {
-              if (result.added()) {
-                events.joined(queue.room(), result.admitted());
-              }
-            })
-        .map(
-            result ->
-                new Outcome(
-                    visitor,
-                    result.admitted(),
-                    result.position(),
-                    result.waiting(),
-                    true,
-                    result.requeued(),
-                    result.admitted() ? 0 : startsIn(policy),
-                    result.measuredRate(),
-                    0,
-                    result.capWait()));
   }
 
   /** Seconds until a scheduled start while its pre-queue is open; 0 otherwise. */

@@ -1,6 +1,5 @@
-package io.anteroom.gateway.status;
+package io.anteroom.gateway.line;
 
-import io.anteroom.gateway.filter.Line;
 import io.anteroom.queue.policy.RoomPolicy;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,8 +1,7 @@
-package io.anteroom.gateway.filter;
+package io.anteroom.gateway.line;
 
 import io.anteroom.gateway.RedisGuard;
-import io.anteroom.gateway.client.ClientAddress;
-import io.anteroom.gateway.status.LimitResponses.Reason;
+import io.anteroom.gateway.line.Refusal.Reason;
 import io.anteroom.gateway.token.Ticket;
 import io.anteroom.queue.PlaceLimits;
 import io.anteroom.queue.QueueId;
@@ -11,7 +10,6 @@ import io.anteroom.queue.policy.Fairness;
 import io.anteroom.queue.policy.RoomPolicy;
 import java.time.Duration;
 import java.util.Optional;
-import org.springframework.http.server.reactive.ServerHttpRequest;
 import reactor.core.publisher.Mono;
 
 /**
@@ -28,19 +26,13 @@ final class PlaceGuard {
   /** Retry-After of a refusal by the cap on queues per visitor id, which has no window. */
   static final long QUEUE_CAP_RETRY_SECONDS = 60;
 
-  /** Why and for how long a new place is refused. */
-  record Refusal(Reason reason, long retryAfterSeconds) {}
-
   private final PlaceLimits limits;
   private final RedisGuard redis;
-  private final ClientAddress addresses;
   private final ThrottledWarnings warnings;
 
-  PlaceGuard(
-      PlaceLimits limits, RedisGuard redis, ClientAddress addresses, ThrottledWarnings warnings) {
+  PlaceGuard(PlaceLimits limits, RedisGuard redis, ThrottledWarnings warnings) {
     this.limits = limits;
     this.redis = redis;
-    this.addresses = addresses;
     this.warnings = warnings;
   }
 
@@ -50,19 +42,15 @@ final class PlaceGuard {
    * @param minted true when {@code visitor} was minted for this very request
    * @param held a ticket of the visitor for another queue of the room, or null
    */
-  Mono<Optional<Refusal>> check(
-      ServerHttpRequest request,
-      QueueId queue,
-      String visitor,
-      boolean minted,
-      Ticket held,
-      RoomPolicy policy) {
+  Mono<Optional<Refusal>> check(Visit visit, String visitor, boolean minted, Ticket held) {
+    QueueId queue = visit.queue();
+    RoomPolicy policy = visit.policy();
     Fairness fairness = policy.fairness();
     boolean perVisitor = fairness.capsQueuesPerIdentity() && !minted;
     if (!fairness.limitsPlacesPerIp() && !perVisitor) {
       return Mono.just(Optional.empty());
     }
-    return perAddress(request, queue, fairness)
+    return perAddress(visit, fairness)
         .flatMap(
             refusal ->
                 refusal.isPresent() || !perVisitor
@@ -83,18 +71,15 @@ final class PlaceGuard {
     return longer.multipliedBy(2);
   }
 
-  private Mono<Optional<Refusal>> perAddress(
-      ServerHttpRequest request, QueueId queue, Fairness fairness) {
+  private Mono<Optional<Refusal>> perAddress(Visit visit, Fairness fairness) {
     if (!fairness.limitsPlacesPerIp()) {
       return Mono.just(Optional.empty());
     }
+    QueueId queue = visit.queue();
     return guarded(
         queue,
         limits
-            .countNewPlace(
-                queue.room(),
-                addresses.countedAs(request).orElse("unknown"),
-                fairness.newPlacesPerIpPerMinute())
+            .countNewPlace(queue.room(), visit.address().get(), fairness.newPlacesPerIpPerMinute())
             .map(
                 allowed ->
                     allowed

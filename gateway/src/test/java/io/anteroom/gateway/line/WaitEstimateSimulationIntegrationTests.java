@@ -1,9 +1,8 @@
-package io.anteroom.gateway.status;
+package io.anteroom.gateway.line;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.anteroom.gateway.filter.Line;
 import io.anteroom.queue.Activation;
 import io.anteroom.queue.EnqueueResult;
 import io.anteroom.queue.QueueId;
@@ -93,15 +92,8 @@ class WaitEstimateSimulationIntegrationTests {
         }
         WaitingView view =
             WaitingView.of(
-                new Line.Outcome(
-                    visitor,
-                    false,
-                    result.position(),
-                    result.waiting(),
-                    true,
-                    false,
-                    0,
-                    result.measuredRate()),
+                Line.Outcome.waiting(
+                    visitor, result.position(), result.waiting(), 0, result.measuredRate()),
                 shown,
                 shown.admitPerSecond());
         entries.add(

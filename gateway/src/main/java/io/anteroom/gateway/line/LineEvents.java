@@ -1,4 +1,4 @@
-package io.anteroom.gateway.filter;
+package io.anteroom.gateway.line;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -123,7 +123,7 @@ public final class LineEvents {
   }
 
   /** A visitor the origin failed right after admission went back to the front of the line. */
-  void reentered(String room) {
+  public void reentered(String room) {
     RoomMeters meters = rooms.get(room);
     if (meters != null) {
       meters.reentered().increment();

@@ -1,4 +1,4 @@
-package io.anteroom.gateway.status;
+package io.anteroom.gateway.line;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
