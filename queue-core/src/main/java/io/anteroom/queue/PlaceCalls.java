@@ -38,11 +38,13 @@ final class PlaceCalls {
 
   /**
    * The room's limits for the wait estimate (cap_wait.lua room_wait), into {@code args} from {@code
-   * at}: its total active users (0 for none) and whether it limits new users per minute.
+   * at}: its total active users (0 for none), whether it limits new users per minute, and the
+   * queue's share of the room's places.
    */
-  static void roomLimitArgs(String[] args, int at, RoomPolicy policy) {
+  static void roomLimitArgs(String[] args, int at, RoomPolicy policy, double roomShare) {
     args[at] = policy == null ? "0" : Integer.toString(policy.budget().totalActiveUsers());
     args[at + 1] = policy != null && policy.budget().newUsersPerMinute() > 0 ? "1" : "0";
+    args[at + 2] = Double.toString(roomShare);
   }
 
   /** status.lua's reply: the queue's cap from index 5, the front flag, then the room's limits. */

@@ -31,7 +31,21 @@ public interface QueueStore {
    *
    * @param joinedAt when the visitor's ticket says they joined, or null for none
    */
-  Mono<EnqueueResult> enqueue(QueueId queue, String visitor, Instant joinedAt, RoomPolicy policy);
+  default Mono<EnqueueResult> enqueue(
+      QueueId queue, String visitor, Instant joinedAt, RoomPolicy policy) {
+    return enqueue(queue, visitor, joinedAt, policy, 1);
+  }
+
+  /**
+   * {@link #enqueue(QueueId, String, Instant, RoomPolicy)} of a queue with {@code roomShare} of its
+   * room's places: a waiting visitor's estimate of how long the room's total active users hold the
+   * place back ({@link CapWait}) takes the places freed for other queues into account.
+   *
+   * @param roomShare the queue's share of the room's places, in (0, 1]: its weight among the room's
+   *     queues that are on
+   */
+  Mono<EnqueueResult> enqueue(
+      QueueId queue, String visitor, Instant joinedAt, RoomPolicy policy, double roomShare);
 
   /**
    * {@link #enqueue} for an id minted for this very request, which cannot have been in the queue
@@ -40,7 +54,13 @@ public interface QueueStore {
    * repeat finds the visitor in line, admitted, or finished, and leaves them there.
    */
   default Mono<EnqueueResult> join(QueueId queue, String newcomer, RoomPolicy policy) {
-    return enqueue(queue, newcomer, policy);
+    return join(queue, newcomer, policy, 1);
+  }
+
+  /** {@link #join(QueueId, String, RoomPolicy)} of a queue with {@code roomShare} of its room. */
+  default Mono<EnqueueResult> join(
+      QueueId queue, String newcomer, RoomPolicy policy, double roomShare) {
+    return enqueue(queue, newcomer, null, policy, roomShare);
   }
 
   /**
@@ -49,7 +69,12 @@ public interface QueueStore {
    *
    * @param policy the queue's policy, or null to leave the cap out
    */
-  Mono<VisitorStatus> status(QueueId queue, String visitor, RoomPolicy policy);
+  default Mono<VisitorStatus> status(QueueId queue, String visitor, RoomPolicy policy) {
+    return status(queue, visitor, policy, 1);
+  }
+
+  /** {@link #status(QueueId, String, RoomPolicy)} of a queue with {@code roomShare} of its room. */
+  Mono<VisitorStatus> status(QueueId queue, String visitor, RoomPolicy policy, double roomShare);
 
   /** Where {@code visitor} stands, without the cap; counts as a poll when waiting. */
   default Mono<VisitorStatus> status(QueueId queue, String visitor) {

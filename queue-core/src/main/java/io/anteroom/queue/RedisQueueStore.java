@@ -91,12 +91,12 @@ public final class RedisQueueStore implements QueueStore {
 
   @Override
   public Mono<EnqueueResult> enqueue(
-      QueueId queue, String visitor, Instant joinedAt, RoomPolicy policy) {
+      QueueId queue, String visitor, Instant joinedAt, RoomPolicy policy, double roomShare) {
     Instant instant = clock.instant();
-    String[] args = Arrays.copyOf(PlaceCalls.placeArgs(visitor, instant, policy), 11);
+    String[] args = Arrays.copyOf(PlaceCalls.placeArgs(visitor, instant, policy), 12);
     args[7] = Long.toString(policy.idleTimeToLive().toMillis());
     args[8] = joinedAt == null ? "0" : Long.toString(joinedAt.toEpochMilli());
-    PlaceCalls.roomLimitArgs(args, 9, policy);
+    PlaceCalls.roomLimitArgs(args, 9, policy, roomShare);
     return list(QueueScripts.ENQUEUE, queue, args)
         .doOnNext(r -> reportIdle(queue, r.get(6) == 1L, policy))
         .map(r -> enqueued(queue, r, instant.toEpochMilli(), 0, policy));
@@ -107,14 +107,15 @@ public final class RedisQueueStore implements QueueStore {
    * MeasuredRates}).
    */
   @Override
-  public Mono<EnqueueResult> join(QueueId queue, String newcomer, RoomPolicy policy) {
+  public Mono<EnqueueResult> join(
+      QueueId queue, String newcomer, RoomPolicy policy, double roomShare) {
     Instant instant = clock.instant();
     long now = instant.toEpochMilli();
     OptionalDouble recent = rates.recent(queue, now);
-    String[] args = Arrays.copyOf(PlaceCalls.placeArgs(newcomer, instant, policy), 11);
+    String[] args = Arrays.copyOf(PlaceCalls.placeArgs(newcomer, instant, policy), 12);
     args[7] = recent.isPresent() ? "0" : "1";
     args[8] = Long.toString(policy.idleTimeToLive().toMillis());
-    PlaceCalls.roomLimitArgs(args, 9, policy);
+    PlaceCalls.roomLimitArgs(args, 9, policy, roomShare);
     return list(QueueScripts.JOIN, queue, args)
         .doOnNext(r -> reportIdle(queue, r.get(6) == 1L, policy))
         .map(r -> enqueued(queue, r, now, recent.orElse(0), policy));
@@ -157,13 +158,14 @@ public final class RedisQueueStore implements QueueStore {
   }
 
   @Override
-  public Mono<VisitorStatus> status(QueueId queue, String visitor, RoomPolicy policy) {
+  public Mono<VisitorStatus> status(
+      QueueId queue, String visitor, RoomPolicy policy, double roomShare) {
     long now = clock.millis();
-    String[] args = new String[5];
+    String[] args = new String[6];
     args[0] = visitor;
     args[1] = Long.toString(now);
     args[2] = policy == null ? "0" : Integer.toString(policy.maxActive());
-    PlaceCalls.roomLimitArgs(args, 3, policy);
+    PlaceCalls.roomLimitArgs(args, 3, policy, roomShare);
     return list(QueueScripts.STATUS, queue, args)
         .map(
             r -> {

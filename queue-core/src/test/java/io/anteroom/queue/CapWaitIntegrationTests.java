@@ -252,4 +252,21 @@ class CapWaitIntegrationTests {
         .as("a room without a rate is in no debt")
         .isZero();
   }
+
+  @Test
+  void whenTheQueueHasAThirdOfAFullRoomItsFirstWaitsForTheThirdUserToLeave() {
+    RoomPolicy roomOfThree =
+        io.anteroom.queue.policy.PolicyParser.apply(
+            "test", THREE, java.util.Map.of("total-active-users", "3"));
+    user("u1", 50);
+    user("u2", 30);
+    user("u3", 10);
+    store.enqueue(queue, "w1", roomOfThree).block();
+
+    assertThat(store.status(queue, "w1", roomOfThree, 1.0 / 3).block().capWait())
+        .as("the two ends before go to the room's other queues")
+        .isEqualTo(new CapWait(leftOf(10), 0, 3));
+    assertThat(store.status(queue, "w1", roomOfThree).block().capWait())
+        .isEqualTo(new CapWait(leftOf(50), 0, 1));
+  }
 }

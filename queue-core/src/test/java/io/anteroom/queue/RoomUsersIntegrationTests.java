@@ -98,9 +98,8 @@ class RoomUsersIntegrationTests {
       assertThat(sync.zcard(keys.running(hot)) + sync.zcard(keys.running(warm))).isEqualTo(3);
     }
 
-    /** Places are counted before the heads are read, so a full room's lines all wait. */
     @Test
-    void roomAdmitWhenTheRoomIsFullAdmitsNobodyThoughTheHeadIsInsideAlready() {
+    void roomAdmitWhenTheRoomIsFullLetsInThoseAtTheHeadWhoAreInsideAlready() {
       RoomPolicy room = room("total-active-users", "1");
       assertThat(enter(quiet, "v", room)).isTrue();
       queues.enqueue(hot, "v", room).block();
@@ -108,9 +107,24 @@ class RoomUsersIntegrationTests {
 
       RoomAdmitResult result = rooms.admit("shop", room, Map.of(hot, room)).block();
 
-      assertThat(result.queues().get(hot).admitted()).isZero();
-      assertThat(users()).containsExactly("v");
+      assertThat(result.queues().get(hot).admitted()).as("v, no room place taken").isOne();
+      assertThat(sync.zscore(keys.running(hot), "v")).isNotNull();
+      assertThat(sync.zrange(keys.waiting(hot), 0, -1)).containsExactly("w");
       assertThat(result.activeSessions()).isEqualTo(1);
+      assertThat(users()).containsExactly("v");
+    }
+
+    @Test
+    void roomAdmitWhenTheRoomIsFullKeepsTheLinesOrder() {
+      RoomPolicy room = room("total-active-users", "1");
+      assertThat(enter(quiet, "v", room)).isTrue();
+      queues.enqueue(hot, "w", room).block();
+      queues.enqueue(hot, "v", room).block();
+
+      RoomAdmitResult result = rooms.admit("shop", room, Map.of(hot, room)).block();
+
+      assertThat(result.admitted()).as("w first, who needs a place the room has not").isZero();
+      assertThat(sync.zrange(keys.waiting(hot), 0, -1)).containsExactly("w", "v");
     }
 
     @Test
@@ -317,6 +331,33 @@ class RoomUsersIntegrationTests {
       assertThat(result.expired()).as("b only").isOne();
       assertThat(sync.zscore(keys.running(hot), "a")).isEqualTo((double) browsed);
       assertThat(sync.zscore(keys.running(hot), "b")).isNull();
+    }
+
+    @Test
+    void aSessionKeptByTheRoomsActivityIsFoundRunningWhenItsHolderComesBackToTheLine() {
+      assertThat(comesBackAfterBrowsingElsewhere(room("session-scope", "room")).admitted())
+          .as("100 s after the last request to the item")
+          .isTrue();
+      sync.flushall();
+      assertThat(comesBackAfterBrowsingElsewhere(room()).admitted())
+          .as("in item scope the session ended: a place in line")
+          .isFalse();
+    }
+
+    /**
+     * Visitor a, let into the hot item, browses only the quiet one for 100 s, then comes back to
+     * the hot item's line, which lets no newcomer in at once (its bucket empty).
+     */
+    EnqueueResult comesBackAfterBrowsingElsewhere(RoomPolicy policy) {
+      queues.enqueue(hot, "a", policy).block();
+      clock.advance(Duration.ofSeconds(50));
+      queues.register(quiet, List.of("a"), policy).block();
+      clock.advance(Duration.ofSeconds(50));
+      queues.register(quiet, List.of("a"), policy).block();
+      queues.expire(hot, policy).block();
+      sync.hset(keys.state(hot), "tokens", "0");
+      sync.hset(keys.state(hot), "refill", Long.toString(clock.millis()));
+      return queues.enqueue(hot, "a", policy).block();
     }
 
     @Test

@@ -120,12 +120,18 @@ public final class Line {
   private final QueueStore store;
   private final RedisGuard redis;
   private final LineEvents events;
+  private final RoomShares shares;
   private final Clock clock;
 
-  public Line(QueueStore store, RedisGuard redis, LineEvents events, Clock clock) {
+  /**
+   * @param shares each queue's share of its room, for how long the room's limits hold a place back
+   */
+  public Line(
+      QueueStore store, RedisGuard redis, LineEvents events, RoomShares shares, Clock clock) {
     this.store = store;
     this.redis = redis;
     this.events = events;
+    this.shares = shares;
     this.clock = clock;
   }
 
@@ -140,7 +146,7 @@ public final class Line {
     String visitor = ticket.visitor();
     return redis.call(
         store
-            .status(queue, visitor, policy)
+            .status(queue, visitor, policy, shares.share(queue, policy))
             .map(
                 status ->
                     switch (status.state()) {
@@ -172,8 +178,8 @@ public final class Line {
       QueueId queue, String visitor, boolean minted, Instant joinedAt, RoomPolicy policy) {
     return redis.call(
         (minted
-                ? store.join(queue, visitor, policy)
-                : store.enqueue(queue, visitor, joinedAt, policy))
+                ? store.join(queue, visitor, policy, shares.share(queue, policy))
+                : store.enqueue(queue, visitor, joinedAt, policy, shares.share(queue, policy)))
             .doOnNext(
                 result -> {
                   if (result.added()) {

@@ -38,8 +38,8 @@ public class LineConfiguration {
   }
 
   @Bean
-  Line line(QueueStore store, RedisGuard redis, LineEvents events, Clock clock) {
-    return new Line(store, redis, events, clock);
+  Line line(QueueStore store, RedisGuard redis, LineEvents events, RoomShares shares, Clock clock) {
+    return new Line(store, redis, events, shares, clock);
   }
 
   @Bean

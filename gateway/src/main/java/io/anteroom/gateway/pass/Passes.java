@@ -17,11 +17,11 @@ import org.springframework.http.ResponseCookie;
  * What a visitor's pass opens and for how long. An item's entitlement ends {@link
  * RoomPolicy#sessionIdleLimit()} after Redis last confirmed the visitor's session in its queue,
  * which is when the worker ends that session unless activity is confirmed again; it is carried from
- * pass to pass unchanged, so a pass given for another item never lengthens it. In a room of {@link
- * SessionScope#ROOM}, where activity on any item keeps all of the visitor's sessions in the room, a
- * pass given or renewed for one item lengthens the others to its end too, but never moves when they
- * were last confirmed: each is confirmed in its own queue once due, so a copy of a pass whose
- * session in an item ended (released, sent back to the line) still stops there within the check.
+ * pass to pass unchanged, so a pass given for another item never lengthens it: an origin that
+ * checks passes itself trusts each item's end, which only Redis's word on that item moves. In a
+ * room of {@link SessionScope#ROOM} too: activity elsewhere keeps the item's session running in
+ * Redis, and once its end here has passed, the holder's next request to it finds the session
+ * running (one Redis call through the line) and is let in again at once.
  */
 public final class Passes {
 
@@ -110,10 +110,7 @@ public final class Passes {
     List<Entitlement> entitlements = new ArrayList<>();
     entitlements.add(new Entitlement(queue.item(), until, confirmed, admitted));
     if (current != null && current.visitor().equals(visitor)) {
-      boolean roomScope = policy.budget().sessionScope() == SessionScope.ROOM;
-      for (Entitlement other : current.othersOpenAt(queue.item(), now)) {
-        entitlements.add(roomScope ? other.lastingUntil(until) : other);
-      }
+      entitlements.addAll(current.othersOpenAt(queue.item(), now));
     }
     return issue(visitor, queue.room(), entitlements, now);
   }

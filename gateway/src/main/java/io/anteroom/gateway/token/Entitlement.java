@@ -6,9 +6,8 @@ import java.time.Instant;
 /**
  * What a pass says of one item: it opens the item's queue until {@code until}, Redis last confirmed
  * the visitor's session in that queue at {@code checked}, and the line admitted them at {@code
- * admitted}. Carried from pass to pass unchanged; only a new confirmation moves the first two (in a
- * room whose session scope is the room, a confirmation of another item moves the end too), and only
- * a new admission from the line the third.
+ * admitted}. Carried from pass to pass unchanged; only a new confirmation moves the first two, and
+ * only a new admission from the line the third.
  *
  * @param item the item id, {@link io.anteroom.queue.QueueId#ROOM_WIDE} for the room-wide queue
  * @param until when it stops opening the queue (millisecond precision)
@@ -21,14 +20,6 @@ public record Entitlement(String item, Instant until, Instant checked, Instant a
   /** An entitlement not given by the line, or whose admission is not known. */
   public Entitlement(String item, Instant until, Instant checked) {
     this(item, until, checked, null);
-  }
-
-  /**
-   * This entitlement opening its queue until {@code end} if that is later, confirmed and admitted
-   * as it was.
-   */
-  public Entitlement lastingUntil(Instant end) {
-    return end.isAfter(until) ? new Entitlement(item, end, checked, admitted) : this;
   }
 
   /** Whether it still opens its queue at {@code now}. */

@@ -37,14 +37,14 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * A ticket is a claim to one place, not a key past the room's defences: once its place is gone
  * (given up, ended, or never taken because the line was down when it was handed out), coming back
  * meets the proof of work and the limits on new places like a newcomer; and a ticket lives no
- * longer than abandon-after and session-duration (7 minutes in the shop) past its last use. The
+ * longer than abandon-after and session-duration (10 minutes in the shop) past its last use. The
  * shop's queues hold everyone here (queue-all) and no worker runs, so people stay where they are
  * put.
  */
 @GatewayIntegrationTest(properties = {"anteroom.rooms.shop.mode=queue-all"})
 class TicketDefencesIntegrationTests {
 
-  static final Duration TICKET_LIFE = Duration.ofMinutes(7);
+  static final Duration TICKET_LIFE = Duration.ofMinutes(10);
 
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
   @RegisterExtension static WireMockOrigin origin = new WireMockOrigin();

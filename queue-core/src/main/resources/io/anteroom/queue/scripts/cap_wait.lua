@@ -36,13 +36,16 @@ end
 
 -- The room's limits for one waiting at a place of a line of length: total active users read as
 -- cap_wait reads a queue's cap, on the room's users (sessions.lua), whose members are scored by
--- last activity and leave the same idle limit after it, the place taken as the room's own (the
--- queue's share of the room's places is left to the rate's estimate); and, when the room limits
--- new users per minute (rated), its bucket (bucket.lua), which a debt keeps empty for long.
+-- last activity and leave the same idle limit after it, the place scaled by the queue's share of
+-- the room's places (share, in (0, 1]: its weight among the room's queues that are on, as they
+-- share the places freed), so the third queue's first waits for the third end; and, when the room
+-- limits new users per minute (rated), its bucket (bucket.lua), which a debt keeps empty for long.
 -- Returns five numbers: cap_wait's three for the room (-1, 0, 0 without total active users), the
 -- bucket's tokens in thousandths and its refill time (ms); 0, 0 without a rate or a bucket yet.
-local function room_wait(users, budget, position, length, total, rated, now)
-  local activity, turns, ends = cap_wait(users, position, length, total, now)
+local function room_wait(users, budget, position, length, total, rated, now, share)
+  local scale = 1 / math.min(1, math.max(share or 1, 0.001))
+  local activity, turns, ends =
+    cap_wait(users, math.ceil(position * scale), math.ceil(length * scale), total, now)
   local tokens, refill = 0, 0
   if rated then
     local b = redis.call('HMGET', budget, 'tokens', 'refill')

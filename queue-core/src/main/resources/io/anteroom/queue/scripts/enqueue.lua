@@ -11,7 +11,7 @@
 --       9 when the visitor's ticket says they joined (ms), 0 for none: one the line does not know
 --         who joined before its incarnation began rejoins at their old place (rejoin.lua),
 --       10 (optional) the room's total active users, 0 for none, 11 (optional) 1 when the room
---         limits new users per minute
+--         limits new users per minute, 12 (optional) the queue's share of the room's places
 -- Reply: {outcome, position, waiting, requeued, added, rate, idle, cap activity, cap turns,
 --   cap ends, room cap activity, room cap turns, room cap ends, room tokens, room refill}
 --   outcome 1 = waiting at 1-based position, 2 = admitted (position 0), 3 = finished at or after
@@ -89,6 +89,6 @@ if reply[1] == 1 then
   reply[8], reply[9], reply[10] =
     cap_wait(KEYS[2], reply[2], reply[3], tonumber(ARGV[5]), tonumber(ARGV[2]))
   reply[11], reply[12], reply[13], reply[14], reply[15] = room_wait(KEYS[6], KEYS[7], reply[2],
-    reply[3], tonumber(ARGV[10]) or 0, ARGV[11] == '1', tonumber(ARGV[2]))
+    reply[3], tonumber(ARGV[10]) or 0, ARGV[11] == '1', tonumber(ARGV[2]), tonumber(ARGV[12]))
 end
 return reply

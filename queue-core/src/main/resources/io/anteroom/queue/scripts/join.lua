@@ -10,7 +10,7 @@
 -- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions (the room's), 7 budget (the
 --       room's: counts a session started at once, started.lua)
 -- ARGV: 1-7 as enqueue.lua's; 8 read the measured rate (1) or not (0); 9 idle time to live (ms);
---       10, 11 as enqueue.lua's (the room's limits, for room_wait)
+--       10, 11, 12 as enqueue.lua's (the room's limits and the queue's share, for room_wait)
 -- Reply: as enqueue.lua's (requeued is 0); rate -1 when not read
 -- Safe to repeat at any later moment: the id was minted for one join, so finding it anywhere means
 -- this call was made already. In line: the place is kept (the add is NX) and seen only moves
@@ -36,7 +36,7 @@ if length > 0 and ARGV[7] == '' and not want_rate
     reply[7] = keep_if_idle(idle, tonumber(ARGV[9]))
     reply[8], reply[9], reply[10] = cap_wait(KEYS[2], reply[2], reply[3], tonumber(ARGV[5]), now)
     reply[11], reply[12], reply[13], reply[14], reply[15] = room_wait(KEYS[6], KEYS[7], reply[2],
-      reply[3], tonumber(ARGV[10]) or 0, ARGV[11] == '1', now)
+      reply[3], tonumber(ARGV[10]) or 0, ARGV[11] == '1', now, tonumber(ARGV[12]))
     return reply
   end
 end
@@ -56,7 +56,7 @@ local function replied(reply)
   if reply[1] == 1 then
     reply[8], reply[9], reply[10] = cap_wait(KEYS[2], reply[2], reply[3], tonumber(ARGV[5]), now)
     reply[11], reply[12], reply[13], reply[14], reply[15] = room_wait(KEYS[6], KEYS[7], reply[2],
-      reply[3], tonumber(ARGV[10]) or 0, ARGV[11] == '1', now)
+      reply[3], tonumber(ARGV[10]) or 0, ARGV[11] == '1', now, tonumber(ARGV[12]))
   end
   return reply
 end

@@ -2,7 +2,9 @@
 -- token bucket in the room's budget, bucket.lua) and total active users (the room's users,
 -- sessions.lua), each queue also within its own admit-per-second and max-active. The room counts
 -- people: one admitted who is an active user of the room already (in another of its items) takes
--- neither a token of the room's bucket nor one of its places, only the queue's own.
+-- neither a token of the room's bucket nor one of its places, only the queue's own. So, before the
+-- room's places are shared, each line's head is let in as far as it holds such users (and those
+-- found abandoned on the way), its order kept: in a full room they go on, newcomers wait.
 -- The room's admissions are shared among the queues with people waiting in proportion to their
 -- weights by stride scheduling: each queue keeps a pass that grows by 1 / weight per admission,
 -- and each place goes to the queue with the lowest pass. So no queue with people waiting starves,
@@ -42,6 +44,46 @@ local count = (#KEYS - 2) / 5
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - idle_limit)
 local active = redis.call('ZCARD', KEYS[2])
 
+-- Admits from the head of a line those already active in the room, before the room's places are
+-- shared: they take none of its places or tokens, only their queue's. Visitors not seen since
+-- oldest are finished as abandoned on the way, as in admit_head.lua; the first who is neither stops
+-- it, so the line keeps its order. n: the most to look at. Returns admitted, abandoned.
+local function admit_insiders(k, n, now_text, oldest)
+  local members = redis.call('ZRANGE', k.waiting, 0, n - 1)
+  if #members == 0 then
+    return 0, 0
+  end
+  local seen = redis.call('ZMSCORE', k.seen, unpack(members))
+  local inside = redis.call('ZMSCORE', KEYS[2], unpack(members))
+  local enter, leave, taken = {}, {}, 0
+  for i = 1, #members do
+    local last = tonumber(seen[i])
+    local target
+    if not (last and last >= oldest) then
+      target = leave
+    elseif inside[i] then
+      target = enter
+    else
+      break
+    end
+    target[#target + 1] = now_text
+    target[#target + 1] = members[i]
+    taken = i
+  end
+  if taken == 0 then
+    return 0, 0
+  end
+  redis.call('ZREMRANGEBYRANK', k.waiting, 0, taken - 1)
+  if #enter > 0 then
+    zadd_all(k.running, enter)
+    users_add(KEYS[2], enter)
+  end
+  if #leave > 0 then
+    zadd_all(k.finished, leave)
+  end
+  return #enter / 2, #leave / 2
+end
+
 local available = batch
 local room_tokens, room_refill
 if room_rate > 0 then
@@ -53,6 +95,8 @@ if total > 0 then
 end
 
 local room_pass = tonumber(redis.call('HGET', KEYS[1], 'pass') or 0)
+-- What is left of the call's batch once those already inside are let in.
+local batch_left = batch
 local queues = {}
 for q = 1, count do
   local k, a = 2 + (q - 1) * 5, 6 + (q - 1) * 5
@@ -68,8 +112,16 @@ for q = 1, count do
     math.max(0, math.min(own, redis.call('ZCARD', s.line.waiting))))
   s.pass = math.max(tonumber(redis.call('HGET', s.state, 'pass') or 0), room_pass)
   s.start = s.pass
+  s.insiders, s.left = 0, 0
+  if s.demand > 0 and batch_left > 0 then
+    s.insiders, s.left =
+      admit_insiders(s.line, math.min(s.demand, batch_left), ARGV[1], s.oldest)
+    batch_left = batch_left - s.insiders - s.left
+    s.demand = math.max(0, s.demand - s.insiders - s.left)
+  end
   queues[q] = s
 end
+available = math.min(available, batch_left)
 
 -- Each place to the lowest pass among the queues that can still take one.
 for _ = 1, math.max(available, 0) do
@@ -91,14 +143,17 @@ local reply = {0, 0, 0}
 local admitted_total, new_total, next_pass = 0, 0, nil
 for q = 1, count do
   local s = queues[q]
-  local admitted, abandoned, new_users = 0, 0, 0
+  local shared, abandoned, new_users = 0, 0, 0
   if s.share > 0 then
-    admitted, abandoned, new_users = admit_head(s.line, KEYS[2], s.share, ARGV[1], s.oldest, batch)
+    shared, abandoned, new_users = admit_head(s.line, KEYS[2], s.share, ARGV[1], s.oldest, batch)
   end
+  local admitted = s.insiders + shared
+  abandoned = abandoned + s.left
   admit_settle(s.line, s.state, s.oldest, batch, admitted, abandoned)
   bucket_store(s.state, s.tokens - admitted, s.refill)
-  -- The pass counts those admitted: a place found abandoned on the way is not a share used.
-  local pass = s.start + admitted / s.weight
+  -- The pass counts the room's places used: neither a place found abandoned on the way, nor one
+  -- already inside the room let in before the sharing.
+  local pass = s.start + shared / s.weight
   redis.call('HSET', s.state, 'pass', string.format('%.6f', pass))
   local waiting = redis.call('ZCARD', s.line.waiting)
   rate_sample(s.state, now, admitted, waiting)

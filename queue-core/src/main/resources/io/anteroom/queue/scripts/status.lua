@@ -3,7 +3,7 @@
 --       (the room's)
 -- ARGV: 1 visitor, 2 now (ms), 3 max active: the cap of the queue, 0 to leave the cap out,
 --       4 (optional) the room's total active users, 0 for none, 5 (optional) 1 when the room limits
---       new users per minute
+--       new users per minute, 6 (optional) the queue's share of the room's places (room_wait)
 -- Reply: {state, position, waiting, admitted at, rate, cap activity, cap turns, cap ends, front,
 --   room cap activity, room cap turns, room cap ends, room tokens, room refill}
 --   state 1 = waiting at 1-based position, 2 = admitted, 3 = finished (session ended, released or
@@ -35,7 +35,7 @@ if rank then
     front = 1
   end
   local r_activity, r_turns, r_ends, r_tokens, r_refill = room_wait(KEYS[6], KEYS[7], rank + 1,
-    length, tonumber(ARGV[4]) or 0, ARGV[5] == '1', now)
+    length, tonumber(ARGV[4]) or 0, ARGV[5] == '1', now, tonumber(ARGV[6]))
   return {1, rank + 1, length, 0, rate_read(KEYS[5], now), activity, turns, ends, front,
     r_activity, r_turns, r_ends, r_tokens, r_refill}
 end
