@@ -75,13 +75,10 @@ public final class QueueWork {
 
   /**
    * {@link #run} for a queue of a room with room-wide limits: its admissions were made with the
-   * room's ({@link RoomWork}), so only the rest is done here, and those in line who stopped polling
-   * are finished wherever they stand: a room at its limits may hold its lines still for long, and a
-   * line that does not move would otherwise count them, and keep their places, until they reach its
-   * head.
+   * room's ({@link RoomWork}), so only the rest is done here.
    */
   Mono<Void> runAdmitted(QueueId queue, RoomPolicy policy) {
-    return run(queue, policy, sweep(queue, policy));
+    return run(queue, policy, Mono.empty());
   }
 
   /** Whether the queue admits now: its mode admits and no scheduled event's pre-queue is open. */
@@ -120,22 +117,10 @@ public final class QueueWork {
   /**
    * Admits in batches: a call that filled its batch is followed by another, up to {@value
    * #MAX_CALLS_PER_TICK} per tick. Small batches keep each script call short (Redis serves nobody
-   * else meanwhile) without capping the rate at one batch per tick. A line the cap holds still is
-   * swept of those who stopped polling.
+   * else meanwhile) without capping the rate at one batch per tick.
    */
   private Mono<Void> admit(QueueId queue, RoomPolicy policy) {
-    return inBatches(store, queue, policy)
-        .doOnNext(result -> record(queue, result))
-        .last()
-        .flatMap(last -> stuck(last) ? sweep(queue, policy) : Mono.empty());
-  }
-
-  /**
-   * Whether an admission call left people waiting without admitting anyone (the cap full): those
-   * who stopped polling are then finished wherever they stand, not only once they reach the head.
-   */
-  private static boolean stuck(AdmitResult last) {
-    return last.admitted() == 0 && last.waiting() > 0;
+    return inBatches(store, queue, policy).doOnNext(result -> record(queue, result)).then();
   }
 
   /**

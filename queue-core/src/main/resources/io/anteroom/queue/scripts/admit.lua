@@ -2,7 +2,8 @@
 -- Refills the token bucket from the elapsed time, then admits
 -- n = min(tokens, max active - running, batch) visitors in order. Visitors not seen within the
 -- abandon timeout are finished as abandoned on the way and cost neither tokens nor slots; at most
--- four batches are looked at per call, so one call stays short.
+-- four batches are looked at per call, so one call stays short; up to a batch more of them are
+-- finished wherever they stand in line (admit_settle), also by a call that admits nobody.
 -- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions (the room's), 7 budget
 --       (the room's: only its count of sessions started, started.lua; room_admit.lua admits for
 --       rooms with limits)
@@ -37,7 +38,7 @@ local n = rejoin_limit(KEYS[5], KEYS[1], now,
   math.min(math.floor(tokens), max_active - running, batch))
 
 local admitted, abandoned, new_users = admit_head(line, KEYS[6], n, ARGV[1], oldest, batch)
-admit_settle(line, KEYS[5], oldest, batch, admitted, abandoned)
+abandoned = abandoned + admit_settle(line, KEYS[5], oldest, batch, admitted, abandoned, ARGV[1])
 bucket_store(KEYS[5], tokens - admitted, refill)
 started_count(KEYS[7], now, new_users)
 local waiting = redis.call('ZCARD', KEYS[1])

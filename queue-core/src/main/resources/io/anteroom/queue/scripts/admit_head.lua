@@ -3,9 +3,10 @@
 -- no place; at most four times the batch are looked at, so one call stays short. Those admitted
 -- become active users of the room (sessions.lua, which the caller includes), new users only if they
 -- were not active in another of its items.
--- Seen entries are not removed one by one on admission: admit_trim_seen removes up to one batch of
--- entries older than the abandon timeout instead, one range removal for the lot. Everyone in line
--- was written to seen when joining, so one missing from it was trimmed and is gone.
+-- Seen entries are not removed one by one on admission: admit_settle removes up to one batch of
+-- entries older than the abandon timeout instead, one range removal for the lot, finishing those of
+-- them still in line. Everyone in line was written to seen when joining, so one missing from it
+-- was trimmed and is gone.
 
 -- ZADD with every pair at once, in pieces under Lua's limit on unpacked values (8000).
 local function zadd_all(key, entries)
@@ -52,17 +53,36 @@ local function admit_head(k, users, n, now_text, oldest, batch)
   return admitted, abandoned, new_users
 end
 
--- Trims up to one batch of seen entries older than oldest, and counts the call's outcome in the
--- line's state hash.
-local function admit_settle(k, state, oldest, batch, admitted, abandoned)
-  local stale = redis.call('ZCOUNT', k.seen, '-inf', '(' .. oldest)
-  if stale > 0 then
-    redis.call('ZREMRANGEBYRANK', k.seen, 0, math.min(stale, batch) - 1)
+-- Trims up to one batch of seen entries older than oldest: those of visitors admitted since, and
+-- of visitors still in line who stopped polling, who are finished as abandoned wherever they stand
+-- (a line that does not move, its cap or its room full, would otherwise count them, and keep their
+-- places, until they reached its head). Counts the call's outcome in the line's state hash. Returns
+-- how many it finished.
+local function admit_settle(k, state, oldest, batch, admitted, abandoned, now_text)
+  local swept = 0
+  local stale = redis.call('ZRANGEBYSCORE', k.seen, '-inf', '(' .. oldest, 'LIMIT', 0, batch)
+  if #stale > 0 then
+    redis.call('ZREMRANGEBYRANK', k.seen, 0, #stale - 1)
+    local places = redis.call('ZMSCORE', k.waiting, unpack(stale))
+    local gone, ended = {}, {}
+    for i = 1, #stale do
+      if places[i] then
+        gone[#gone + 1] = stale[i]
+        ended[#ended + 1] = now_text
+        ended[#ended + 1] = stale[i]
+      end
+    end
+    if #gone > 0 then
+      redis.call('ZREM', k.waiting, unpack(gone))
+      zadd_all(k.finished, ended)
+      swept = #gone
+    end
   end
   if admitted > 0 then
     redis.call('HINCRBY', state, 'admitted', admitted)
   end
-  if abandoned > 0 then
-    redis.call('HINCRBY', state, 'abandoned', abandoned)
+  if abandoned + swept > 0 then
+    redis.call('HINCRBY', state, 'abandoned', abandoned + swept)
   end
+  return swept
 end

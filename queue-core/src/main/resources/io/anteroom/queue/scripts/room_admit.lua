@@ -149,7 +149,8 @@ for q = 1, count do
   end
   local admitted = s.insiders + shared
   abandoned = abandoned + s.left
-  admit_settle(s.line, s.state, s.oldest, batch, admitted, abandoned)
+  abandoned = abandoned + admit_settle(s.line, s.state, s.oldest, batch, admitted, abandoned,
+    ARGV[1])
   bucket_store(s.state, s.tokens - admitted, s.refill)
   -- The pass counts the room's places used: neither a place found abandoned on the way, nor one
   -- already inside the room let in before the sharing.
