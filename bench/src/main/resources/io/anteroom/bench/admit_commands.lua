@@ -3,10 +3,10 @@
 -- own logic and helpers cost can be told apart from what its commands cost. Beyond the three of
 -- admit_floor.lua: the bucket (read, write), the running count (the cap), the recovery's hold, the
 -- head taken by rank (ZRANGE, ZREMRANGEBYRANK), the room's users (each visitor once, GT, for
--- room-wide limits), the count of stale last-seen entries (ZCOUNT: none
--- are stale here, as none are in admit.lua's admitting calls; the trimming runs later in calls of
--- its own, the same two commands either way), the admitted counter, the room's started sessions
--- (read, write), the line's length and the measured rate (read, write).
+-- room-wide limits), the stale last-seen entries (ZRANGEBYSCORE: none are stale here, as none are
+-- in admit.lua's admitting calls; the trimming, with the look-up in the line of those trimmed, runs
+-- later in calls of its own), the admitted counter, the room's started sessions (read, write), the
+-- line's length and the measured rate (read, write).
 -- KEYS: 1 line, 2 running, 3 finished, 4 seen, 5 state, 6 sessions, 7 budget
 -- ARGV: 1 now (ms; the caller moves it on a second a call, as the model's clock moves, so new
 --       members go to the end of running as they do there), 2 batch, 3 oldest last-seen time still
@@ -41,7 +41,7 @@ end
 if #leave > 0 then
   redis.call('ZADD', KEYS[3], unpack(leave))
 end
-redis.call('ZCOUNT', KEYS[4], '-inf', '(' .. ARGV[3])
+redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', '(' .. ARGV[3], 'LIMIT', 0, tonumber(ARGV[2]))
 redis.call('HINCRBY', state, 'admitted', #enter / 2)
 redis.call('HSET', state, 'tokens', '0.000000', 'refill', now_text)
 redis.call('HMGET', KEYS[7], 'started-sum', 'started-weight', 'started-at')
