@@ -22,14 +22,6 @@ class SimulateCommandIntegrationTests {
 
   private final SimulateRun command = new SimulateRun();
 
-  private int run(String... args) {
-    return command.run(args);
-  }
-
-  private String err() {
-    return command.err();
-  }
-
   @Test
   void comparedSettingsRunSideBySideAndLeaveEveryOtherRedisAlone() throws Exception {
     try (RedisServer live = RedisServer.start()) {
@@ -51,14 +43,14 @@ class SimulateCommandIntegrationTests {
         Path chart = dir.resolve("chart.png");
 
         int status =
-            run(
+            command.run(
                 "--recording", recording.toString(),
                 "--arrivals", "crowd:200/2s",
                 "--set", "max-active=10000",
                 "--compare", "admit-per-second=20,80",
                 "--chart", chart.toString());
 
-        assertThat(status).as(err()).isZero();
+        assertThat(status).as(command.err()).isZero();
         String report = command.out();
         assertThat(report)
             .contains("admit-per-second=20")
@@ -77,12 +69,12 @@ class SimulateCommandIntegrationTests {
   @Test
   void aFasterRateWaitsLess() {
     int status =
-        run(
+        command.run(
             "--arrivals", "crowd:2000/5s",
             "--set", "max-active=100000",
             "--compare", "admit-per-second=50,200",
             "--chart", dir.resolve("c.png").toString());
-    assertThat(status).as(err()).isZero();
+    assertThat(status).as(command.err()).isZero();
     List<String> p50 = new ArrayList<>();
     for (String line : command.out().split("\n")) {
       if (line.startsWith("wait p50")) {

@@ -14,68 +14,61 @@ class SimulateCommandTests {
 
   private final SimulateRun command = new SimulateRun();
 
-  private int run(String... args) {
-    return command.run(args);
-  }
-
-  private String err() {
-    return command.err();
-  }
-
   @Test
   void helpPrintsTheOptions() {
-    assertThat(run("--help")).isZero();
+    assertThat(command.run("--help")).isZero();
     assertThat(command.out()).contains("--compare NAME=V1,V2,...");
   }
 
   @Test
   void anUnknownSettingIsNamed() {
-    assertThat(run("--arrivals", "crowd:10/1s", "--set", "admit-per-secnd=5")).isEqualTo(2);
-    assertThat(err()).contains("simulate: --set admit-per-secnd: unknown property");
+    assertThat(command.run("--arrivals", "crowd:10/1s", "--set", "admit-per-secnd=5")).isEqualTo(2);
+    assertThat(command.err()).contains("simulate: --set admit-per-secnd: unknown property");
   }
 
   @Test
   void aNegativeRateIsNamed() {
-    assertThat(run("--arrivals", "crowd:10/1s", "--compare", "admit-per-second=30,-5"))
+    assertThat(command.run("--arrivals", "crowd:10/1s", "--compare", "admit-per-second=30,-5"))
         .isEqualTo(2);
-    assertThat(err()).contains("simulate: --compare admit-per-second: must be above 0");
+    assertThat(command.err()).contains("simulate: --compare admit-per-second: must be above 0");
   }
 
   @Test
   void settingsTheSimulatorDoesNotModelAreRefused() {
-    assertThat(run("--arrivals", "crowd:10/1s", "--set", "total-active-users=100")).isEqualTo(2);
-    assertThat(err()).contains("--set total-active-users: not simulated");
+    assertThat(command.run("--arrivals", "crowd:10/1s", "--set", "total-active-users=100"))
+        .isEqualTo(2);
+    assertThat(command.err()).contains("--set total-active-users: not simulated");
   }
 
   @Test
   void aModeThatAdmitsNobodyIsRefused() {
-    assertThat(run("--arrivals", "crowd:10/1s", "--set", "mode=paused")).isEqualTo(2);
-    assertThat(err()).contains("nobody would be admitted (mode paused");
+    assertThat(command.run("--arrivals", "crowd:10/1s", "--set", "mode=paused")).isEqualTo(2);
+    assertThat(command.err()).contains("nobody would be admitted (mode paused");
   }
 
   @Test
   void optionsWithoutArrivalsOrValuesAreRefused() {
-    assertThat(run("--set", "admit-per-second=5")).isEqualTo(2);
-    assertThat(err()).contains("say who arrives: --arrivals or --recording");
-    assertThat(run("--arrivals")).isEqualTo(2);
-    assertThat(err()).contains("--arrivals needs a value");
-    assertThat(run("--arrivals", "crowd:10/1s", "--speed", "fast")).isEqualTo(2);
-    assertThat(err()).contains("unknown option --speed");
-    assertThat(run("--arrivals", "crowd:10/1s", "--chart", "out.svg")).isEqualTo(2);
-    assertThat(err()).contains("--chart out.svg: the chart is a PNG");
+    assertThat(command.run("--set", "admit-per-second=5")).isEqualTo(2);
+    assertThat(command.err()).contains("say who arrives: --arrivals or --recording");
+    assertThat(command.run("--arrivals")).isEqualTo(2);
+    assertThat(command.err()).contains("--arrivals needs a value");
+    assertThat(command.run("--arrivals", "crowd:10/1s", "--speed", "fast")).isEqualTo(2);
+    assertThat(command.err()).contains("unknown option --speed");
+    assertThat(command.run("--arrivals", "crowd:10/1s", "--chart", "out.svg")).isEqualTo(2);
+    assertThat(command.err()).contains("--chart out.svg: the chart is a PNG");
   }
 
   @Test
   void aMalformedRecordingNamesItsLine() throws Exception {
     Path recording = dir.resolve("arrivals.csv");
     Files.writeString(recording, "at_ms,item\n1000,42\n1000;42\n");
-    assertThat(run("--recording", recording.toString())).isEqualTo(2);
-    assertThat(err()).contains("arrivals.csv line 3: expected at_ms,item, found 1000;42");
+    assertThat(command.run("--recording", recording.toString())).isEqualTo(2);
+    assertThat(command.err()).contains("arrivals.csv line 3: expected at_ms,item, found 1000;42");
   }
 
   @Test
   void aMissingRecordingIsNamed() {
-    assertThat(run("--recording", dir.resolve("none.csv").toString())).isEqualTo(2);
-    assertThat(err()).contains("cannot read the recording").contains("none.csv");
+    assertThat(command.run("--recording", dir.resolve("none.csv").toString())).isEqualTo(2);
+    assertThat(command.err()).contains("cannot read the recording").contains("none.csv");
   }
 }
