@@ -37,6 +37,11 @@ class ArchitectureDocTests {
 
   private static final Pattern SCRIPT = Pattern.compile("[a-z_]+\\.lua");
 
+  /** A package below a module's root, named from {@code io.anteroom.} on or without it. */
+  private static final Pattern PACKAGE =
+      Pattern.compile(
+          "(?:io\\.anteroom\\.)?(?:gateway|worker|queue|guard|testing|bench)(?:\\.[a-z]+)+");
+
   private static final Pattern KEY = Pattern.compile("wr:\\S+");
 
   /** Names from the JDK and the frameworks, checked on the class path instead. */
@@ -85,6 +90,14 @@ class ArchitectureDocTests {
     assertThat(scripts).as("scripts named in " + DOC).hasSizeGreaterThan(20);
     List<String> missing = scripts.stream().filter(name -> !sources.hasScript(name)).toList();
     assertThat(missing).as("scripts named in " + DOC + " but not in the code").isEmpty();
+  }
+
+  @Test
+  void everyPackageItNamesExists() {
+    List<String> packages = names().stream().filter(n -> PACKAGE.matcher(n).matches()).toList();
+    assertThat(packages).as("packages named in " + DOC).hasSizeGreaterThan(10);
+    List<String> missing = packages.stream().filter(name -> !sources.hasPackage(name)).toList();
+    assertThat(missing).as("packages named in " + DOC + " but not in the code").isEmpty();
   }
 
   @Test

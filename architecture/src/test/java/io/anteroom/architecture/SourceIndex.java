@@ -51,6 +51,14 @@ final class SourceIndex {
     return false;
   }
 
+  /** Whether some module has a production source in this package, {@code io.anteroom.} implied. */
+  boolean hasPackage(String name) {
+    String folder =
+        "/io/anteroom/" + name.replaceFirst("^io\\.anteroom\\.", "").replace('.', '/') + "/";
+    return texts.keySet().stream()
+        .anyMatch(file -> file.toString().replace('\\', '/').contains(folder));
+  }
+
   boolean hasScript(String name) {
     return scripts.stream().anyMatch(file -> file.getFileName().toString().equals(name));
   }
