@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Tag;
 
 /**
  * Puts an {@code *IntegrationTests} class in the system tier: many instances, outages, failovers,
- * Sentinel or Cluster, browsers, long multi-process runs. {@code ./mvnw verify} runs the tier after
- * the integration tier; {@code -Dskip.system} leaves it out (README, "Tests").
+ * Sentinel or Cluster, browsers, long multi-process runs. {@code ./mvnw verify} runs the tier with
+ * the integration tier; {@code -Dtier=system} runs it alone (README, "Tests").
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)

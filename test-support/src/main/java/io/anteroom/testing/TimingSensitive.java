@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Tag;
 
 /**
  * A {@link SystemTest} whose outcome depends on how fast the machine serves it: requests a second
- * sent on the real clock, and what a gateway does once they pass a threshold. The build runs these
+ * or admissions a second measured on the real clock. The build runs these
  * classes after the rest of the system tier, one at a time, with no other test JVM beside them.
  */
 @Target(ElementType.TYPE)
