@@ -9,15 +9,15 @@ import java.lang.annotation.Target;
 import org.junit.jupiter.api.Tag;
 
 /**
- * A {@link SystemTest} whose outcome depends on how fast the machine serves it: requests a second
- * or admissions a second measured on the real clock. The build runs these
- * classes after the rest of the system tier, one at a time, with no other test JVM beside them.
+ * An integration or system test whose outcome depends on how fast the machine serves it: requests
+ * or admissions a second measured on the real clock, or a fetch that must answer within its
+ * timeout. The build runs these classes after the rest of their tier, one at a time, with no other
+ * test JVM beside them.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 @Inherited
-@SystemTest
 @Tag(TimingSensitive.TAG)
 public @interface TimingSensitive {
 
