@@ -1,6 +1,5 @@
 package io.anteroom.worker.admission;
 
-import io.anteroom.testing.TimingSensitive;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.anteroom.queue.QueueId;
@@ -29,7 +28,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * order. On their own clocks the worker ahead would take every place the gateway wrote as four
  * minutes old.
  */
-@TimingSensitive
 class SkewedClocksIntegrationTests {
 
   static final Duration SKEW = Duration.ofMinutes(2);
