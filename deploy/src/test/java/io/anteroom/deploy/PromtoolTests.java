@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The Prometheus config and alert rules run through {@code promtool}, from Debian's {@code
- * prometheus} package ({@code apt-get install prometheus}; {@code .ci/run} installs it). Without
+ * prometheus} package ({@code apt-get install prometheus}; {@code ./anteroom test} installs it). Without
  * promtool on the {@code PATH} these tests are skipped, saying so.
  */
 class PromtoolTests {

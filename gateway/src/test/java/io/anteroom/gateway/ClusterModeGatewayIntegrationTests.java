@@ -11,6 +11,7 @@ import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
+import io.anteroom.testing.SystemTest;
 import io.anteroom.testing.redis.RedisCluster;
 import io.anteroom.worker.admission.WorkerFixture;
 import java.net.http.HttpResponse;
@@ -33,6 +34,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * the same Cluster lets them in at the rate the operator set live.
  */
 @GatewayIntegrationTest(properties = {"anteroom.gateway.mirror-refresh=1h"})
+@SystemTest
 class ClusterModeGatewayIntegrationTests {
 
   static final int VISITORS = 30;

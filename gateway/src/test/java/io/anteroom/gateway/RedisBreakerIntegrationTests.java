@@ -14,6 +14,7 @@ import io.anteroom.queue.QueueId;
 import io.anteroom.queue.config.AnteroomProperties;
 import io.anteroom.queue.policy.FailurePolicy;
 import io.anteroom.queue.policy.SettingsStore;
+import io.anteroom.testing.SystemTest;
 import io.anteroom.testing.redis.RedisServerExtension;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
@@ -43,6 +44,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  */
 @GatewayIntegrationTest
 @AutoConfigureMetrics
+@SystemTest
 class RedisBreakerIntegrationTests {
 
   private static final Pattern STATE =

@@ -14,6 +14,7 @@ import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.policy.FailurePolicy;
 import io.anteroom.queue.policy.SettingsStore;
+import io.anteroom.testing.SystemTest;
 import io.anteroom.testing.redis.RedisServerExtension;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -31,6 +32,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * line works again without a restart.
  */
 @GatewayIntegrationTest
+@SystemTest
 class RedisOutageIntegrationTests {
 
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.persistent();

@@ -5,6 +5,7 @@ import static io.anteroom.guard.TestPasses.pass;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.anteroom.testing.TimingSensitive;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** The verifier against a key set served over HTTP, as a gateway serves it. */
+@TimingSensitive
 class PassVerifierIntegrationTests {
 
   private final TestPasses.Key first = TestPasses.ed25519("k1");

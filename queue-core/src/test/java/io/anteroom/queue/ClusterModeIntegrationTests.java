@@ -12,6 +12,7 @@ import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.queue.redis.RedisConnector;
 import io.anteroom.testing.MutableClock;
+import io.anteroom.testing.SystemTest;
 import io.anteroom.testing.redis.RedisCluster;
 import io.anteroom.testing.redis.RedisServer;
 import io.lettuce.core.RedisCommandTimeoutException;
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.Test;
  * connector in Cluster mode: every script and command of every store works on queues spread over
  * all three shards, and pub/sub reaches subscribers whichever node a message is published on.
  */
+@SystemTest
 class ClusterModeIntegrationTests {
 
   /** 10 per second, bucket of 10, room for 100, sessions of 1 minute, abandon after 30 s. */

@@ -6,6 +6,7 @@ import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.redis.RedisConnector;
 import io.anteroom.queue.script.QueueScripts;
+import io.anteroom.testing.SystemTest;
 import io.anteroom.testing.redis.RedisSentinelGroup;
 import io.anteroom.testing.redis.RedisServer;
 import java.io.IOException;
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.Test;
  * counts them and writes the count to {@code target/sentinel-failover.txt}, and asserts only what
  * is guaranteed.
  */
+@SystemTest
 class SentinelFailoverIntegrationTests {
 
   static final int BEFORE_FAILOVER = 300;

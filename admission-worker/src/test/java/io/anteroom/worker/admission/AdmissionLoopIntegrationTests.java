@@ -1,5 +1,6 @@
 package io.anteroom.worker.admission;
 
+import io.anteroom.testing.SystemTest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
@@ -34,6 +35,7 @@ import reactor.core.publisher.Flux;
  * Several admission loops, each with its own connection as separate worker processes would have,
  * share one queue: together they keep the configured rate and the cap.
  */
+@SystemTest
 class AdmissionLoopIntegrationTests {
 
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.persistent();

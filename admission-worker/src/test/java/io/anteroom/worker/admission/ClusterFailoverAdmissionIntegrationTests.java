@@ -12,6 +12,7 @@ import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.redis.RedisConnector;
 import io.anteroom.queue.script.QueueScripts;
+import io.anteroom.testing.SystemTest;
 import io.anteroom.testing.redis.RedisCluster;
 import io.anteroom.testing.redis.RedisServer;
 import io.lettuce.core.cluster.RedisClusterClient;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.Test;
  * line and two workers admit from it: nobody is lost, nobody is admitted twice, and the line keeps
  * its order throughout.
  */
+@SystemTest
 class ClusterFailoverAdmissionIntegrationTests {
 
   static final int VISITORS = 300;

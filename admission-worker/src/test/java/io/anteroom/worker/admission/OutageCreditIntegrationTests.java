@@ -1,5 +1,6 @@
 package io.anteroom.worker.admission;
 
+import io.anteroom.testing.SystemTest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.anteroom.queue.Activation;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * up; without an outage, the same silence does give them up. Time is the worker's clock, moved by
  * hand, and the worker ticks by hand: no test waits for time to pass.
  */
+@SystemTest
 class OutageCreditIntegrationTests {
 
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();

@@ -3,11 +3,6 @@ package io.anteroom.bench.soak;
 import io.anteroom.bench.Markdown;
 import io.anteroom.bench.Run;
 import java.io.File;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,17 +23,6 @@ import java.util.function.ToDoubleFunction;
  */
 public final class SoakBench {
 
-  record Sample(
-      long second,
-      double gatewayHeapMib,
-      int gatewayThreads,
-      double workerHeapMib,
-      int workerThreads,
-      int redisClients,
-      long waiting,
-      double gatewayLiveMib,
-      double workerLiveMib) {}
-
   record Restart(
       long second,
       boolean empty,
@@ -53,9 +37,6 @@ public final class SoakBench {
       long policyAnswers,
       long otherErrors,
       long passSentBack) {}
-
-  private static final HttpClient HTTP =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   public static void main(String[] args) throws Exception {
     Duration duration = Duration.ofMinutes(Run.number("minutes"));
@@ -76,7 +57,7 @@ public final class SoakBench {
             Run.number("redis.port"));
     SoakCrowd crowd =
         new SoakCrowd(gateway, Run.number("line"), Duration.ofSeconds(Run.number("poll")));
-    List<Sample> samples = new CopyOnWriteArrayList<>();
+    List<SoakSample> samples = new CopyOnWriteArrayList<>();
     List<Restart> restarts = new CopyOnWriteArrayList<>();
     long start = System.currentTimeMillis();
     long end = start + duration.toMillis();
@@ -88,10 +69,10 @@ public final class SoakBench {
               for (int n = 1; System.currentTimeMillis() < end; n++) {
                 boolean afterGc = n % 6 == 0;
                 if (afterGc) {
-                  fullGc(gatewayPid);
-                  fullGc(workerPid);
+                  SoakSample.fullGc(gatewayPid);
+                  SoakSample.fullGc(workerPid);
                 }
-                samples.add(sample(start, gatewayMetrics, workerMetrics, redis, afterGc));
+                samples.add(SoakSample.take(start, gatewayMetrics, workerMetrics, redis, afterGc));
                 SoakRedis.sleep(10_000);
               }
             });
@@ -131,7 +112,7 @@ public final class SoakBench {
 
   private static Restart restart(
       long start, SoakRedis redis, SoakCrowd crowd, boolean empty, double rate) {
-    long waitingBefore = zcard(redis);
+    long waitingBefore = SoakSample.waiting(redis);
     long rejoinedBefore = empty ? 0 : stateCount(redis, "rejoined");
     long takenBackBefore = empty ? 0 : stateCount(redis, "rejoined-sessions");
     long policyBefore = crowd.policyAnswers.sum();
@@ -160,7 +141,7 @@ public final class SoakBench {
         down,
         lineOn,
         waitingBefore,
-        zcard(redis),
+        SoakSample.waiting(redis),
         stateCount(redis, "rejoined") - rejoinedBefore,
         stateCount(redis, "rejoined-sessions") - takenBackBefore,
         stateCount(redis, "admitted") - admittedBefore,
@@ -182,88 +163,13 @@ public final class SoakBench {
     }
   }
 
-  private static long zcard(SoakRedis redis) {
-    try {
-      return redis.commands().zcard("wr:{shop}:1:waiting");
-    } catch (RuntimeException e) {
-      return -1;
-    }
-  }
-
-  /** A full collection in the app, done when jcmd returns. */
-  private static void fullGc(long pid) {
-    try {
-      new ProcessBuilder("jcmd", Long.toString(pid), "GC.run")
-          .redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-          .start()
-          .waitFor();
-    } catch (IOException e) {
-      throw new IllegalStateException("jcmd is needed for the heap after a full GC", e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  private static Sample sample(
-      long start, String gatewayMetrics, String workerMetrics, SoakRedis redis, boolean afterGc) {
-    String gateway = scrape(gatewayMetrics);
-    String worker = scrape(workerMetrics);
-    int clients = -1;
-    try {
-      String info = redis.commands().info("clients");
-      clients =
-          Integer.parseInt(
-              info.lines()
-                  .filter(l -> l.startsWith("connected_clients:"))
-                  .findFirst()
-                  .orElse("connected_clients:-1")
-                  .substring("connected_clients:".length())
-                  .trim());
-    } catch (RuntimeException e) {
-      // Redis restarting
-    }
-    double gatewayHeap = sum(gateway, "jvm_memory_used_bytes{area=\"heap\"") / 1048576;
-    double workerHeap = sum(worker, "jvm_memory_used_bytes{area=\"heap\"") / 1048576;
-    return new Sample(
-        (System.currentTimeMillis() - start) / 1000,
-        gatewayHeap,
-        (int) sum(gateway, "jvm_threads_live_threads"),
-        workerHeap,
-        (int) sum(worker, "jvm_threads_live_threads"),
-        clients,
-        zcard(redis),
-        afterGc ? gatewayHeap : Double.NaN,
-        afterGc ? workerHeap : Double.NaN);
-  }
-
-  private static String scrape(String url) {
-    try {
-      return HTTP.send(
-              HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).build(),
-              HttpResponse.BodyHandlers.ofString())
-          .body();
-    } catch (IOException | InterruptedException e) {
-      return "";
-    }
-  }
-
-  /** The sum of the samples whose line starts with {@code prefix}. */
-  private static double sum(String scrape, String prefix) {
-    return scrape
-        .lines()
-        .filter(l -> l.startsWith(prefix))
-        .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
-        .sum();
-  }
-
   private static String report(
       String began,
       Duration duration,
       Duration every,
       double rate,
       SoakCrowd crowd,
-      List<Sample> samples,
+      List<SoakSample> samples,
       List<Restart> restarts) {
     Markdown md = new Markdown();
     md.line("# Soak: steady traffic with Redis restarted every %d minutes", every.toMinutes());
@@ -339,8 +245,8 @@ public final class SoakBench {
         "Redis connections",
         "waiting");
     md.row("---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:");
-    List<List<Sample>> blocks = new ArrayList<>();
-    for (Sample s : samples) {
+    List<List<SoakSample>> blocks = new ArrayList<>();
+    for (SoakSample s : samples) {
       int block = (int) (s.second() / 300);
       while (blocks.size() <= block) {
         blocks.add(new ArrayList<>());
@@ -348,32 +254,32 @@ public final class SoakBench {
       blocks.get(block).add(s);
     }
     for (int b = 0; b < blocks.size(); b++) {
-      List<Sample> in = blocks.get(b);
+      List<SoakSample> in = blocks.get(b);
       if (in.isEmpty()) {
         continue;
       }
       md.row(
           (b * 5) + "–" + (b * 5 + 5),
-          span(in.stream().mapToDouble(Sample::gatewayHeapMib).toArray()),
-          span(afterGc(in, Sample::gatewayLiveMib)),
-          span(in.stream().mapToDouble(Sample::gatewayThreads).toArray()),
-          span(in.stream().mapToDouble(Sample::workerHeapMib).toArray()),
-          span(afterGc(in, Sample::workerLiveMib)),
-          span(in.stream().mapToDouble(Sample::workerThreads).toArray()),
-          span(in.stream().mapToDouble(Sample::redisClients).filter(c -> c >= 0).toArray()),
-          span(in.stream().mapToDouble(Sample::waiting).filter(c -> c >= 0).toArray()));
+          span(in.stream().mapToDouble(SoakSample::gatewayHeapMib).toArray()),
+          span(afterGc(in, SoakSample::gatewayLiveMib)),
+          span(in.stream().mapToDouble(SoakSample::gatewayThreads).toArray()),
+          span(in.stream().mapToDouble(SoakSample::workerHeapMib).toArray()),
+          span(afterGc(in, SoakSample::workerLiveMib)),
+          span(in.stream().mapToDouble(SoakSample::workerThreads).toArray()),
+          span(in.stream().mapToDouble(SoakSample::redisClients).filter(c -> c >= 0).toArray()),
+          span(in.stream().mapToDouble(SoakSample::waiting).filter(c -> c >= 0).toArray()));
     }
     md.line("");
     md.line("## Verdicts");
     md.line("");
-    List<Sample> first = blocks.isEmpty() ? List.of() : blocks.get(0);
-    List<Sample> last = blocks.isEmpty() ? List.of() : blocks.get(blocks.size() - 1);
-    double[] gatewayLive = afterGc(samples, Sample::gatewayLiveMib);
-    double[] workerLive = afterGc(samples, Sample::workerLiveMib);
-    int firstThreads = first.stream().mapToInt(Sample::gatewayThreads).max().orElse(0);
-    int lastThreads = last.stream().mapToInt(Sample::gatewayThreads).max().orElse(0);
-    int firstClients = first.stream().mapToInt(Sample::redisClients).max().orElse(0);
-    int lastClients = last.stream().mapToInt(Sample::redisClients).max().orElse(0);
+    List<SoakSample> first = blocks.isEmpty() ? List.of() : blocks.get(0);
+    List<SoakSample> last = blocks.isEmpty() ? List.of() : blocks.get(blocks.size() - 1);
+    double[] gatewayLive = afterGc(samples, SoakSample::gatewayLiveMib);
+    double[] workerLive = afterGc(samples, SoakSample::workerLiveMib);
+    int firstThreads = first.stream().mapToInt(SoakSample::gatewayThreads).max().orElse(0);
+    int lastThreads = last.stream().mapToInt(SoakSample::gatewayThreads).max().orElse(0);
+    int firstClients = first.stream().mapToInt(SoakSample::redisClients).max().orElse(0);
+    int lastClients = last.stream().mapToInt(SoakSample::redisClients).max().orElse(0);
     boolean lineHeld =
         restarts.stream().allMatch(r -> r.lineOnMs() >= 0 && r.admittedIn30s() <= bound);
     md.line(
@@ -397,7 +303,7 @@ public final class SoakBench {
     return md.toString();
   }
 
-  private static double[] afterGc(List<Sample> in, ToDoubleFunction<Sample> heap) {
+  private static double[] afterGc(List<SoakSample> in, ToDoubleFunction<SoakSample> heap) {
     return in.stream().mapToDouble(heap).filter(h -> !Double.isNaN(h)).toArray();
   }
 

@@ -13,6 +13,8 @@ import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.policy.RoomPolicies;
+import io.anteroom.testing.SystemTest;
+import io.anteroom.testing.TimingSensitive;
 import io.anteroom.testing.redis.RedisServerExtension;
 import io.anteroom.worker.admission.WorkerFixture;
 import java.time.Duration;
@@ -45,6 +47,8 @@ import org.springframework.context.ConfigurableApplicationContext;
       AutoActivationIntegrationTests.RATE,
       AutoActivationIntegrationTests.MAX_ACTIVE
     })
+@SystemTest
+@TimingSensitive
 class AutoActivationIntegrationTests {
 
   static final String ACTIVATE_ABOVE = "anteroom.rooms.shop.activate-above=20";

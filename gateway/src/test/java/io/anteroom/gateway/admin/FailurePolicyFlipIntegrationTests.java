@@ -20,6 +20,7 @@ import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.policy.FailurePolicy;
 import io.anteroom.queue.redis.DeferredRedisConnector;
+import io.anteroom.testing.SystemTest;
 import io.anteroom.testing.redis.RedisServerExtension;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -42,6 +43,7 @@ import tools.jackson.databind.JsonNode;
 @GatewayIntegrationTest(
     properties = {"anteroom.admin.token=" + FailurePolicyFlipIntegrationTests.TOKEN})
 @ExtendWith(OutputCaptureExtension.class)
+@SystemTest
 class FailurePolicyFlipIntegrationTests {
 
   static final String TOKEN = "test-admin-token-0123456789abcdef";

@@ -13,6 +13,7 @@ import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
+import io.anteroom.testing.SystemTest;
 import io.anteroom.testing.redis.RedisServerExtension;
 import io.anteroom.worker.admission.WorkerFixture;
 import io.lettuce.core.RedisClient;
@@ -64,6 +65,7 @@ import org.springframework.cloud.gateway.filter.GatewayFilter;
       "anteroom.rooms.shop.admit-per-second=5",
       "anteroom.rooms.shop.max-queues-per-identity=3"
     })
+@SystemTest
 class RandomItemFloodIntegrationTests {
 
   static final int MAX_QUEUES = 100;

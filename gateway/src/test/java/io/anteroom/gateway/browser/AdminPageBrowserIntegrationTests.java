@@ -23,6 +23,7 @@ import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.redis.DeferredRedisConnector;
 import io.anteroom.testing.MutableClock;
+import io.anteroom.testing.SystemTest;
 import io.anteroom.testing.redis.RedisServerExtension;
 import java.time.Clock;
 import java.time.Duration;
@@ -54,6 +55,7 @@ import org.springframework.boot.test.web.server.LocalManagementPort;
       "logging.level.org.openqa.selenium.devtools.CdpVersionFinder=error",
       "logging.level.org.openqa.selenium.chromium.ChromiumDriver=error"
     })
+@SystemTest
 class AdminPageBrowserIntegrationTests {
 
   static final String TOKEN = "browser-test-token-0123456789abcdef";

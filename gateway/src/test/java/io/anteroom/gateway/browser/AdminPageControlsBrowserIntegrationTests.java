@@ -15,6 +15,7 @@ import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.policy.FailurePolicy;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.redis.DeferredRedisConnector;
+import io.anteroom.testing.SystemTest;
 import io.anteroom.testing.redis.RedisServerExtension;
 import java.time.Duration;
 import java.util.List;
@@ -47,6 +48,7 @@ import org.springframework.boot.test.web.server.LocalManagementPort;
       "logging.level.org.openqa.selenium.devtools.CdpVersionFinder=error",
       "logging.level.org.openqa.selenium.chromium.ChromiumDriver=error"
     })
+@SystemTest
 class AdminPageControlsBrowserIntegrationTests {
 
   static final String TOKEN = "browser-admin-token-0123456789abcdef";

@@ -135,7 +135,7 @@ final class HeadlessChromium implements AutoCloseable {
     assertThat(Files.isExecutable(path))
         .withFailMessage(
             "%s is missing: browser tests need Debian's chromium and chromium-driver packages"
-                + " (apt-get install chromium chromium-driver; .ci/run installs them)",
+                + " (apt-get install chromium chromium-driver; ./anteroom test installs them)",
             path)
         .isTrue();
   }

@@ -13,6 +13,7 @@ import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.policy.SettingsStore;
+import io.anteroom.testing.SystemTest;
 import io.anteroom.testing.redis.RedisServerExtension;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
@@ -36,6 +37,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
       "logging.level.org.openqa.selenium.devtools.CdpVersionFinder=error",
       "logging.level.org.openqa.selenium.chromium.ChromiumDriver=error"
     })
+@SystemTest
 class ProofOfWorkBrowserIntegrationTests {
 
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();

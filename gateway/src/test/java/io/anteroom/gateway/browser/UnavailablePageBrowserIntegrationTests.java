@@ -12,6 +12,7 @@ import io.anteroom.gateway.activation.ActiveQueueMirror;
 import io.anteroom.queue.Activation;
 import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueId;
+import io.anteroom.testing.SystemTest;
 import io.anteroom.testing.redis.RedisServerExtension;
 import java.time.Duration;
 import java.util.List;
@@ -33,6 +34,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
       "logging.level.org.openqa.selenium.devtools.CdpVersionFinder=error",
       "logging.level.org.openqa.selenium.chromium.ChromiumDriver=error"
     })
+@SystemTest
 class UnavailablePageBrowserIntegrationTests {
 
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.persistent();

@@ -7,6 +7,7 @@ import io.anteroom.gateway.line.WaitingView;
 import io.anteroom.gateway.line.WaitingView.State;
 import io.anteroom.gateway.status.PageText;
 import io.anteroom.gateway.status.WaitingPage;
+import io.anteroom.testing.SystemTest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -35,6 +36,7 @@ import org.openqa.selenium.WebDriver;
  * proof-of-work page's puzzle is stopped once loaded. Served pages are checked by the other browser
  * tests.
  */
+@SystemTest
 class VisitorPagesAccessibilityBrowserIntegrationTests {
 
   static final Path PAGES = Path.of(System.getProperty("basedir", "."), "target", "pages");

@@ -17,6 +17,7 @@ import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
+import io.anteroom.testing.SystemTest;
 import io.anteroom.testing.redis.RedisServerExtension;
 import io.anteroom.worker.admission.WorkerFixture;
 import java.net.URI;
@@ -50,6 +51,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
       "logging.level.org.openqa.selenium.devtools.CdpVersionFinder=error",
       "logging.level.org.openqa.selenium.chromium.ChromiumDriver=error"
     })
+@SystemTest
 class VisitorPagesBrowserIntegrationTests {
 
   static final String TOKEN = "test-admin-token-pages-0123456789";

@@ -16,6 +16,7 @@ import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
+import io.anteroom.testing.SystemTest;
 import io.anteroom.testing.redis.RedisServerExtension;
 import io.anteroom.worker.admission.WorkerFixture;
 import java.time.Duration;
@@ -46,6 +47,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
       "logging.level.org.openqa.selenium.devtools.CdpVersionFinder=error",
       "logging.level.org.openqa.selenium.chromium.ChromiumDriver=error"
     })
+@SystemTest
 class WaitingPageBrowserIntegrationTests {
 
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();

@@ -7,6 +7,7 @@ import io.anteroom.gateway.line.WaitingView;
 import io.anteroom.gateway.status.PageText;
 import io.anteroom.gateway.status.WaitWording;
 import io.anteroom.gateway.status.WaitingPage;
+import io.anteroom.testing.SystemTest;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -21,6 +22,7 @@ import org.openqa.selenium.JavascriptExecutor;
  * script words a wait range exactly as the server does, and a hidden tab polls less often but never
  * more than a third of the abandon timeout apart.
  */
+@SystemTest
 class WaitingPageScriptBrowserIntegrationTests {
 
   static HeadlessChromium browser;

@@ -12,6 +12,7 @@ import io.anteroom.queue.policy.PolicyParser;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.redis.RedisConnector;
 import io.anteroom.testing.MutableClock;
+import io.anteroom.testing.SystemTest;
 import io.anteroom.testing.redis.RedisServerExtension;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.time.Duration;
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * admission in at least 90 % of runs, for every place; and the front of the line is never told it
  * gets in before the earliest running session can end.
  */
+@SystemTest
 class CapWaitEstimateSimulationIntegrationTests {
 
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();

@@ -15,6 +15,7 @@ import io.anteroom.queue.policy.RedisSettingsStore;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.redis.RedisConnector;
+import io.anteroom.testing.SystemTest;
 import io.anteroom.testing.redis.RedisServerExtension;
 import io.anteroom.worker.admission.WorkerFixture;
 import java.time.Clock;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * first 10 s. The gateway's policy says 20 per second on purpose: an estimate from the configured
  * rate instead of the measured one would be off by about a third.
  */
+@SystemTest
 class WaitEstimateSimulationIntegrationTests {
 
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();

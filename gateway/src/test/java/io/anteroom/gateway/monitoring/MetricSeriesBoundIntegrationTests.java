@@ -10,6 +10,7 @@ import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.policy.Mode;
 import io.anteroom.queue.policy.SettingsStore;
+import io.anteroom.testing.SystemTest;
 import io.anteroom.testing.redis.RedisServerExtension;
 import io.anteroom.worker.metrics.LineMeters;
 import java.net.URI;
@@ -45,6 +46,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
     properties = {"anteroom.gateway.max-queues-per-room=500"},
     fixedManagementPort = true)
 @AutoConfigureMetrics
+@SystemTest
 class MetricSeriesBoundIntegrationTests {
 
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();

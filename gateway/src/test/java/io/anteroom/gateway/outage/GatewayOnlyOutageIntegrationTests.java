@@ -17,6 +17,7 @@ import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.policy.Mode;
 import io.anteroom.queue.policy.RedisSettingsStore;
 import io.anteroom.queue.redis.RedisConnector;
+import io.anteroom.testing.SystemTest;
 import io.anteroom.testing.redis.RedisServerExtension;
 import io.lettuce.core.AclSetuserArgs;
 import io.lettuce.core.RedisClient;
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * who kept polling keep their places, in order, and one who had left before is still given up once
  * the gateway is back. The line is paused, so only abandonment can move it.
  */
+@SystemTest
 class GatewayOnlyOutageIntegrationTests {
 
   static final String USER = "gateway";

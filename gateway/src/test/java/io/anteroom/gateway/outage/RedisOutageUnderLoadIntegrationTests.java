@@ -27,6 +27,7 @@ import io.anteroom.queue.config.AnteroomProperties;
 import io.anteroom.queue.policy.FailurePolicy;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
+import io.anteroom.testing.SystemTest;
 import io.anteroom.testing.redis.RedisServerExtension;
 import io.anteroom.worker.admission.WorkerFixture;
 import java.io.IOException;
@@ -54,6 +55,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * {@value #REPORT}.
  */
 @GatewayIntegrationTest
+@SystemTest
 class RedisOutageUnderLoadIntegrationTests {
 
   static final long MARGIN_MILLIS = 2000;

@@ -20,6 +20,7 @@ import io.anteroom.queue.config.AnteroomProperties;
 import io.anteroom.queue.policy.RoomPolicies;
 import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.testing.LatencyProxy;
+import io.anteroom.testing.SystemTest;
 import io.anteroom.testing.redis.RedisServerExtension;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker.State;
@@ -59,6 +60,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * phase are printed and written to {@value #REPORT}.
  */
 @GatewayIntegrationTest
+@SystemTest
 class SlowRedisIntegrationTests {
 
   static final long MARGIN_MILLIS = 2000;

@@ -10,6 +10,7 @@ import io.anteroom.gateway.Visitor;
 import io.anteroom.gateway.WireMockOrigin;
 import io.anteroom.gateway.monitoring.WorkerApp;
 import io.anteroom.testing.FreePorts;
+import io.anteroom.testing.SystemTest;
 import io.anteroom.testing.redis.RedisServer;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The gateway and the worker start while Redis cannot be reached, answer by the failure policy
  * meanwhile, and work normally once Redis starts, without a restart.
  */
+@SystemTest
 class StartWithoutRedisIntegrationTests {
 
   @RegisterExtension static WireMockOrigin origin = new WireMockOrigin();

@@ -22,6 +22,7 @@ import io.anteroom.queue.origin.RedisPilot;
 import io.anteroom.queue.policy.RedisSettingsStore;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.redis.RedisConnector;
+import io.anteroom.testing.SystemTest;
 import io.anteroom.testing.redis.RedisServerExtension;
 import java.time.Clock;
 import java.time.Duration;
@@ -53,6 +54,7 @@ import reactor.core.publisher.Flux;
  * half or less; once the origin is healthy again it climbs back toward the configured rate; and
  * turning it off admits at the configured rate at once.
  */
+@SystemTest
 class AutopilotIntegrationTests {
 
   static final QueueId QUEUE = QueueId.of("shop", "7");

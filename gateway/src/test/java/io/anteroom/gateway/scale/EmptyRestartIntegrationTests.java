@@ -22,6 +22,7 @@ import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.policy.RedisSettingsStore;
 import io.anteroom.queue.redis.RedisConnector;
 import io.anteroom.testing.LatencyProxy;
+import io.anteroom.testing.SystemTest;
 import io.anteroom.testing.redis.RedisServer;
 import io.anteroom.testing.redis.RedisServerExtension;
 import io.lettuce.core.RedisClient;
@@ -49,6 +50,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * back ahead of everyone who came after it, and the line admits in order; the rate and the cap hold
  * on the new server from its first command.
  */
+@SystemTest
 class EmptyRestartIntegrationTests {
 
   static final String PASS_HEADER = "Anteroom-Pass";

@@ -22,6 +22,7 @@ import io.anteroom.queue.RedisActiveQueues;
 import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.policy.RedisSettingsStore;
 import io.anteroom.queue.redis.RedisConnector;
+import io.anteroom.testing.SystemTest;
 import io.anteroom.testing.redis.RedisServerExtension;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Clock;
@@ -51,6 +52,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * held by the rate; queue {@code shop:2} by its cap of running sessions, whose short sessions end
  * and free their slots all the time.
  */
+@SystemTest
 class ManyInstancesIntegrationTests {
 
   static final String PASS_HEADER = "Anteroom-Pass";

@@ -21,6 +21,7 @@ import io.anteroom.queue.RedisActiveQueues;
 import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.policy.RedisSettingsStore;
 import io.anteroom.queue.redis.RedisConnector;
+import io.anteroom.testing.SystemTest;
 import io.anteroom.testing.redis.RedisServerExtension;
 import io.lettuce.core.ScoredValue;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -53,6 +54,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * admitted first, so all of them wait at the front together; in the second the workers keep
  * admitting.
  */
+@SystemTest
 class ReentryManyInstancesIntegrationTests {
 
   static final QueueId QUEUE = QueueId.of("shop", "1");

@@ -15,6 +15,7 @@ import io.anteroom.queue.RedisActiveQueues;
 import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.policy.RedisSettingsStore;
 import io.anteroom.queue.redis.RedisConnector;
+import io.anteroom.testing.SystemTest;
 import io.anteroom.testing.redis.RedisServerExtension;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * that an admitted visitor of the crowd, asking a few times a second, learns of it before the
  * session ends.)
  */
+@SystemTest
 class RoomManyInstancesIntegrationTests {
 
   static final double RATE = 12; // new-users-per-minute 720: a bucket of 12

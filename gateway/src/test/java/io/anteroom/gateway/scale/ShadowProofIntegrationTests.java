@@ -17,6 +17,7 @@ import io.anteroom.queue.policy.RedisSettingsStore;
 import io.anteroom.queue.redis.RedisConnector;
 import io.anteroom.queue.shadow.ShadowLines;
 import io.anteroom.queue.shadow.WaitQuantiles;
+import io.anteroom.testing.SystemTest;
 import io.anteroom.testing.redis.RedisServerExtension;
 import io.lettuce.core.ScoredValue;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -45,6 +46,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * records match, within 10 % at the median and the 90th percentile, the waits visitors had in the
  * real line: admission time minus join time, read from the real line's own sets.
  */
+@SystemTest
 class ShadowProofIntegrationTests {
 
   /**

@@ -21,6 +21,7 @@ import io.anteroom.simulator.Outcome;
 import io.anteroom.simulator.Recording;
 import io.anteroom.simulator.Simulation;
 import io.anteroom.simulator.Spread;
+import io.anteroom.testing.SystemTest;
 import io.anteroom.testing.redis.RedisServer;
 import io.anteroom.testing.redis.RedisServerExtension;
 import io.lettuce.core.RedisClient;
@@ -58,6 +59,7 @@ import org.junit.jupiter.api.io.TempDir;
  * admission their session's time in {@code running} (nobody comes back with the pass to move it); a
  * visitor admitted at once has no {@code seen} entry and waited nothing.
  */
+@SystemTest
 class SimulatorAgreementIntegrationTests {
 
   static final QueueId QUEUE = QueueId.of("shop", "1");

@@ -21,6 +21,7 @@ import io.anteroom.queue.RedisActiveQueues;
 import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.policy.RedisSettingsStore;
 import io.anteroom.queue.redis.RedisConnector;
+import io.anteroom.testing.SystemTest;
 import io.anteroom.testing.redis.RedisCluster;
 import io.anteroom.testing.redis.RedisSentinelGroup;
 import io.anteroom.testing.redis.RedisServer;
@@ -54,6 +55,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * admitted again, the promoted replica admits in the line's order and within the rate, admission
  * resumes within a stated time, and the origin sees only passes of admitted visitors.
  */
+@SystemTest
 class UnplannedFailoverIntegrationTests {
 
   static final String PASS_HEADER = "Anteroom-Pass";

@@ -29,8 +29,17 @@ final class RedisLauncher {
 
   private RedisLauncher() {}
 
+  /**
+   * Set by the build for the unit tier, whose tests must not need a redis-server (README, "Tests").
+   */
+  static final String UNIT_TIER_PROPERTY = "io.anteroom.testing.unit-tier";
+
   /** Starts {@code command} in {@code dir}; on failure no process is left running. */
   static Process launch(List<String> command, Path dir, int port) {
+    if (Boolean.getBoolean(UNIT_TIER_PROPERTY)) {
+      throw new IllegalStateException(
+          "a unit test started a redis-server: name its class *IntegrationTests");
+    }
     Process process;
     try {
       process =

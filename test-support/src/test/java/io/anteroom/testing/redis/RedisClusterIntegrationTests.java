@@ -3,8 +3,10 @@ package io.anteroom.testing.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.anteroom.testing.SystemTest;
 import org.junit.jupiter.api.Test;
 
+@SystemTest
 class RedisClusterIntegrationTests {
 
   @Test

@@ -2,9 +2,11 @@ package io.anteroom.testing.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.anteroom.testing.SystemTest;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
+@SystemTest
 class RedisSentinelGroupIntegrationTests {
 
   @Test

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /** {@code anteroom.tokens.pass-*}: checked when bound, never shown when logged. */
-class PassKeyPropertiesTests {
+class PassKeyPropertiesIntegrationTests {
 
   private final String pem = PassKeyFixtures.pem(PassKeyFixtures.ed25519().getPrivate());
 

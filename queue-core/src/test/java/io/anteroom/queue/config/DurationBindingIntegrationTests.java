@@ -17,7 +17,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.MapPropertySource;
 
-class DurationBindingTests {
+class DurationBindingIntegrationTests {
 
   private static final String BARE_500 =
       "anteroom.timing.every: must be a whole number with a unit (ms, s, m, h, d), e.g. 30s;"

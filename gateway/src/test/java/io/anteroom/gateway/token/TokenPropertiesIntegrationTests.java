@@ -18,7 +18,7 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
 @ExtendWith(OutputCaptureExtension.class)
-class TokenPropertiesTests {
+class TokenPropertiesIntegrationTests {
 
   private static final String KEY_1 = Base64.getEncoder().encodeToString(TokenFixtures.K1);
   private static final String KEY_2 =

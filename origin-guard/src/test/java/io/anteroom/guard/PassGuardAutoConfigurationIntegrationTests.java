@@ -9,7 +9,7 @@ import org.springframework.boot.test.context.runner.ReactiveWebApplicationContex
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 
-class PassGuardAutoConfigurationTests {
+class PassGuardAutoConfigurationIntegrationTests {
 
   private static final AutoConfigurations GUARD =
       AutoConfigurations.of(PassGuardAutoConfiguration.class);
