@@ -31,6 +31,21 @@ class PackageCycleTests {
     checkCycles(Modules.BENCH);
   }
 
+  @Test
+  void queueCoreHasNoPackageCycles() {
+    checkCycles(Modules.QUEUE_CORE);
+  }
+
+  @Test
+  void admissionWorkerHasNoPackageCycles() {
+    checkCycles(Modules.ADMISSION_WORKER);
+  }
+
+  @Test
+  void gatewayHasNoPackageCycles() {
+    checkCycles(Modules.GATEWAY);
+  }
+
   static void checkCycles(Modules module) {
     slices()
         .matching(module.rootPackage() + ".(*)..")

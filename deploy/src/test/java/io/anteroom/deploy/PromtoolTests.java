@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The Prometheus config and alert rules run through {@code promtool}, from Debian's {@code
- * prometheus} package ({@code apt-get install prometheus}; {@code ./anteroom test} installs it). Without
- * promtool on the {@code PATH} these tests are skipped, saying so.
+ * prometheus} package ({@code apt-get install prometheus}; {@code ./anteroom test} installs it).
+ * Without promtool on the {@code PATH} these tests are skipped, saying so.
  */
 class PromtoolTests {
 

@@ -1,6 +1,5 @@
 package io.anteroom.worker.admission;
 
-import io.anteroom.testing.SystemTest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.anteroom.queue.Activation;
@@ -15,6 +14,7 @@ import io.anteroom.queue.policy.PolicyParser;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.redis.RedisConnector;
 import io.anteroom.testing.MutableClock;
+import io.anteroom.testing.SystemTest;
 import io.anteroom.testing.redis.RedisServerExtension;
 import java.time.Duration;
 import java.util.Map;
