@@ -48,6 +48,7 @@ class ArchitectureDocTests {
   private static final Map<String, String> OUTSIDE =
       Map.of(
           "Clock", "java.time.Clock",
+          "Recorder", "org.HdrHistogram.Recorder",
           "SecureRandom", "java.security.SecureRandom",
           "Signature", "java.security.Signature",
           "SlotHash", "io.lettuce.core.cluster.SlotHash",

@@ -1,7 +1,7 @@
 package io.anteroom.bench;
 
-import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.redis.RedisConnector;
+import io.anteroom.queue.redis.RedisProperties;
 import io.anteroom.testing.redis.RedisServer;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.io.IOException;

@@ -1,8 +1,8 @@
 package io.anteroom.bench;
 
 import io.anteroom.queue.QueueId;
-import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.redis.RedisConnector;
+import io.anteroom.queue.redis.RedisProperties;
 import io.anteroom.testing.redis.RedisCluster;
 import io.anteroom.testing.redis.RedisServer;
 import java.io.IOException;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.anteroom.queue.GatewayBeats;
 import io.anteroom.queue.QueueKeys;
-import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.redis.RedisConnector;
+import io.anteroom.queue.redis.RedisProperties;
 import io.anteroom.testing.redis.RedisServerExtension;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import java.time.Duration;

@@ -3,7 +3,6 @@ package io.anteroom.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.history.HistorySample;
 import io.anteroom.queue.history.RedisRoomHistory;
 import io.anteroom.queue.history.RoomHistory;
@@ -11,6 +10,7 @@ import io.anteroom.queue.policy.RedisSettingsStore;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.queue.redis.RedisConnector;
+import io.anteroom.queue.redis.RedisProperties;
 import io.anteroom.testing.MutableClock;
 import io.anteroom.testing.SystemTest;
 import io.anteroom.testing.redis.RedisCluster;

@@ -1,7 +1,7 @@
 package io.anteroom.queue;
 
-import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.redis.RedisConnector;
+import io.anteroom.queue.redis.RedisProperties;
 import io.anteroom.testing.redis.RedisServer;
 import io.anteroom.testing.redis.RedisServerExtension;
 import io.lettuce.core.RedisClient;

@@ -2,9 +2,9 @@ package io.anteroom.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.redis.RedisConnector;
+import io.anteroom.queue.redis.RedisProperties;
 import io.anteroom.queue.script.QueueScripts;
 import io.anteroom.testing.SystemTest;
 import io.anteroom.testing.redis.RedisSentinelGroup;

@@ -1,5 +1,6 @@
 package io.anteroom.worker.admission;
 
+import io.anteroom.queue.AdmitBatches;
 import io.anteroom.queue.AdmitResult;
 import io.anteroom.queue.ExpireResult;
 import io.anteroom.queue.QueueId;
@@ -16,7 +17,6 @@ import java.util.List;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -28,9 +28,6 @@ import reactor.core.publisher.Mono;
 public final class QueueWork {
 
   private static final Logger log = LoggerFactory.getLogger(QueueWork.class);
-
-  /** Most admission calls for one queue in one tick. */
-  static final int MAX_CALLS_PER_TICK = 20;
 
   private static final List<String> COUNTERS =
       List.of(
@@ -114,29 +111,9 @@ public final class QueueWork {
         .onErrorResume(error -> failed(queue, error));
   }
 
-  /**
-   * Admits in batches: a call that filled its batch is followed by another, up to {@value
-   * #MAX_CALLS_PER_TICK} per tick. Small batches keep each script call short (Redis serves nobody
-   * else meanwhile) without capping the rate at one batch per tick.
-   */
+  /** Admits in batches ({@link AdmitBatches}). */
   private Mono<Void> admit(QueueId queue, RoomPolicy policy) {
-    return inBatches(store, queue, policy).doOnNext(result -> record(queue, result)).then();
-  }
-
-  /**
-   * The admission calls of one tick on {@code queue}'s line in {@code store}: a call that filled
-   * its batch is followed by another, up to {@value #MAX_CALLS_PER_TICK}. Shared with the virtual
-   * lines of shadow mode.
-   */
-  public static Flux<AdmitResult> inBatches(QueueStore store, QueueId queue, RoomPolicy policy) {
-    return store
-        .admit(queue, policy)
-        .expand(
-            result ->
-                result.admitted() >= policy.admitBatch()
-                    ? store.admit(queue, policy)
-                    : Mono.empty())
-        .take(MAX_CALLS_PER_TICK);
+    return AdmitBatches.of(store, queue, policy).doOnNext(result -> record(queue, result)).then();
   }
 
   private Mono<Void> sweep(QueueId queue, RoomPolicy policy) {

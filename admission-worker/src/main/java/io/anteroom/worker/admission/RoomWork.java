@@ -1,6 +1,7 @@
 package io.anteroom.worker.admission;
 
 import io.anteroom.queue.ActiveQueues;
+import io.anteroom.queue.AdmitBatches;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.RoomAdmitResult;
 import io.anteroom.queue.RoomStore;
@@ -16,11 +17,11 @@ import reactor.core.publisher.Mono;
 /**
  * One tick's room-wide work: for a room with room-wide limits and queues that admit, its admissions
  * across them, in one call per batch (room_admit.lua), a call that filled its batch followed by
- * another, up to {@value QueueWork#MAX_CALLS_PER_TICK} per tick; for any other room, a reading of
- * its running sessions and measured new users for the gauges and its limits (which also drops
- * sessions idle past the limit), at most once a {@link #CHECK}. Whether a room is at its limits
- * goes to the active-queues hash, where gateways read it. Each queue's own work follows in {@link
- * QueueWork}. A failure is logged with {@code room=}, counted and swallowed.
+ * another, up to {@value AdmitBatches#MAX_CALLS} per tick; for any other room, a reading of its
+ * running sessions and measured new users for the gauges and its limits (which also drops sessions
+ * idle past the limit), at most once a {@link #CHECK}. Whether a room is at its limits goes to the
+ * active-queues hash, where gateways read it. Each queue's own work follows in {@link QueueWork}. A
+ * failure is logged with {@code room=}, counted and swallowed.
  */
 final class RoomWork {
 
@@ -91,14 +92,9 @@ final class RoomWork {
   /** The room's admission calls of this tick; the last one's result. */
   private Mono<RoomAdmitResult> admit(
       String room, RoomPolicy policy, Map<QueueId, RoomPolicy> queues) {
-    return rooms
-        .admit(room, policy, queues)
-        .expand(
-            result ->
-                result.admitted() >= policy.admitBatch()
-                    ? rooms.admit(room, policy, queues)
-                    : Mono.empty())
-        .take(QueueWork.MAX_CALLS_PER_TICK)
+    return AdmitBatches.of(
+            () -> rooms.admit(room, policy, queues),
+            result -> result.admitted() >= policy.admitBatch())
         .doOnNext(result -> result.queues().forEach(work::record))
         .last();
   }

@@ -1,5 +1,6 @@
 package io.anteroom.worker.shadow;
 
+import io.anteroom.queue.AdmitBatches;
 import io.anteroom.queue.AdmitResult;
 import io.anteroom.queue.ExpireResult;
 import io.anteroom.queue.QueueId;
@@ -8,7 +9,6 @@ import io.anteroom.queue.log.ThrottledWarnings;
 import io.anteroom.queue.policy.Mode;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.shadow.ShadowLines;
-import io.anteroom.worker.admission.QueueWork;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -71,7 +71,7 @@ public final class ShadowWork {
 
   /** Admits in batches, as the real line's work does. */
   private Mono<Void> admit(QueueStore store, QueueId queue, RoomPolicy virtual) {
-    return QueueWork.inBatches(store, queue, virtual)
+    return AdmitBatches.of(store, queue, virtual)
         .map(AdmitResult::admitted)
         .filter(admitted -> admitted > 0)
         .doOnNext(admitted -> admitted(queue.room()).increment(admitted))

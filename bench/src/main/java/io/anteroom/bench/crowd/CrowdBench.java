@@ -2,9 +2,9 @@ package io.anteroom.bench.crowd;
 
 import io.anteroom.bench.Run;
 import io.anteroom.queue.QueueId;
-import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.redis.RedisConnector;
+import io.anteroom.queue.redis.RedisProperties;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

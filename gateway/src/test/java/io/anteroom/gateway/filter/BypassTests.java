@@ -8,7 +8,7 @@ import io.anteroom.gateway.client.ClientAddress;
 import io.anteroom.gateway.client.ForwardedHeader;
 import io.anteroom.gateway.room.ItemSource;
 import io.anteroom.queue.config.AnteroomProperties;
-import io.anteroom.queue.config.RedisProperties;
+import io.anteroom.queue.redis.RedisProperties;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.LinkedHashMap;

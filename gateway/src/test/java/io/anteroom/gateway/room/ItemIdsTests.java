@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.config.AnteroomProperties;
-import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.config.RoomOptions;
+import io.anteroom.queue.redis.RedisProperties;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;

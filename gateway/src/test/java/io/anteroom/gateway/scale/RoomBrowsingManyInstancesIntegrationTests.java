@@ -12,9 +12,10 @@ import io.anteroom.gateway.token.Pass;
 import io.anteroom.gateway.token.TokenCodec;
 import io.anteroom.gateway.token.Verified;
 import io.anteroom.queue.QueueKeys;
-import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.policy.RedisSettingsStore;
 import io.anteroom.queue.redis.RedisConnector;
+import io.anteroom.queue.redis.RedisProperties;
+import io.anteroom.testing.SystemTest;
 import io.anteroom.testing.redis.RedisServerExtension;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -50,6 +51,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * are never turned away and are still counted when they stop. Counting a session per item, as the
  * room did before, fails the "exactly once" and "fewer than the products" checks.
  */
+@SystemTest
 class RoomBrowsingManyInstancesIntegrationTests {
 
   static final String ROOM = "shop";

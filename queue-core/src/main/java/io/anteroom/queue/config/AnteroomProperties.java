@@ -5,6 +5,7 @@ import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.policy.InvalidPolicyException;
 import io.anteroom.queue.policy.PolicyParser;
 import io.anteroom.queue.policy.RoomPolicy;
+import io.anteroom.queue.redis.RedisProperties;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,6 +1,5 @@
 package io.anteroom.queue.redis;
 
-import io.anteroom.queue.config.RedisProperties;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;

@@ -1,6 +1,5 @@
 package io.anteroom.queue.redis;
 
-import io.anteroom.queue.config.RedisProperties;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.metrics.MicrometerCommandLatencyRecorder;
 import io.lettuce.core.metrics.MicrometerOptions;

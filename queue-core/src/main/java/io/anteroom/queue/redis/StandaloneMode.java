@@ -1,6 +1,5 @@
 package io.anteroom.queue.redis;
 
-import io.anteroom.queue.config.RedisProperties;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;

@@ -2,6 +2,7 @@ package io.anteroom.queue.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.anteroom.queue.redis.RedisProperties;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;

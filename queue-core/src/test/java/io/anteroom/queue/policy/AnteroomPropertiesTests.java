@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.anteroom.queue.config.AnteroomProperties;
 import io.anteroom.queue.config.DurationBinding;
-import io.anteroom.queue.config.RedisProperties;
+import io.anteroom.queue.redis.RedisProperties;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -2,7 +2,6 @@ package io.anteroom.queue.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.anteroom.queue.config.RedisProperties;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions.RefreshTrigger;

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.testing.FreePorts;
 import io.anteroom.testing.redis.RedisServer;
 import io.lettuce.core.RedisConnectionException;

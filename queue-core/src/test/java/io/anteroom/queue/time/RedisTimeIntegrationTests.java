@@ -3,8 +3,8 @@ package io.anteroom.queue.time;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.anteroom.queue.config.RedisProperties;
 import io.anteroom.queue.redis.RedisConnector;
+import io.anteroom.queue.redis.RedisProperties;
 import io.anteroom.testing.redis.RedisServerExtension;
 import java.time.Clock;
 import java.time.Duration;

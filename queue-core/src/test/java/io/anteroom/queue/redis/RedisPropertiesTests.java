@@ -1,8 +1,9 @@
-package io.anteroom.queue.config;
+package io.anteroom.queue.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.anteroom.queue.config.DurationBinding;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

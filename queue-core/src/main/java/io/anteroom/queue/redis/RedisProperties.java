@@ -1,4 +1,4 @@
-package io.anteroom.queue.config;
+package io.anteroom.queue.redis;
 
 import java.net.URI;
 import java.time.Duration;
