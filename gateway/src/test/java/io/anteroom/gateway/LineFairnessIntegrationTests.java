@@ -175,6 +175,23 @@ class LineFairnessIntegrationTests {
   }
 
   @Test
+  void aPollUnderAnotherIdentityIsNotAnsweredWithTheTicketsPlace() {
+    Visitor.lineUpSomeone(port, "/products/72");
+    Visitor laptop = new Visitor(port);
+    HttpResponse<String> joined = asUser(laptop, "/products/72", "alice", "application/json");
+    assertThat(Visitor.text(joined.body(), "state")).isEqualTo("waiting");
+
+    HttpResponse<String> asBob =
+        asUser(laptop, "/_anteroom/status?room=shop", "bob", "application/json");
+    HttpResponse<String> asAlice =
+        asUser(laptop, "/_anteroom/status?room=shop", "alice", "application/json");
+
+    assertThat(asBob.body()).as("alice's ticket in bob's session").doesNotContain("\"position\"");
+    assertThat(Visitor.field(asAlice.body(), "position"))
+        .isEqualTo(Visitor.field(joined.body(), "position"));
+  }
+
+  @Test
   void anIdentityOverItsCapOfQueuesIsRefusedWith429UntilItLeavesOne() {
     for (String item : List.of("72", "73")) {
       Visitor.lineUpSomeone(port, "/products/" + item);
