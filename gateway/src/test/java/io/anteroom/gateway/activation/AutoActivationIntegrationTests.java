@@ -84,7 +84,7 @@ class AutoActivationIntegrationTests {
             .atMost(Duration.ofSeconds(2))
             .pollInterval(Duration.ofMillis(20))
             .until(() -> active.list().block().get(hot) == Activation.AUTO);
-        await().atMost(Duration.ofSeconds(10)).until(() -> burst.waiting() > 0);
+        await().atMost(Duration.ofSeconds(30)).until(() -> burst.waiting() > 0);
         // Held while the burst lasts: no flapping.
         await()
             .during(Duration.ofSeconds(2))

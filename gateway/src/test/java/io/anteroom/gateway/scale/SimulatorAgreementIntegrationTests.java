@@ -189,7 +189,7 @@ class SimulatorAgreementIntegrationTests {
     HttpClient http =
         HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5))
+            .connectTimeout(Duration.ofSeconds(30))
             .build();
     List<CompletableFuture<HttpResponse<Void>>> answers = new ArrayList<>();
     long start = System.nanoTime();
