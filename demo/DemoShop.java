@@ -215,6 +215,7 @@ public final class DemoShop {
         <p><a href="/">&larr; The shop</a></p>
         <h1>Origin health</h1>
         <p>The shop is <strong id="health">%s</strong>.</p>
+        <p class="note"><strong>A demo switch, open to anyone who reaches this page:</strong>         every visitor can make the shop slow or failing, and so slow the room's admissions down         for everyone. It exists to watch the auto-pilot; a real origin has nothing like it.</p>
         <div class="switch">
         %s
         </div>

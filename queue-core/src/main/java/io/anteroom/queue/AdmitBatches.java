@@ -7,9 +7,12 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * The admission calls of one tick on a line or a room: a call that filled its batch is followed by
- * another, up to {@value #MAX_CALLS}. Small batches keep each script call short (Redis serves
- * nobody else meanwhile) without capping the rate at one batch per tick.
+ * The admission calls of one tick on a line or a room: a call that did a whole batch of work,
+ * admitting visitors or finishing those who left, is followed by another, up to {@value
+ * #MAX_CALLS}. Small batches keep each script call short (Redis serves nobody else meanwhile)
+ * without capping the rate at one batch per tick, and those who left (one-shot arrivals that never
+ * poll, closed tabs) take work but no admissions: however many of them stand among those still
+ * waiting, the line moves at its rate.
  */
 public final class AdmitBatches {
 
@@ -18,7 +21,7 @@ public final class AdmitBatches {
 
   private AdmitBatches() {}
 
-  /** The results of {@code call} made until one did not fill its batch. */
+  /** The results of {@code call} made until one did not fill its batch ({@code filled}). */
   public static <T> Flux<T> of(Supplier<Mono<T>> call, Predicate<T> filled) {
     return call.get()
         .expand(result -> filled.test(result) ? call.get() : Mono.empty())
@@ -27,6 +30,8 @@ public final class AdmitBatches {
 
   /** The admission calls of one tick on {@code queue}'s line in {@code store}. */
   public static Flux<AdmitResult> of(QueueStore store, QueueId queue, RoomPolicy policy) {
-    return of(() -> store.admit(queue, policy), result -> result.admitted() >= policy.admitBatch());
+    return of(
+        () -> store.admit(queue, policy),
+        result -> result.admitted() + result.abandoned() >= policy.admitBatch());
   }
 }

@@ -94,6 +94,8 @@ public interface QueueStore {
    * Records visitors who were given a pass while the queue was off, as running; the running set
    * then lives for twice the session duration after the last registration, unless the queue is on.
    * Visitors in line stay there, and those who finished at or after this call's time stay finished.
+   * Each is an active user of the room; one new to it takes a token of the room's new users, except
+   * in shadow mode, a dry run that leaves the room's budget as it was.
    *
    * @return how many were new to running
    */

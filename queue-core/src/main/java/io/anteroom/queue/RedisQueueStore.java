@@ -1,5 +1,6 @@
 package io.anteroom.queue;
 
+import io.anteroom.queue.policy.Mode;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.script.LuaScript;
 import io.anteroom.queue.script.QueueScripts;
@@ -221,7 +222,10 @@ public final class RedisQueueStore implements QueueStore {
     String[] args = new String[visitors.size() + 4];
     args[0] = now();
     args[1] = Long.toString(policy.sessionDuration().toMillis() * 2);
-    args[2] = Double.toString(policy.budget().newUsersPerSecond());
+    // A dry run (shadow mode) lets everyone in without spending the room's new users: they count as
+    // its users, but take no token, so the room owes nothing once it goes live.
+    boolean spends = policy.mode() != Mode.SHADOW;
+    args[2] = spends ? Double.toString(policy.budget().newUsersPerSecond()) : "0";
     args[3] = Double.toString(policy.budget().burstTokens());
     int i = 4;
     for (String visitor : visitors) {

@@ -24,6 +24,11 @@ public record RoomAdmitResult(
     queues = Map.copyOf(queues);
   }
 
+  /** Those found gone (abandoned) by the call, all queues together. */
+  public long abandoned() {
+    return queues.values().stream().mapToLong(AdmitResult::abandoned).sum();
+  }
+
   /** People left in line in the queues of the call, all together. */
   public long waiting() {
     return queues.values().stream().mapToLong(AdmitResult::waiting).sum();

@@ -163,6 +163,20 @@ class RoomUsersIntegrationTests {
     }
 
     @Test
+    void registerInShadowModeCountsTheUsersButTakesNoTokenFromTheRoomsBucket() {
+      RoomPolicy shadow = room("new-users-per-minute", "60", "mode", "shadow");
+      List<String> crowd =
+          java.util.stream.IntStream.range(0, 2000).mapToObj(i -> "v" + i).toList();
+
+      queues.register(quiet, crowd, shadow).block();
+
+      assertThat(sync.zcard(keys.sessions("shop"))).as("really inside").isEqualTo(2000);
+      assertThat(sync.hget(keys.budget("shop"), "tokens"))
+          .as("a dry run leaves the room's budget as it was: no debt once it goes live")
+          .isNull();
+    }
+
+    @Test
     void registerOfARenewalMovesTheUsersActivityForward() {
       RoomPolicy plain = room();
       queues.register(quiet, List.of("v"), plain).block();

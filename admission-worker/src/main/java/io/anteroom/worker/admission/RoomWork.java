@@ -16,12 +16,12 @@ import reactor.core.publisher.Mono;
 
 /**
  * One tick's room-wide work: for a room with room-wide limits and queues that admit, its admissions
- * across them, in one call per batch (room_admit.lua), a call that filled its batch followed by
- * another, up to {@value AdmitBatches#MAX_CALLS} per tick; for any other room, a reading of its
- * running sessions and measured new users for the gauges and its limits (which also drops sessions
- * idle past the limit), at most once a {@link #CHECK}. Whether a room is at its limits goes to the
- * active-queues hash, where gateways read it. Each queue's own work follows in {@link QueueWork}. A
- * failure is logged with {@code room=}, counted and swallowed.
+ * across them, in one call per batch (room_admit.lua), a call that did a whole batch of work
+ * ({@link AdmitBatches}) followed by another, up to {@value AdmitBatches#MAX_CALLS} per tick; for
+ * any other room, a reading of its running sessions and measured new users for the gauges and its
+ * limits (which also drops sessions idle past the limit), at most once a {@link #CHECK}. Whether a
+ * room is at its limits goes to the active-queues hash, where gateways read it. Each queue's own
+ * work follows in {@link QueueWork}. A failure is logged with {@code room=}, counted and swallowed.
  */
 final class RoomWork {
 
@@ -94,7 +94,7 @@ final class RoomWork {
       String room, RoomPolicy policy, Map<QueueId, RoomPolicy> queues) {
     return AdmitBatches.of(
             () -> rooms.admit(room, policy, queues),
-            result -> result.admitted() >= policy.admitBatch())
+            result -> result.admitted() + result.abandoned() >= policy.admitBatch())
         .doOnNext(result -> result.queues().forEach(work::record))
         .last();
   }

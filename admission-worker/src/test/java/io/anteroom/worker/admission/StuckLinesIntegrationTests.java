@@ -77,17 +77,6 @@ class StuckLinesIntegrationTests {
     ticksFor(Duration.ofSeconds(20));
     store.status(hot, "a").block();
     ticksFor(Duration.ofSeconds(20));
-    System.out.println(
-        "DEBUG seen "
-            + sync.zrangeWithScores(keys.seen(hot), 0, -1)
-            + " now "
-            + clock.millis()
-            + " state "
-            + sync.hgetall(keys.state(hot))
-            + " running "
-            + sync.zrangeWithScores(keys.running(hot), 0, -1)
-            + " meters "
-            + worker.meters.getMetersAsString());
   }
 
   /**

@@ -62,7 +62,7 @@ final class QueueActions {
 
   /** Turns the queue on as manual, which traffic never turns off. */
   Mono<ServerResponse> activate(ServerRequest request) {
-    QueueId queue = rooms.queue(request);
+    QueueId queue = rooms.reachable(request);
     return activation(queue)
         .flatMap(
             old ->
@@ -78,7 +78,7 @@ final class QueueActions {
 
   /** Turns the queue off, whatever turned it on. */
   Mono<ServerResponse> deactivate(ServerRequest request) {
-    QueueId queue = rooms.queue(request);
+    QueueId queue = rooms.reachable(request);
     return activation(queue)
         .flatMap(
             old ->
@@ -96,7 +96,7 @@ final class QueueActions {
    * Sets the queue's {@code mode} override to {@code paused}: the line is kept, nobody admitted.
    */
   Mono<ServerResponse> pause(ServerRequest request) {
-    QueueId queue = rooms.queue(request);
+    QueueId queue = rooms.reachable(request);
     return rooms
         .current(queue.room())
         .flatMap(
@@ -116,7 +116,7 @@ final class QueueActions {
    * room's mode, or {@code queue}).
    */
   Mono<ServerResponse> resume(ServerRequest request) {
-    QueueId queue = rooms.queue(request);
+    QueueId queue = rooms.reachable(request);
     return rooms
         .current(queue.room())
         .flatMap(
@@ -136,7 +136,7 @@ final class QueueActions {
 
   /** Ends a visitor's session or gives up their place: body {@code {"visitor": "<id>"}}. */
   Mono<ServerResponse> release(ServerRequest request) {
-    QueueId queue = rooms.queue(request);
+    QueueId queue = rooms.reachable(request);
     return JsonBodies.object(request)
         .flatMap(
             body -> {

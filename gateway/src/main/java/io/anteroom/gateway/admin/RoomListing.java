@@ -80,7 +80,7 @@ final class RoomListing {
 
   /** {@code GET /admin/api/rooms/{room}/queues/{item}}. */
   Mono<ServerResponse> queue(ServerRequest request) {
-    return queueView(rooms.queue(request)).flatMap(AdminResponses::ok);
+    return queueView(rooms.reachable(request)).flatMap(AdminResponses::ok);
   }
 
   /** One queue as listed, read now. */

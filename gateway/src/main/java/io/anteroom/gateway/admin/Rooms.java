@@ -38,12 +38,33 @@ final class Rooms {
    * spelling, or a hashed id as listed.
    */
   boolean known(QueueId queue) {
-    ItemIds rules = ids.get(queue.room());
-    String item = queue.item();
-    return rules == null
-        || item.equals(QueueId.ROOM_WIDE)
-        || item.startsWith("~")
-        || item.equals(rules.canonical(item));
+    return queue.item().equals(spelled(queue.room(), queue.item()));
+  }
+
+  /**
+   * The queue's item id as the room spells it: kept when it is the room-wide queue or a hashed id
+   * as listed; null for an id the room refuses.
+   */
+  private String spelled(String room, String item) {
+    ItemIds rules = ids.get(room);
+    if (rules == null || item.equals(QueueId.ROOM_WIDE) || item.startsWith("~")) {
+      return item;
+    }
+    return rules.canonical(item);
+  }
+
+  /** Why the queue is not {@link #known}, for an operator. */
+  String unknown(QueueId queue) {
+    return unknown(queue.room(), queue.item());
+  }
+
+  private String unknown(String room, String item) {
+    String spelled = spelled(room, item);
+    return "'"
+        + item
+        + "' is not an item id of room "
+        + room
+        + (spelled == null ? ": its requests are refused" : ": it is spelled '" + spelled + "'");
   }
 
   /** A configured room's overrides and the settings they make. */
@@ -59,8 +80,9 @@ final class Rooms {
   }
 
   /**
-   * The queue of the path's {@code {room}} and {@code {item}}: an item id as listed (such as a
-   * hashed {@code ~…} id) is kept, any other is normalised as a request's item would be.
+   * The queue of the path's {@code {room}} and {@code {item}}, its id as typed (an odd one hashed
+   * as {@link QueueId#named} does): for settings, which say themselves when an id is not the room's
+   * ({@link #known}). Actions take {@link #reachable}.
    */
   QueueId queue(ServerRequest request) {
     String room = room(request);
@@ -69,6 +91,22 @@ final class Rooms {
       throw AdminException.badRequest("the item id is longer than " + MAX_ITEM + " characters");
     }
     return QueueId.named(room, item);
+  }
+
+  /**
+   * The queue of the path's {@code {room}} and {@code {item}} as visitors reach it, for an action
+   * on it: an item id as listed (such as a hashed {@code ~…} id) is kept, any other is spelled as
+   * the room spells its items ({@code 02} is product {@code 2} where ids are numbers); 400 for an
+   * id the room refuses, whose queue nobody could ever be in.
+   */
+  QueueId reachable(ServerRequest request) {
+    String room = queue(request).room();
+    String item = request.pathVariable("item");
+    String spelled = spelled(room, item);
+    if (spelled == null) {
+      throw AdminException.badRequest(unknown(room, item));
+    }
+    return QueueId.named(room, spelled);
   }
 
   /** The room's settings read from Redis now, not from the gateway's mirror. */

@@ -12,8 +12,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -28,6 +30,7 @@ final class SettingsHandler {
 
   private static final String PATCH = "patch";
   private static final String FAILURE_POLICY = PolicyProperty.FAILURE_POLICY.key();
+  private static final String MODE = PolicyProperty.MODE.key();
 
   private final Rooms rooms;
   private final SettingsStore store;
@@ -94,6 +97,10 @@ final class SettingsHandler {
     String room = current.room();
     return write(room, null, patch)
         .doOnSuccess(done -> record(request, "room-settings", room, patch, before, after))
+        .then(
+            patch.properties().contains(MODE)
+                ? queueModesGone(request, current, after)
+                : Mono.empty())
         .then(Mono.defer(() -> rooms.current(room)))
         .map(SettingsHandler::roomView)
         .flatMap(AdminResponses::ok);
@@ -111,16 +118,7 @@ final class SettingsHandler {
       patch
           .set()
           .keySet()
-          .forEach(
-              property ->
-                  problems.add(
-                      new Problem(
-                          property,
-                          "item '"
-                              + queue.item()
-                              + "' is not an item of room "
-                              + queue.room()
-                              + ": its ids are refused")));
+          .forEach(property -> problems.add(new Problem(property, rooms.unknown(queue))));
     }
     RoomPolicy before = current.settings().forItem(queue.item());
     Map<String, String> overrides =
@@ -135,6 +133,33 @@ final class SettingsHandler {
         .then(Mono.defer(() -> rooms.current(queue.room())))
         .map(c -> queueView(c, queue))
         .flatMap(AdminResponses::ok);
+  }
+
+  /**
+   * A room-wide mode reaches every queue: the queues' own modes (a pause or a resume of one queue)
+   * are removed, each change audited, so that closing or pausing the room leaves no queue open by
+   * an override made before.
+   */
+  private Mono<Void> queueModesGone(
+      ServerRequest request, Rooms.Current current, RoomPolicy after) {
+    return Flux.fromIterable(current.overrides().queues().entrySet())
+        .filter(queue -> queue.getValue().containsKey(MODE))
+        .concatMap(
+            queue -> {
+              QueueId id = QueueId.named(current.room(), queue.getKey());
+              String old = current.settings().forItem(queue.getKey()).mode().value();
+              return store
+                  .change(current.room(), queue.getKey(), Map.of(), Set.of(MODE))
+                  .doOnSuccess(
+                      done ->
+                          audit.record(
+                              Actor.of(request),
+                              "queue-settings",
+                              id.toString(),
+                              "mode=" + old,
+                              "mode=" + after.mode().value()));
+            })
+        .then(mirror.refresh().onErrorResume(e -> Mono.empty()));
   }
 
   /**

@@ -26,8 +26,9 @@ import org.slf4j.LoggerFactory;
  * <p>The join runs in the background, off the visitor's path: the visitor neither waits for it nor
  * learns of its failure. At most {@value #MAX_IN_FLIGHT} joins are in flight at once, and none is
  * tried while the breaker in front of Redis refuses; the rest are counted as dropped. Counted in
- * {@code anteroom.gateway.shadow.joins{room,outcome}}, outcome {@code joined}, {@code dropped} or
- * {@code failed}; failures are logged at most every 10 s per room.
+ * {@code anteroom.gateway.shadow.joins{room,outcome}}, outcome {@code joined}, {@code overflow}
+ * (the virtual line holds {@link ShadowLines#MAX_WAITING} already: the would-be line is longer than
+ * that), {@code dropped} or {@code failed}; failures are logged at most every 10 s per room.
  */
 public final class ShadowJoins {
 
@@ -59,7 +60,7 @@ public final class ShadowJoins {
     this.meters = meters;
     this.warnings = ThrottledWarnings.of(log, clock);
     for (String room : rooms) {
-      for (String outcome : new String[] {"joined", "dropped", "failed"}) {
+      for (String outcome : new String[] {"joined", "overflow", "dropped", "failed"}) {
         meters.counter(JOINS, "room", room, "outcome", outcome);
       }
     }
@@ -84,10 +85,10 @@ public final class ShadowJoins {
       return;
     }
     lines
-        .store()
-        .join(queue, VisitorIds.newVisitorId(), ShadowLines.virtual(policy))
+        .join(queue, VisitorIds.newVisitorId(), policy)
         .doFinally(signal -> inFlight.decrementAndGet())
-        .subscribe(joined -> count(queue, "joined"), error -> failed(queue, error));
+        .subscribe(
+            joined -> count(queue, joined ? "joined" : "overflow"), error -> failed(queue, error));
   }
 
   private void failed(QueueId queue, Throwable error) {

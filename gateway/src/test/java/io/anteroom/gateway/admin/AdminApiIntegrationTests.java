@@ -274,13 +274,15 @@ class AdminApiIntegrationTests {
 
     assertThat(response.statusCode()).isEqualTo(400);
     assertThat(fields(body(response))).containsExactly("weight");
-    assertThat(response.body()).contains("not an item of room shop");
+    assertThat(response.body()).contains("'abc' is not an item id of room shop");
     assertThat(settingsHash()).isEqualTo(before);
     assertThat(
             admin()
                 .patch("/admin/api/rooms/shop/queues/1001/settings", "{\"weight\": 2}")
                 .statusCode())
         .isEqualTo(200);
+    assertThat(admin().patch("/admin/api/rooms/shop/queues/01/settings", "{\"weight\": 2}").body())
+        .contains("'01' is not an item id of room shop: it is spelled '1'");
   }
 
   @Test
@@ -450,7 +452,7 @@ class AdminApiIntegrationTests {
   }
 
   @Test
-  void unknownRoomsAnswer404JsonAndOddItemIdsAreNormalised() {
+  void unknownRoomsAnswer404JsonAndOddItemIdsAreRefused() {
     for (String path :
         List.of(
             "/admin/api/rooms/nope", "/admin/api/rooms/nope/settings", "/admin/api/rooms/NO%21")) {
@@ -462,19 +464,52 @@ class AdminApiIntegrationTests {
     assertThat(admin().get("/admin/api/rooms/shop/queues/1/nothing").statusCode()).isEqualTo(404);
 
     String odd = URLEncoder.encode("a b/ç?<script>", StandardCharsets.UTF_8).replace("+", "%20");
-    HttpResponse<String> activated =
-        admin().post("/admin/api/rooms/shop/queues/" + odd + "/activate");
-    assertThat(activated.statusCode()).isEqualTo(200);
-    String item = body(activated).get("item").stringValue();
-    assertThat(item).matches("~[0-9a-f]{32}");
-    assertThat(admin().get("/admin/api/rooms/shop/queues/" + item).statusCode())
-        .as("the listed id names the same queue")
-        .isEqualTo(200);
-    assertThat(
-            body(admin().get("/admin/api/rooms/shop/queues/" + item)).get("active").stringValue())
-        .isEqualTo("manual");
+    for (String item : List.of(odd, "abc", "1.json", "0x1")) {
+      HttpResponse<String> refused =
+          admin().post("/admin/api/rooms/shop/queues/" + item + "/activate");
+      assertThat(refused.statusCode()).as(item).isEqualTo(400);
+      assertThat(body(refused).get("error").stringValue())
+          .as(item)
+          .contains("is not an item id of room shop");
+    }
+    assertThat(active.list().block()).as("no queue nobody could reach turned on").isEmpty();
     assertThat(admin().get("/admin/api/rooms/shop/queues/" + "x".repeat(1100)).statusCode())
         .isEqualTo(400);
+  }
+
+  @Test
+  void anActionOnAnItemIdSpelledAnotherWayActsOnTheQueueItsVisitorsReach() {
+    for (String spelling : List.of("07", "+7", "007")) {
+      HttpResponse<String> activated =
+          admin().post("/admin/api/rooms/shop/queues/" + spelling + "/activate");
+      assertThat(activated.statusCode()).as(spelling).isEqualTo(200);
+      assertThat(body(activated).get("item").stringValue()).as(spelling).isEqualTo("7");
+    }
+    assertThat(active.list().block()).containsOnlyKeys(queue);
+    assertThat(admin().post("/admin/api/rooms/shop/queues/07/pause").statusCode()).isEqualTo(200);
+    assertThat(settingsHash()).containsExactlyEntriesOf(Map.of("7/mode", "paused"));
+    assertThat(admin().get("/admin/api/rooms/shop/queues/007").body()).contains("\"item\":\"7\"");
+  }
+
+  @Test
+  void aRoomWideModeReachesEveryQueueThoughOneWasPausedOrResumedOnItsOwn(CapturedOutput log) {
+    settings.put("shop", null, Map.of("mode", "paused")).block();
+    assertThat(admin().post("/admin/api/rooms/shop/queues/7/resume").statusCode()).isEqualTo(200);
+    assertThat(admin().post("/admin/api/rooms/shop/queues/8/pause").statusCode()).isEqualTo(200);
+    settings.put("shop", "8", Map.of("weight", "2")).block();
+
+    HttpResponse<String> closed =
+        admin().patch("/admin/api/rooms/shop/settings", "{\"mode\": \"closed\"}");
+
+    assertThat(closed.statusCode()).isEqualTo(200);
+    assertThat(settingsHash())
+        .as("the queues' own modes are gone, their other settings kept")
+        .containsExactlyInAnyOrderEntriesOf(Map.of("mode", "closed", "8/weight", "2"));
+    assertThat(policies.current("shop").block().forItem("7").mode().value()).isEqualTo("closed");
+    assertThat(policies.current("shop").block().forItem("8").mode().value()).isEqualTo("closed");
+    assertThat(log.getAll())
+        .contains("what=queue-settings target=shop:7 old=mode=queue new=mode=closed")
+        .contains("what=queue-settings target=shop:8 old=mode=paused new=mode=closed");
   }
 
   @Test

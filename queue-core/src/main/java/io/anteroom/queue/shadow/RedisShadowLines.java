@@ -54,6 +54,17 @@ public final class RedisShadowLines implements ShadowLines {
   }
 
   @Override
+  public Mono<Boolean> join(QueueId queue, String visitor, RoomPolicy policy) {
+    // Read apart from the join: gateways' joins in flight meanwhile may pass the bound by a few.
+    return Mono.fromCompletionStage(() -> commands.zcard(keys.waiting(queue)))
+        .flatMap(
+            waiting ->
+                waiting >= MAX_WAITING
+                    ? Mono.just(false)
+                    : store.join(queue, visitor, ShadowLines.virtual(policy)).thenReturn(true));
+  }
+
+  @Override
   public QueueStore store() {
     return store;
   }

@@ -22,6 +22,13 @@ public interface ShadowLines {
   /** Most would-be waits kept per queue, newest first; the quantiles are over these. */
   int WAITS_KEPT = 1000;
 
+  /**
+   * Most people a virtual line holds. Nobody leaves a virtual line but by its admissions, so a join
+   * beyond is counted and not kept: whatever arrives during a dry run, its keys stay within a few
+   * megabytes a queue.
+   */
+  long MAX_WAITING = 20_000;
+
   /** The abandon-after of a virtual line: nobody polls it, so nobody is taken as gone. */
   Duration NEVER_ABANDONED = Duration.ofDays(3650);
 
@@ -29,6 +36,15 @@ public interface ShadowLines {
   static RoomPolicy virtual(RoomPolicy policy) {
     return policy.withAbandonAfter(NEVER_ABANDONED);
   }
+
+  /**
+   * Puts {@code visitor}, an id minted for the join, in the virtual line of {@code queue} under
+   * {@code policy} as {@link #virtual} applies it, unless the line holds {@value #MAX_WAITING}
+   * already.
+   *
+   * @return true when joined, false when the line was full and the join only counted
+   */
+  Mono<Boolean> join(QueueId queue, String visitor, RoomPolicy policy);
 
   /**
    * The store of the virtual lines: joins (join.lua, an id minted for the call), admissions and

@@ -11,7 +11,8 @@
 -- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions (the room's), 7 budget (the
 --       room's)
 -- ARGV: 1 now (ms), 2 time to live of the running set (ms), 3 the room's new users per second (0
---       when not limited), 4 the room's burst (tokens), 5.. visitors
+--       when not limited, and for passes of a queue in shadow mode: a dry run spends nothing of
+--       the room's), 4 the room's burst (tokens), 5.. visitors
 -- Reply: number of visitors new to running
 -- Safe to repeat at any later moment: activity times only move forward, and a visitor who finished
 -- at or after now (the session ended after this call was sent) stays finished, as one who joined

@@ -75,6 +75,21 @@ class RedisShadowLinesIntegrationTests {
   }
 
   @Test
+  void joinWhenTheVirtualLineHoldsItsMostThenCountsTheNewcomerWithoutKeepingThem() {
+    drainBucket();
+    List<Boolean> joined =
+        reactor.core.publisher.Flux.range(0, (int) ShadowLines.MAX_WAITING + 50)
+            .concatMap(i -> lines.join(queue, "v" + i, POLICY))
+            .collectList()
+            .block();
+
+    assertThat(joined.stream().filter(j -> j)).hasSize((int) ShadowLines.MAX_WAITING);
+    assertThat(joined.subList((int) ShadowLines.MAX_WAITING, joined.size())).containsOnly(false);
+    assertThat(sync.zcard(shadow.waiting(queue))).isEqualTo(ShadowLines.MAX_WAITING);
+    assertThat(sync.zcard(shadow.seen(queue))).isEqualTo(ShadowLines.MAX_WAITING);
+  }
+
+  @Test
   void joinAndAdmitWriteOnlyTheShadowKeys() {
     join("v1");
     drainBucket();
