@@ -85,15 +85,19 @@ public final class PassGuard {
     return Verdict.forbidden(check);
   }
 
+  /** The item the request names, in the room's spelling of it; null when it names none. */
   private String item(Request request, GuardedPaths.Match match) {
-    if (match.item() != null) {
-      return match.item();
+    String item = match.item();
+    if (item == null) {
+      if (settings.itemHeader() == null) {
+        return PassVerifier.ROOM_WIDE;
+      }
+      item = request.header(settings.itemHeader());
+      if (item == null || item.isEmpty()) {
+        return null;
+      }
     }
-    if (settings.itemHeader() == null) {
-      return PassVerifier.ROOM_WIDE;
-    }
-    String item = request.header(settings.itemHeader());
-    return item == null || item.isEmpty() ? null : item;
+    return ItemIds.canonical(item, settings.itemFormat(), settings.itemCase());
   }
 
   private String pass(Request request) {

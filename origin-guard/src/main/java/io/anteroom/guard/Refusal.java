@@ -28,7 +28,10 @@ public enum Refusal {
   EXPIRED,
   /** A pass for another room. */
   WRONG_ROOM,
-  /** A pass of the room that does not name the item. */
+  /**
+   * A pass of the room that does not name the item, or a request naming no item the room reads
+   * ({@code 0x1} with {@code item-format: integer}).
+   */
   WRONG_ITEM,
   /** A pass that names the item, but whose {@code until} for it has passed beyond the leeway. */
   ITEM_ENDED;

@@ -37,7 +37,8 @@ class PassGuardFilterSpellingsIntegrationTests {
     PassGuard guard =
         new PassGuard(
             PassVerifier.builder().jwkSet(TestPasses.jwks(KEY)).build(),
-            GuardSettings.forbidding(ROOM, PathSpellings.GUARDED));
+            GuardSettings.forbidding(ROOM, PathSpellings.GUARDED)
+                .withItems(GuardSettings.ItemFormat.INTEGER, GuardSettings.ItemCase.SENSITIVE));
     tomcat = new Tomcat();
     tomcat.setBaseDir(Files.createTempDirectory("guarded-shop").toString());
     tomcat.setPort(0);
@@ -82,12 +83,24 @@ class PassGuardFilterSpellingsIntegrationTests {
     }
   }
 
+  @ParameterizedTest
+  @MethodSource("io.anteroom.guard.PathSpellings#numberSpellingsOfOne")
+  void aPassForAnotherSpellingOfTheIdDoesNotOpenTheProductItReadsAs(String id, String item) {
+    String pass = TestPasses.pass(KEY, Instant.now(), item);
+
+    RawHttp.Response response = RawHttp.get(port, "/products/" + id, pass);
+
+    assertThat(ProductPages.served(response)).as("%s answered %s", id, response).isFalse();
+  }
+
   @Test
-  void aPassForTheProductOpensItsPagesSpelledPlainly() {
+  void aPassForTheProductOpensItsPagesSpelledAsTheRoomReadsThem() {
     String pass = TestPasses.pass(KEY, Instant.now(), "1");
 
     assertThat(RawHttp.get(port, "/products/1", pass)).isEqualTo(ProductPages.page(1));
     assertThat(RawHttp.get(port, "/products/1/reviews", pass)).isEqualTo(ProductPages.page(1));
+    assertThat(RawHttp.get(port, "/products/01", pass)).isEqualTo(ProductPages.page(1));
+    assertThat(RawHttp.get(port, "/products/+1", pass)).isEqualTo(ProductPages.page(1));
     assertThat(RawHttp.get(port, "/products/1", null).status()).isEqualTo(403);
     assertThat(RawHttp.get(port, "/", null)).isEqualTo(new RawHttp.Response(200, "home"));
   }

@@ -80,6 +80,43 @@ class PassGuardTests {
     assertThat(starred.protects("/checkout")).isFalse();
   }
 
+  @Test
+  void withIntegerIdsEverySpellingOfANumberNeedsThePassForTheNumberAndOthersOpenNothing() {
+    PassGuard integers =
+        new PassGuard(
+            PassVerifier.builder().jwkSet(TestPasses.jwks(key)).build(),
+            GuardSettings.forbidding(ROOM, List.of("/products/{id}"))
+                .withItems(GuardSettings.ItemFormat.INTEGER, GuardSettings.ItemCase.SENSITIVE));
+    String one = pass(key, Instant.now(), "1");
+
+    for (String path : List.of("/products/1", "/products/01", "/products/+1", "/products/%2B001")) {
+      assertThat(integers.decide(request(path, one)).check().item()).as(path).isEqualTo("1");
+    }
+    for (String id : List.of("01", "0x1", "%201", "%EF%BC%91", "1.0", "1" + "0".repeat(19))) {
+      Verdict verdict = integers.decide(request("/products/" + id, pass(key, Instant.now(), id)));
+      assertThat(verdict.check().refusal()).as(id).isEqualTo(Refusal.WRONG_ITEM);
+    }
+  }
+
+  @Test
+  void withCaseInsensitiveIdsTheItemIsLowerCased() {
+    PassGuard insensitive =
+        new PassGuard(
+            PassVerifier.builder().jwkSet(TestPasses.jwks(key)).build(),
+            GuardSettings.forbidding(ROOM, List.of("/sales/{id}"))
+                .withItems(GuardSettings.ItemFormat.TEXT, GuardSettings.ItemCase.INSENSITIVE));
+
+    Verdict verdict =
+        insensitive.decide(request("/sales/Spring", pass(key, Instant.now(), "spring")));
+
+    assertThat(verdict.check().item()).isEqualTo("spring");
+    assertThat(
+            insensitive
+                .decide(request("/sales/Spring", pass(key, Instant.now(), "Spring")))
+                .allowed())
+        .isFalse();
+  }
+
   private static PassGuard.Request request(String path, String pass) {
     return new PassGuard.Request() {
       @Override

@@ -35,7 +35,8 @@ class PassGuardWebFilterSpellingsIntegrationTests {
     PassGuard guard =
         new PassGuard(
             PassVerifier.builder().jwkSet(TestPasses.jwks(KEY)).build(),
-            GuardSettings.forbidding(ROOM, PathSpellings.GUARDED));
+            GuardSettings.forbidding(ROOM, PathSpellings.GUARDED)
+                .withItems(GuardSettings.ItemFormat.INTEGER, GuardSettings.ItemCase.SENSITIVE));
     shop = new AnnotationConfigApplicationContext(Shop.class, ProductPages.class);
     HttpHandler handler =
         WebHttpHandlerBuilder.applicationContext(shop)
@@ -74,13 +75,25 @@ class PassGuardWebFilterSpellingsIntegrationTests {
     }
   }
 
+  @ParameterizedTest
+  @MethodSource("io.anteroom.guard.PathSpellings#numberSpellingsOfOne")
+  void aPassForAnotherSpellingOfTheIdDoesNotOpenTheProductItReadsAs(String id, String item) {
+    String pass = TestPasses.pass(KEY, Instant.now(), item);
+
+    RawHttp.Response response = RawHttp.get(server.port(), "/products/" + id, pass);
+
+    assertThat(ProductPages.served(response)).as("%s answered %s", id, response).isFalse();
+  }
+
   @Test
-  void aPassForTheProductOpensItsPagesSpelledPlainly() {
+  void aPassForTheProductOpensItsPagesSpelledAsTheRoomReadsThem() {
     String pass = TestPasses.pass(KEY, Instant.now(), "1");
 
     assertThat(RawHttp.get(server.port(), "/products/1", pass)).isEqualTo(ProductPages.page(1));
     assertThat(RawHttp.get(server.port(), "/products/1/reviews", pass))
         .isEqualTo(ProductPages.page(1));
+    assertThat(RawHttp.get(server.port(), "/products/01", pass)).isEqualTo(ProductPages.page(1));
+    assertThat(RawHttp.get(server.port(), "/products/+1", pass)).isEqualTo(ProductPages.page(1));
     assertThat(RawHttp.get(server.port(), "/products/1", null).status()).isEqualTo(403);
     assertThat(RawHttp.get(server.port(), "/", null)).isEqualTo(new RawHttp.Response(200, "home"));
   }

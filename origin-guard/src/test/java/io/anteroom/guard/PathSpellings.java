@@ -1,6 +1,8 @@
 package io.anteroom.guard;
 
+import java.util.Arrays;
 import java.util.List;
+import org.junit.jupiter.params.provider.Arguments;
 
 /**
  * Request targets that spell, or nearly spell, product 1's page {@code /products/1} (or a page
@@ -13,6 +15,29 @@ final class PathSpellings {
   static final List<String> GUARDED = List.of("/products/{id}", "/products/{id}/**");
 
   private PathSpellings() {}
+
+  /**
+   * Ids that a number parser reads as 1 (or -1), as a request line spells them, each with the item
+   * a pass names for it from a room whose ids are text: such a room queues each as an item of its
+   * own.
+   */
+  static List<Arguments> numberSpellingsOfOne() {
+    String[][] spellings = {
+      {"01", "01"},
+      {"001", "001"},
+      {"+1", "+1"},
+      {"%2B1", "+1"},
+      {"%201", " 1"},
+      {"1%20", "1 "},
+      {"0x1", "0x1"},
+      {"%231", "#1"},
+      {"%EF%BC%91", "\uff11"},
+      {"-0x1", "-0x1"}
+    };
+    return Arrays.stream(spellings)
+        .map(spelling -> Arguments.of(spelling[0], ItemIds.normalise(spelling[1])))
+        .toList();
+  }
 
   static List<String> all() {
     return List.of(
