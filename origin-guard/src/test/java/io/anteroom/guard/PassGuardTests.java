@@ -53,7 +53,7 @@ class PassGuardTests {
 
     assertThat(verdict.status()).isEqualTo(400);
     assertThat(verdict.body()).isEqualTo("Bad Request: ambiguous path (dot_segment)\n");
-    assertThat(verdict.check()).isNull();
+    assertThat(verdict.check().refusal()).isEqualTo(Refusal.AMBIGUOUS_PATH);
     assertThat(guard.protects("/static/%2e%2e/app.css")).isTrue();
   }
 
