@@ -72,7 +72,8 @@ record CanonicalPath(String value, Problem problem) {
     }
     List<String> segments = new ArrayList<>();
     boolean trailingSlash = false;
-    for (String raw : rawPath.substring(Math.min(1, rawPath.length())).split("/", -1)) {
+    String segmentsAfterRoot = rawPath.isEmpty() ? "" : rawPath.substring(1);
+    for (String raw : segmentsAfterRoot.split("/", -1)) {
       int parameters = raw.indexOf(';');
       String value = decode(parameters < 0 ? raw : raw.substring(0, parameters));
       if (value == null) {
@@ -104,8 +105,9 @@ record CanonicalPath(String value, Problem problem) {
     for (int i = 0; i < segment.length(); i++) {
       char c = segment.charAt(i);
       if (c == '%') {
-        int high = i + 2 < segment.length() ? hex(segment.charAt(i + 1)) : -1;
-        int low = high < 0 ? -1 : hex(segment.charAt(i + 2));
+        // Only ASCII is left here, so Character.digit reads no other script's digits.
+        int high = i + 2 < segment.length() ? Character.digit(segment.charAt(i + 1), 16) : -1;
+        int low = high < 0 ? -1 : Character.digit(segment.charAt(i + 2), 16);
         if (low < 0) {
           return null;
         }
@@ -119,10 +121,6 @@ record CanonicalPath(String value, Problem problem) {
     }
     String decoded = utf8(bytes, length);
     return decoded == null || hasControl(decoded) ? null : decoded;
-  }
-
-  private static int hex(char c) {
-    return c < 0x80 ? Character.digit(c, 16) : -1;
   }
 
   /** The UTF-8 text of the first {@code length} bytes, or null when they are not UTF-8. */
