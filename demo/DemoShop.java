@@ -444,7 +444,7 @@ public final class DemoShop {
   private record ShopRequest(HttpExchange exchange) implements PassGuard.Request {
     @Override
     public String path() {
-      return exchange.getRequestURI().getPath();
+      return exchange.getRequestURI().getRawPath();
     }
 
     @Override

@@ -142,7 +142,7 @@ class GuardedOriginIntegrationTests {
   private record Request(HttpExchange exchange) implements PassGuard.Request {
     @Override
     public String path() {
-      return exchange.getRequestURI().getPath();
+      return exchange.getRequestURI().getRawPath();
     }
 
     @Override

@@ -18,6 +18,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     item in braces; required
  * @param itemHeader a request header holding the item for paths without one in braces; default none
  *     (such paths are checked for the room-wide line)
+ * @param itemFormat {@code text} or {@code integer}, as the room's {@code item-format}: {@code
+ *     integer} for an origin that reads ids as numbers; default {@code text}
+ * @param itemCase {@code sensitive} or {@code insensitive}, as the room's {@code item-case};
+ *     default {@code sensitive}
  * @param passHeader the header the gateway forwards the pass in ({@code
  *     anteroom.gateway.forward-pass-header}); default {@code Anteroom-Pass}
  * @param passCookie a cookie to read the pass from when the header is absent; default none
@@ -41,6 +45,8 @@ public record GuardProperties(
     String room,
     @DefaultValue({}) List<String> paths,
     String itemHeader,
+    @DefaultValue("text") GuardSettings.ItemFormat itemFormat,
+    @DefaultValue("sensitive") GuardSettings.ItemCase itemCase,
     @DefaultValue(GuardSettings.DEFAULT_PASS_HEADER) String passHeader,
     String passCookie,
     @DefaultValue("forbidden") OnRefusal onRefusal,
@@ -55,7 +61,15 @@ public record GuardProperties(
   /** Which requests are checked and how refusals are answered. */
   public GuardSettings settings() {
     return new GuardSettings(
-        room, paths, itemHeader, passHeader, passCookie, onRefusal, gatewayUrl);
+        room,
+        paths,
+        itemHeader,
+        itemFormat,
+        itemCase,
+        passHeader,
+        passCookie,
+        onRefusal,
+        gatewayUrl);
   }
 
   /** The verifier these properties describe. */

@@ -12,6 +12,10 @@ import java.util.List;
  * @param itemHeader a request header holding the item instead, for paths without an item in braces;
  *     null or blank for none, and such paths are checked for the room-wide line ({@value
  *     PassVerifier#ROOM_WIDE})
+ * @param itemFormat how the origin reads item ids, as the room's {@code item-format}; null for
+ *     {@link ItemFormat#TEXT}
+ * @param itemCase whether the origin tells item ids apart by case, as the room's {@code item-case};
+ *     null for {@link ItemCase#SENSITIVE}
  * @param passHeader the header the gateway forwards the pass in ({@code
  *     anteroom.gateway.forward-pass-header}); null or blank for none
  * @param passCookie a cookie to read the pass from when the header is absent, for an origin that
@@ -24,6 +28,8 @@ public record GuardSettings(
     String room,
     List<String> paths,
     String itemHeader,
+    ItemFormat itemFormat,
+    ItemCase itemCase,
     String passHeader,
     String passCookie,
     OnRefusal onRefusal,
@@ -31,6 +37,29 @@ public record GuardSettings(
 
   /** The header name {@code ./anteroom demo} and the docs configure the gateway with. */
   public static final String DEFAULT_PASS_HEADER = "Anteroom-Pass";
+
+  /**
+   * How the origin reads an item id, so the guard checks the pass for the item the origin serves:
+   * the room's {@code item-format}, which the gateway canonicalises ids with before it queues them.
+   */
+  public enum ItemFormat {
+    /** The id as it is: {@code 01} and {@code 1} are two items. */
+    TEXT,
+    /**
+     * ASCII digits with an optional sign, read as the decimal of a signed 64-bit integer ({@code
+     * 01}, {@code +1} → {@code 1}); any other id ({@code 0x1}, {@code 1.0}, a space, other scripts'
+     * digits) opens nothing.
+     */
+    INTEGER
+  }
+
+  /** Whether item ids differ by case: the room's {@code item-case}. */
+  public enum ItemCase {
+    /** {@code Sale} and {@code sale} are two items. */
+    SENSITIVE,
+    /** Ids are lower-cased: {@code Sale} is {@code sale}. */
+    INSENSITIVE
+  }
 
   public GuardSettings {
     if (room == null || room.isBlank()) {
@@ -42,6 +71,12 @@ public record GuardSettings(
     }
     new GuardedPaths(paths);
     itemHeader = blankToNull(itemHeader);
+    if (itemFormat == null) {
+      itemFormat = ItemFormat.TEXT;
+    }
+    if (itemCase == null) {
+      itemCase = ItemCase.SENSITIVE;
+    }
     passHeader = blankToNull(passHeader);
     passCookie = blankToNull(passCookie);
     if (passHeader == null && passCookie == null) {
@@ -59,10 +94,28 @@ public record GuardSettings(
     }
   }
 
+  /** Settings for a room whose item ids are text, told apart by case. */
+  public GuardSettings(
+      String room,
+      List<String> paths,
+      String itemHeader,
+      String passHeader,
+      String passCookie,
+      OnRefusal onRefusal,
+      URI gatewayUrl) {
+    this(room, paths, itemHeader, null, null, passHeader, passCookie, onRefusal, gatewayUrl);
+  }
+
   /** The demo's and docs' settings: the pass in {@value #DEFAULT_PASS_HEADER}, refused with 403. */
   public static GuardSettings forbidding(String room, List<String> paths) {
     return new GuardSettings(
         room, paths, null, DEFAULT_PASS_HEADER, null, OnRefusal.FORBIDDEN, null);
+  }
+
+  /** These settings for a room whose item ids are read as {@code format} and {@code itemCase}. */
+  public GuardSettings withItems(ItemFormat format, ItemCase itemCase) {
+    return new GuardSettings(
+        room, paths, itemHeader, format, itemCase, passHeader, passCookie, onRefusal, gatewayUrl);
   }
 
   private static String blankToNull(String value) {

@@ -9,6 +9,12 @@ import java.util.regex.Pattern;
  * The paths a guard protects, as the gateway's route predicates name them: {@code /products/{id}}
  * (any name in braces is the item, one per pattern), {@code *} for one segment, and a trailing
  * {@code /**} for anything below (or nothing). A path that matches no pattern is not protected.
+ *
+ * <p>They are matched against a {@link CanonicalPath}, and never more narrowly than Spring's {@code
+ * PathPattern} would route them: names are compared ignoring case (Unicode case, as the {@code
+ * String.equalsIgnoreCase} of {@code PathPatternParser.setCaseSensitive(false)} does), a trailing
+ * slash matches too, and a {@code *} at the end also matches an empty last segment ({@code
+ * /products/} for {@code /products/*}).
  */
 final class GuardedPaths {
 
@@ -25,7 +31,7 @@ final class GuardedPaths {
     this.patterns = List.copyOf(compiled);
   }
 
-  /** The match of {@code path} (without the query), or null when it is not protected. */
+  /** The match of a canonical {@code path}, or null when it is not protected. */
   Match match(String path) {
     for (Pattern pattern : patterns) {
       Matcher matcher = pattern.matcher(path);
@@ -47,7 +53,9 @@ final class GuardedPaths {
     }
     StringBuilder regex = new StringBuilder();
     int items = 0;
-    for (String segment : body.split("/", -1)) {
+    String[] segments = body.split("/", -1);
+    for (int i = 0; i < segments.length; i++) {
+      String segment = segments[i];
       if (segment.isEmpty()) {
         continue;
       }
@@ -56,7 +64,7 @@ final class GuardedPaths {
         regex.append("([^/]+)");
         items++;
       } else if (segment.equals("*")) {
-        regex.append("[^/]+");
+        regex.append(i == segments.length - 1 && !below ? "[^/]*" : "[^/]+");
       } else if (segment.contains("*") || segment.contains("{")) {
         throw new IllegalArgumentException(
             "a guarded path's segment is a name, {item}, or *, was '"
@@ -71,6 +79,6 @@ final class GuardedPaths {
       throw new IllegalArgumentException("a guarded path names one item at most: " + pattern);
     }
     regex.append(below ? "(?:/.*)?" : "/?");
-    return Pattern.compile(regex.toString());
+    return Pattern.compile(regex.toString(), Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
   }
 }

@@ -7,6 +7,13 @@ import java.util.Objects;
  * Decides whether a request may reach the origin: on a protected path, only with a pass that opens
  * the path's item. The servlet {@link PassGuardFilter} and the WebFlux {@link PassGuardWebFilter}
  * put it in front of an application; a plain origin calls {@link #decide} itself. Thread-safe.
+ *
+ * <p>Paths are matched as Spring routes them, not as they are spelled ({@link CanonicalPath}):
+ * escapes decoded once, path parameters removed, empty segments dropped, so {@code /%70roducts/1}
+ * and {@code /products;a=b/1} are product 1's page, and the item is the decoded segment that
+ * Spring's {@code @PathVariable} receives. A path spelled in a way servers read differently (a dot
+ * segment, an encoded slash, backslash or percent, a bad escape, a control character) is refused
+ * with {@code 400} on every path, pass or not.
  */
 public final class PassGuard {
 
@@ -15,7 +22,10 @@ public final class PassGuard {
 
   /** What a guard reads of a request; each call answers null for an absent value. */
   public interface Request {
-    /** The path, without the query (and without a servlet context path). */
+    /**
+     * The raw path, still percent-encoded as the request line carries it, without the query (and
+     * without a servlet context path).
+     */
     String path();
 
     /** The full path and query to send a redirected visitor to at the gateway. */
@@ -38,14 +48,22 @@ public final class PassGuard {
     this.paths = new GuardedPaths(settings.paths());
   }
 
-  /** Whether requests to {@code path} (without the query) need a pass. */
-  public boolean protects(String path) {
-    return paths.match(path) != null;
+  /**
+   * Whether {@link #decide} has anything to check for a request to {@code rawPath} (as {@link
+   * Request#path()}): the path is protected, or spelled so that it is refused.
+   */
+  public boolean protects(String rawPath) {
+    CanonicalPath path = CanonicalPath.of(rawPath);
+    return path.problem() != null || paths.match(path.value()) != null;
   }
 
   /** The verdict for {@code request}. */
   public Verdict decide(Request request) {
-    GuardedPaths.Match match = paths.match(request.path());
+    CanonicalPath path = CanonicalPath.of(request.path());
+    if (path.problem() != null) {
+      return Verdict.ambiguous(path.problem());
+    }
+    GuardedPaths.Match match = paths.match(path.value());
     if (match == null) {
       return Verdict.UNPROTECTED;
     }
@@ -67,15 +85,19 @@ public final class PassGuard {
     return Verdict.forbidden(check);
   }
 
+  /** The item the request names, in the room's spelling of it; null when it names none. */
   private String item(Request request, GuardedPaths.Match match) {
-    if (match.item() != null) {
-      return match.item();
+    String item = match.item();
+    if (item == null) {
+      if (settings.itemHeader() == null) {
+        return PassVerifier.ROOM_WIDE;
+      }
+      item = request.header(settings.itemHeader());
+      if (item == null || item.isEmpty()) {
+        return null;
+      }
     }
-    if (settings.itemHeader() == null) {
-      return PassVerifier.ROOM_WIDE;
-    }
-    String item = request.header(settings.itemHeader());
-    return item == null || item.isEmpty() ? null : item;
+    return ItemIds.canonical(item, settings.itemFormat(), settings.itemCase());
   }
 
   private String pass(Request request) {

@@ -53,13 +53,18 @@ public final class PassGuardFilter implements Filter {
 
   private record ServletRequestView(HttpServletRequest request) implements PassGuard.Request {
 
+    /**
+     * The raw request URI that Spring MVC routes on, less the context path; null, which is refused,
+     * when the container's context path does not begin it.
+     */
     @Override
     public String path() {
       String uri = request.getRequestURI();
       String context = request.getContextPath();
-      return context != null && !context.isEmpty() && uri.startsWith(context)
-          ? uri.substring(context.length())
-          : uri;
+      if (context == null || context.isEmpty()) {
+        return uri;
+      }
+      return uri.startsWith(context) ? uri.substring(context.length()) : null;
     }
 
     @Override

@@ -18,9 +18,10 @@ import reactor.core.scheduler.Schedulers;
 /**
  * A WebFlux {@link WebFilter} that lets a request to a protected path through only with a valid
  * pass ({@link PassGuard}); an accepted {@link PassCheck} is in the exchange attribute {@link
- * PassGuard#CHECK_ATTRIBUTE}. Requests to other paths pass at once; the check of a protected one
- * runs on the bounded elastic scheduler, since it fetches the gateway's key set when it is due or a
- * pass names a kid not cached, and must not block the event loop meanwhile.
+ * PassGuard#CHECK_ATTRIBUTE}. Requests to other paths pass at once (a path spelled ambiguously is
+ * refused, {@link PassGuard}); the check of a protected one runs on the bounded elastic scheduler,
+ * since it fetches the gateway's key set when it is due or a pass names a kid not cached, and must
+ * not block the event loop meanwhile.
  */
 public final class PassGuardWebFilter implements WebFilter {
 
@@ -44,7 +45,9 @@ public final class PassGuardWebFilter implements WebFilter {
   private static Mono<Void> answer(
       ServerWebExchange exchange, WebFilterChain chain, Verdict verdict) {
     if (verdict.allowed()) {
-      exchange.getAttributes().put(PassGuard.CHECK_ATTRIBUTE, verdict.check());
+      if (verdict.check() != null) {
+        exchange.getAttributes().put(PassGuard.CHECK_ATTRIBUTE, verdict.check());
+      }
       return chain.filter(exchange);
     }
     return refuse(exchange.getResponse(), verdict);
@@ -65,6 +68,7 @@ public final class PassGuardWebFilter implements WebFilter {
 
   private record ReactiveRequestView(ServerHttpRequest request) implements PassGuard.Request {
 
+    /** The raw path within the application, which WebFlux routes on. */
     @Override
     public String path() {
       return request.getPath().pathWithinApplication().value();

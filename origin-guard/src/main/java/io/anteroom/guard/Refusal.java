@@ -2,8 +2,17 @@ package io.anteroom.guard;
 
 import java.util.Locale;
 
-/** Why {@link PassVerifier} refused a pass, in the order it checks. */
+/**
+ * Why {@link PassVerifier} refused a pass, in the order it checks; first, why {@link PassGuard}
+ * refused a request before looking at its pass.
+ */
 public enum Refusal {
+  /**
+   * The path is spelled in a way servers and frameworks read differently (a dot segment, an encoded
+   * slash, backslash or percent, a bad escape, a control character), so there is no one path to
+   * check a pass for: answered {@code 400}, pass or not.
+   */
+  AMBIGUOUS_PATH,
   /** The request carries no pass: it did not come through the gateway. */
   MISSING,
   /** Not a compact JWS: empty, too long, bad base64 or JSON, or claims of the wrong form. */
@@ -28,7 +37,10 @@ public enum Refusal {
   EXPIRED,
   /** A pass for another room. */
   WRONG_ROOM,
-  /** A pass of the room that does not name the item. */
+  /**
+   * A pass of the room that does not name the item, or a request naming no item the room reads
+   * ({@code 0x1} with {@code item-format: integer}).
+   */
   WRONG_ITEM,
   /** A pass that names the item, but whose {@code until} for it has passed beyond the leeway. */
   ITEM_ENDED;

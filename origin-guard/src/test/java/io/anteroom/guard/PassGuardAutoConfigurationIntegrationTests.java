@@ -47,6 +47,21 @@ class PassGuardAutoConfigurationIntegrationTests {
   }
 
   @Test
+  void itemIdsAreReadAsTheRoomReadsThem() {
+    new WebApplicationContextRunner()
+        .withConfiguration(GUARD)
+        .withPropertyValues(GUARDED)
+        .withPropertyValues(
+            "anteroom.guard.item-format=integer", "anteroom.guard.item-case=insensitive")
+        .run(
+            context -> {
+              GuardSettings settings = context.getBean(GuardProperties.class).settings();
+              assertThat(settings.itemFormat()).isEqualTo(GuardSettings.ItemFormat.INTEGER);
+              assertThat(settings.itemCase()).isEqualTo(GuardSettings.ItemCase.INSENSITIVE);
+            });
+  }
+
+  @Test
   void withoutAJwksUrlNothingIsGuarded() {
     new WebApplicationContextRunner()
         .withConfiguration(GUARD)

@@ -64,6 +64,30 @@ class PassGuardFilterTests {
   }
 
   @Test
+  void aProductPageSpelledOtherwiseIsForbiddenBelowTheContextPath() throws Exception {
+    MockHttpServletRequest request = get("/shop/%70roducts;a=b/7");
+    request.setContextPath("/shop");
+
+    MockHttpServletResponse response = run(forbidding(), request);
+
+    assertThat(response.getStatus()).isEqualTo(403);
+    assertThat(response.getContentAsString()).contains("missing");
+  }
+
+  @Test
+  void anAmbiguousPathIsABadRequestNamingTheReason() throws Exception {
+    MockHttpServletRequest request = get("/products/%2e%2e/7");
+    request.addHeader("Anteroom-Pass", pass(key, Instant.now(), "7"));
+
+    MockHttpServletResponse response = run(forbidding(), request);
+
+    assertThat(response.getStatus()).isEqualTo(400);
+    assertThat(response.getContentAsString())
+        .isEqualTo("Bad Request: ambiguous path (dot_segment)\n");
+    assertThat(response.getHeader("Cache-Control")).isEqualTo("no-store");
+  }
+
+  @Test
   void withRedirectAVisitorWithoutAPassIsSentToTheSamePathAtTheGateway() throws Exception {
     MockHttpServletRequest request = get("/products/7");
     request.setQueryString("colour=red");

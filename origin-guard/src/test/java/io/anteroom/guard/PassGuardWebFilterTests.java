@@ -81,6 +81,19 @@ class PassGuardWebFilterTests {
   }
 
   @Test
+  void anAmbiguousPathIsABadRequestNamingTheReason() {
+    client(GuardSettings.forbidding(ROOM, PATHS))
+        .get()
+        .uri(URI.create("/products%2F7"))
+        .header("Anteroom-Pass", pass(key, Instant.now(), "7"))
+        .exchange()
+        .expectStatus()
+        .isBadRequest()
+        .expectBody(String.class)
+        .isEqualTo("Bad Request: ambiguous path (encoding)\n");
+  }
+
+  @Test
   void pathsNotGuardedPassWithoutAPass() {
     client(GuardSettings.forbidding(ROOM, PATHS)).get().uri("/").exchange().expectStatus().isOk();
   }
