@@ -81,7 +81,9 @@ public final class DemoShop {
       guard =
           new PassGuard(
               verifier,
-              GuardSettings.forbidding(ROOM, List.of("/products/{id}", "/products/{id}/**")));
+              GuardSettings.forbidding(ROOM, List.of("/products/{id}", "/products/{id}/**"))
+                  // The room reads product ids as numbers (config/anteroom.yml): so does the guard.
+                  .withItems(GuardSettings.ItemFormat.INTEGER, GuardSettings.ItemCase.SENSITIVE));
     }
     HttpServer server =
         HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
