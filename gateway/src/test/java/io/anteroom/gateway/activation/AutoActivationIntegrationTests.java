@@ -115,12 +115,12 @@ class AutoActivationIntegrationTests {
         // One gateway's 14/s stays under 20/s for several windows.
         await()
             .during(Duration.ofSeconds(4))
-            .atMost(Duration.ofSeconds(6))
+            .atMost(Duration.ofSeconds(15))
             .until(() -> !active.list().block().containsKey(item));
         assertThat(one.waiting()).isZero();
         try (Traffic two = Traffic.start(secondPort, "/products/3", 14)) {
           await()
-              .atMost(Duration.ofSeconds(5))
+              .atMost(Duration.ofSeconds(15))
               .until(() -> active.list().block().get(item) == Activation.AUTO);
         }
       }
