@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -24,12 +25,14 @@ public final class RedisRoomStore implements RoomStore {
   /** The measured new users come from the scripts per 1000 minutes, an integer. */
   private static final double PER_1000_MINUTES = 1000.0;
 
+  private final RedisClusterAsyncCommands<String, String> commands;
   private final ScriptRunner scripts;
   private final QueueKeys keys;
   private final Clock clock;
 
   public RedisRoomStore(
       RedisClusterAsyncCommands<String, String> commands, QueueKeys keys, Clock clock) {
+    this.commands = commands;
     this.scripts = new ScriptRunner(commands);
     this.keys = keys;
     this.clock = clock;
@@ -77,6 +80,17 @@ public final class RedisRoomStore implements RoomStore {
   @Override
   public Mono<RoomAdmitResult> check(String roomName, RoomPolicy room) {
     return admit(roomName, room, Map.of());
+  }
+
+  @Override
+  public Mono<Map<QueueId, Long>> waiting(String roomName, Collection<QueueId> queues) {
+    return Flux.fromIterable(queues)
+        .filter(queue -> queue.room().equals(roomName))
+        .flatMapSequential(
+            queue ->
+                Mono.fromCompletionStage(() -> commands.zcard(keys.waiting(queue)))
+                    .map(count -> Map.entry(queue, count)))
+        .collectMap(Map.Entry::getKey, Map.Entry::getValue);
   }
 
   @Override

@@ -42,6 +42,12 @@ public interface RoomStore {
   Mono<RoomAdmitResult> check(String roomName, RoomPolicy room);
 
   /**
+   * How many people wait in each of {@code queues}, all of one room, read now (one {@code ZCARD}
+   * each, sent together; not one atomic reading).
+   */
+  Mono<Map<QueueId, Long>> waiting(String roomName, Collection<QueueId> queues);
+
+  /**
    * The room's figures against its limits, read without changing anything: its running sessions not
    * idle past the room's {@link RoomPolicy#sessionIdleLimit()}, its measured new users per minute,
    * the people waiting in {@code queues} and its full mark.
