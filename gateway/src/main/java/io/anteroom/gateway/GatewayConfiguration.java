@@ -33,6 +33,7 @@ import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.GatewayBeats;
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.QueueStore;
+import io.anteroom.queue.RoomStore;
 import io.anteroom.queue.TrafficStore;
 import io.anteroom.queue.arrival.RedisArrivals;
 import io.anteroom.queue.config.AnteroomProperties;
@@ -156,12 +157,19 @@ class GatewayConfiguration {
   AutoActivator autoActivator(
       ActiveQueues active,
       ActiveQueueMirror mirror,
+      RoomStore rooms,
       GatewayProperties gateway,
       AnteroomProperties anteroom,
       MeterRegistry meters,
       Clock clock) {
     return new AutoActivator(
-        active, mirror, gateway.maxQueuesPerRoom(), anteroom.rooms().keySet(), meters, clock);
+        active,
+        mirror,
+        rooms,
+        gateway.maxQueuesPerRoom(),
+        anteroom.rooms().keySet(),
+        meters,
+        clock);
   }
 
   @Bean

@@ -99,6 +99,28 @@ class QueueModesIntegrationTests {
   }
 
   @Test
+  void aLineManyWaitInTakesTheSlotOfAnAutomaticQueueOneWaitsIn() {
+    mode(null, "queue-all");
+    for (int i = 1; i <= 3; i++) {
+      Visitor.lineUpSomeone(port, "/products/" + (980 + i));
+      long expected = i;
+      await().atMost(Duration.ofSeconds(5)).until(() -> mirror.activeIn("shop") == expected);
+    }
+    QueueId hot = QueueId.of("shop", "990");
+
+    for (int i = 0; i < 3; i++) {
+      Visitor.lineUpSomeone(port, "/products/990");
+    }
+
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> active.list().block().get(hot) == Activation.AUTO);
+    assertThat(active.list().block()).hasSize(3);
+    assertThat(meters.counter("anteroom.gateway.activations.evicted", "room", "shop").count())
+        .isOne();
+  }
+
+  @Test
   void aPausedLineIsTurnedOnWhenAVisitorComesBackNotWhenTheyArrive() {
     QueueId queue = QueueId.of("shop", "960");
     mode("960", "paused");

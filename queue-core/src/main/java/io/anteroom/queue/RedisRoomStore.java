@@ -10,7 +10,9 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -23,12 +25,14 @@ public final class RedisRoomStore implements RoomStore {
   /** The measured new users come from the scripts per 1000 minutes, an integer. */
   private static final double PER_1000_MINUTES = 1000.0;
 
+  private final RedisClusterAsyncCommands<String, String> commands;
   private final ScriptRunner scripts;
   private final QueueKeys keys;
   private final Clock clock;
 
   public RedisRoomStore(
       RedisClusterAsyncCommands<String, String> commands, QueueKeys keys, Clock clock) {
+    this.commands = commands;
     this.scripts = new ScriptRunner(commands);
     this.keys = keys;
     this.clock = clock;
@@ -37,9 +41,21 @@ public final class RedisRoomStore implements RoomStore {
   @Override
   public Mono<RoomAdmitResult> admit(
       String roomName, RoomPolicy room, Map<QueueId, RoomPolicy> queues) {
+    return admit(roomName, room, queues, "whole");
+  }
+
+  @Override
+  public Mono<RoomAdmitResult> admitWindow(
+      String roomName, RoomPolicy room, Map<QueueId, RoomPolicy> window, double roomPass) {
+    return admit(roomName, room, window, String.format(Locale.ROOT, "%.6f", roomPass));
+  }
+
+  private Mono<RoomAdmitResult> admit(
+      String roomName, RoomPolicy room, Map<QueueId, RoomPolicy> queues, String roomPass) {
     List<QueueId> order = new ArrayList<>(queues.keySet());
     List<String> keyList = new ArrayList<>(List.of(keys.budget(roomName), keys.sessions(roomName)));
     List<String> args = new ArrayList<>(roomArgs(room));
+    args.add(roomPass);
     for (QueueId queue : order) {
       if (!queue.room().equals(roomName)) {
         throw new IllegalArgumentException(queue + " is not a queue of room " + roomName);
@@ -64,6 +80,17 @@ public final class RedisRoomStore implements RoomStore {
   @Override
   public Mono<RoomAdmitResult> check(String roomName, RoomPolicy room) {
     return admit(roomName, room, Map.of());
+  }
+
+  @Override
+  public Mono<Map<QueueId, Long>> waiting(String roomName, Collection<QueueId> queues) {
+    return Flux.fromIterable(queues)
+        .filter(queue -> queue.room().equals(roomName))
+        .flatMapSequential(
+            queue ->
+                Mono.fromCompletionStage(() -> commands.zcard(keys.waiting(queue)))
+                    .map(count -> Map.entry(queue, count)))
+        .collectMap(Map.Entry::getKey, Map.Entry::getValue);
   }
 
   @Override
@@ -123,17 +150,20 @@ public final class RedisRoomStore implements RoomStore {
 
   private static RoomAdmitResult result(List<QueueId> order, List<Long> reply) {
     Map<QueueId, AdmitResult> queues = new LinkedHashMap<>();
+    Map<QueueId, Double> passes = new LinkedHashMap<>();
     for (int i = 0; i < order.size(); i++) {
-      int at = 3 + i * 4;
+      int at = 3 + i * 5;
       queues.put(
           order.get(i),
           new AdmitResult(reply.get(at), reply.get(at + 1), reply.get(at + 2), reply.get(at + 3)));
+      passes.put(order.get(i), reply.get(at + 4) / 1e6);
     }
     return new RoomAdmitResult(
         reply.get(0),
         reply.get(1),
         reply.get(2) == 1L,
         reply.get(reply.size() - 1) / PER_1000_MINUTES,
-        queues);
+        queues,
+        passes);
   }
 }

@@ -12,16 +12,21 @@ import java.util.Map;
  * @param newUsersPerMinute the visitors new to the room per minute, measured in Redis over about
  *     the last minute on all of its items (started.lua); 0 until known
  * @param queues what it did in each queue
+ * @param passes each queue's pass after the call: the share of the room's places it has had, by its
+ *     weight, for the caller to choose the next window of a room with many queues ({@link
+ *     RoomStore#admitWindow})
  */
 public record RoomAdmitResult(
     long activeSessions,
     long admitted,
     boolean full,
     double newUsersPerMinute,
-    Map<QueueId, AdmitResult> queues) {
+    Map<QueueId, AdmitResult> queues,
+    Map<QueueId, Double> passes) {
 
   public RoomAdmitResult {
     queues = Map.copyOf(queues);
+    passes = Map.copyOf(passes);
   }
 
   /** Those found gone (abandoned) by the call, all queues together. */

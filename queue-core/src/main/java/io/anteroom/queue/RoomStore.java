@@ -23,11 +23,29 @@ public interface RoomStore {
   Mono<RoomAdmitResult> admit(String roomName, RoomPolicy room, Map<QueueId, RoomPolicy> queues);
 
   /**
+   * {@link #admit} across a window of the room's queues that the caller chose, for a room with more
+   * queues on than one call should look at: the call's work is bounded by the window, whatever the
+   * number of queues. The room's places go to the window's queues by their passes; the room's own
+   * pass is raised to {@code roomPass}, never set from the window alone.
+   *
+   * @param roomPass the lowest pass among all of the room's queues with people waiting, as the
+   *     caller knows it from earlier calls ({@link RoomAdmitResult#passes()}); 0 when not known
+   */
+  Mono<RoomAdmitResult> admitWindow(
+      String roomName, RoomPolicy room, Map<QueueId, RoomPolicy> window, double roomPass);
+
+  /**
    * The room's running sessions on all of its items, after dropping those idle past the room's
    * {@link RoomPolicy#sessionIdleLimit()}, and whether it is at its limits: an admission call that
    * admits nobody.
    */
   Mono<RoomAdmitResult> check(String roomName, RoomPolicy room);
+
+  /**
+   * How many people wait in each of {@code queues}, all of one room, read now (one {@code ZCARD}
+   * each, sent together; not one atomic reading).
+   */
+  Mono<Map<QueueId, Long>> waiting(String roomName, Collection<QueueId> queues);
 
   /**
    * The room's figures against its limits, read without changing anything: its running sessions not

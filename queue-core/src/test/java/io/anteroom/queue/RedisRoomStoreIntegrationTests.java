@@ -454,6 +454,36 @@ class RedisRoomStoreIntegrationTests {
     }
 
     @Test
+    void admitWindowGivesTheRoomsPlacesToItsQueuesAndSaysTheirPasses() {
+      RoomPolicy room = room("new-users-per-minute", "240");
+      line(hot, "h", 100, room);
+      line(warm, "w", 100, room);
+
+      RoomAdmitResult result =
+          rooms.admitWindow("shop", room, Map.of(hot, room, warm, room), 0).block();
+
+      assertThat(result.admitted()).isEqualTo(4);
+      assertThat(result.queues().get(hot).admitted()).isEqualTo(2);
+      assertThat(result.passes()).containsEntry(hot, 2.0).containsEntry(warm, 2.0);
+      assertThat(sync.hget(keys.budget("shop"), "pass"))
+          .as("a window does not see the room's other queues: it sets no room pass of its own")
+          .isNull();
+    }
+
+    @Test
+    void admitWindowRaisesTheRoomsPassToTheOneTheCallerKnows() {
+      RoomPolicy room = room("new-users-per-minute", "240");
+      line(warm, "w", 100, room);
+
+      RoomAdmitResult result = rooms.admitWindow("shop", room, Map.of(warm, room), 7.5).block();
+
+      assertThat(Double.parseDouble(sync.hget(keys.budget("shop"), "pass"))).isEqualTo(7.5);
+      assertThat(result.passes().get(warm))
+          .as("a queue that had nobody waiting starts from the room's pass, saving nothing up")
+          .isEqualTo(11.5);
+    }
+
+    @Test
     void admitNeverStarvesALightQueue() {
       RoomPolicy room = room("new-users-per-minute", "60", "abandon-after", "10m");
       RoomPolicy heavy = queue(room, "weight", "50");

@@ -34,6 +34,7 @@ final class RoomWork {
   private final RoomMeters meters;
   private final Clock clock;
   private final Map<String, Long> checked = new ConcurrentHashMap<>();
+  private final RoomWindows windows;
 
   RoomWork(RoomStore rooms, ActiveQueues active, QueueWork work, RoomMeters meters, Clock clock) {
     this.rooms = rooms;
@@ -41,6 +42,7 @@ final class RoomWork {
     this.work = work;
     this.meters = meters;
     this.clock = clock;
+    this.windows = new RoomWindows(clock);
   }
 
   /**
@@ -89,13 +91,42 @@ final class RoomWork {
     return true;
   }
 
-  /** The room's admission calls of this tick; the last one's result. */
+  /**
+   * The room's admission calls of this tick; the last one's result. A room with more queues on than
+   * {@link RoomWindows#SIZE} is admitted a window at a time: a call that did a whole batch of work,
+   * or left the room with places while queues not yet looked at this tick remain, is followed by
+   * another.
+   */
   private Mono<RoomAdmitResult> admit(
       String room, RoomPolicy policy, Map<QueueId, RoomPolicy> queues) {
+    if (!RoomWindows.needed(queues)) {
+      return AdmitBatches.of(
+              () -> rooms.admit(room, policy, queues),
+              result -> result.admitted() + result.abandoned() >= policy.admitBatch())
+          .doOnNext(result -> result.queues().forEach(work::record))
+          .last();
+    }
+    windows.tick(room, queues);
     return AdmitBatches.of(
-            () -> rooms.admit(room, policy, queues),
-            result -> result.admitted() + result.abandoned() >= policy.admitBatch())
+            () -> window(room, policy, queues),
+            result ->
+                result.admitted() + result.abandoned() >= policy.admitBatch()
+                    || (!result.full() && !windows.next(room, queues).isEmpty()))
         .doOnNext(result -> result.queues().forEach(work::record))
-        .last();
+        .takeLast(1)
+        .next()
+        .switchIfEmpty(Mono.defer(() -> rooms.check(room, policy)));
+  }
+
+  /** One call across the room's next window; empty when every queue was looked at this tick. */
+  private Mono<RoomAdmitResult> window(
+      String room, RoomPolicy policy, Map<QueueId, RoomPolicy> queues) {
+    Map<QueueId, RoomPolicy> window = windows.next(room, queues);
+    if (window.isEmpty()) {
+      return Mono.empty();
+    }
+    return rooms
+        .admitWindow(room, policy, window, windows.roomPass(room))
+        .doOnNext(result -> windows.read(room, window, result));
   }
 }

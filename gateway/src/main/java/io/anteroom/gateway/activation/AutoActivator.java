@@ -3,10 +3,14 @@ package io.anteroom.gateway.activation;
 import io.anteroom.queue.Activation;
 import io.anteroom.queue.ActiveQueues;
 import io.anteroom.queue.QueueId;
+import io.anteroom.queue.RoomStore;
 import io.anteroom.queue.log.ThrottledWarnings;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
@@ -15,7 +19,9 @@ import reactor.core.publisher.Mono;
  * Turns queues on automatically (for traffic, or for a mode that holds everyone), at most {@code
  * maxPerRoom} queues of one room at once: items come from requests, and a flood of made-up item ids
  * must not grow the set of active queues, which every gateway and worker reads each tick, without
- * limit. Refusals are counted ({@code anteroom.gateway.activations.refused}) and logged.
+ * limit. At the limit, a line with more people waiting than the room's automatic queue with the
+ * fewest takes its place (counted in {@code anteroom.gateway.activations.evicted}); other refusals
+ * are counted ({@code anteroom.gateway.activations.refused}) and logged.
  */
 public final class AutoActivator {
 
@@ -29,7 +35,16 @@ public final class AutoActivator {
   /** Automatic activations refused because the room has as many queues on as allowed. */
   private static final String REFUSED = "anteroom.gateway.activations.refused";
 
+  /** Automatic queues turned off for a line with more people waiting, the room at its most. */
+  private static final String EVICTED = "anteroom.gateway.activations.evicted";
+
+  /** Least time between two looks for a queue to turn off, per room. */
+  static final Duration EVICTION_EVERY = Duration.ofSeconds(1);
+
   private final ActiveQueueMirror mirror;
+  private final RoomStore rooms;
+  private final Clock clock;
+  private final Map<String, Long> tried = new ConcurrentHashMap<>();
   private final long maxPerRoom;
   private final MeterRegistry meters;
   private final ThrottledWarnings warnings;
@@ -38,18 +53,22 @@ public final class AutoActivator {
   public AutoActivator(
       ActiveQueues active,
       ActiveQueueMirror mirror,
+      RoomStore lines,
       long maxPerRoom,
       Set<String> rooms,
       MeterRegistry meters,
       Clock clock) {
     this.active = active;
     this.mirror = mirror;
+    this.rooms = lines;
     this.maxPerRoom = maxPerRoom;
     this.meters = meters;
+    this.clock = clock;
     this.warnings = ThrottledWarnings.of(log, clock);
     for (String room : rooms) {
       meters.counter(ACTIVATED, "room", room);
       meters.counter(REFUSED, "room", room);
+      meters.counter(EVICTED, "room", room);
     }
   }
 
@@ -58,20 +77,89 @@ public final class AutoActivator {
    * false when it was on already or the room has as many queues on as allowed.
    */
   public Mono<Boolean> activate(QueueId queue) {
-    if (mirror.activeIn(queue.room()) >= maxPerRoom) {
-      meters.counter(REFUSED, "room", queue.room()).increment();
-      warnings.warn(
-          queue.room(),
-          "room={} has {} queues on, the most allowed (anteroom.gateway.max-queues-per-room);"
-              + " queue={} stays off",
-          queue.room(),
-          maxPerRoom,
-          queue.item());
-      return Mono.just(false);
+    return activate(queue, 0);
+  }
+
+  /**
+   * {@link #activate(QueueId)} for a line with {@code waiting} people in it. In a room with as many
+   * queues on as allowed, it takes the place of the automatic queue with the fewest people waiting
+   * if that one has fewer (looked up at most once a second per room): lines of made-up item ids,
+   * one visitor each, cannot keep a line that many wait in off.
+   */
+  public Mono<Boolean> activate(QueueId queue, long waiting) {
+    if (mirror.activeIn(queue.room()) < maxPerRoom) {
+      return turnOn(queue);
     }
+    return makeRoom(queue, waiting).flatMap(freed -> freed ? turnOn(queue) : refused(queue));
+  }
+
+  private Mono<Boolean> turnOn(QueueId queue) {
     return active
         .activate(queue, Activation.AUTO)
         .flatMap(changed -> changed ? turnedOn(queue) : Mono.just(false));
+  }
+
+  private Mono<Boolean> refused(QueueId queue) {
+    meters.counter(REFUSED, "room", queue.room()).increment();
+    warnings.warn(
+        queue.room(),
+        "room={} has {} queues on, the most allowed (anteroom.gateway.max-queues-per-room);"
+            + " queue={} stays off",
+        queue.room(),
+        maxPerRoom,
+        queue.item());
+    return Mono.just(false);
+  }
+
+  /**
+   * Turns off the room's automatic queue with the fewest people waiting, if fewer than {@code
+   * waiting}; true when it did. A manual queue is never turned off, nor one turned on by hand
+   * meanwhile (the removal names the cause it expects).
+   */
+  private Mono<Boolean> makeRoom(QueueId queue, long waiting) {
+    String room = queue.room();
+    long now = clock.millis();
+    Long last = tried.get(room);
+    if (waiting < 2 || (last != null && now - last < EVICTION_EVERY.toMillis())) {
+      return Mono.just(false);
+    }
+    tried.put(room, now);
+    return active
+        .list()
+        .map(
+            all ->
+                all.entrySet().stream()
+                    .filter(e -> e.getValue() == Activation.AUTO)
+                    .map(Map.Entry::getKey)
+                    .filter(q -> q.room().equals(room) && !q.equals(queue))
+                    .toList())
+        .flatMap(candidates -> rooms.waiting(room, candidates))
+        .flatMap(
+            sizes ->
+                sizes.entrySet().stream()
+                    .min(Map.Entry.comparingByValue())
+                    .filter(fewest -> fewest.getValue() < waiting)
+                    .map(fewest -> evict(fewest.getKey(), fewest.getValue(), queue, waiting))
+                    .orElse(Mono.just(false)));
+  }
+
+  private Mono<Boolean> evict(QueueId victim, long had, QueueId queue, long waiting) {
+    return active
+        .deactivate(victim, Activation.AUTO)
+        .doOnNext(
+            off -> {
+              if (off) {
+                meters.counter(EVICTED, "room", victim.room()).increment();
+                log.info(
+                    "room={} queue={} ({} waiting) turned off for queue={} ({} waiting): the room"
+                        + " has as many queues on as allowed",
+                    victim.room(),
+                    victim.item(),
+                    had,
+                    queue.item(),
+                    waiting);
+              }
+            });
   }
 
   private Mono<Boolean> turnedOn(QueueId queue) {

@@ -106,7 +106,7 @@ public final class QueueGate {
                 || waiting > 1
                 || (policy.mode().admits() && !policy.fairness().preQueue(now)));
     if (full || held) {
-      turnOn(queue);
+      turnOn(queue, waiting);
     }
   }
 
@@ -118,14 +118,14 @@ public final class QueueGate {
     return policy.budget().limited() && mirror.isFull(queue.room());
   }
 
-  private void turnOn(QueueId queue) {
+  private void turnOn(QueueId queue, long waiting) {
     if (mirror.isActive(queue)
         || activating.size() >= MAX_PENDING_ACTIVATIONS
         || !activating.add(queue)) {
       return;
     }
     activator
-        .activate(queue)
+        .activate(queue, waiting)
         .doFinally(signal -> activating.remove(queue))
         .subscribe(
             null,

@@ -7,11 +7,13 @@ import io.anteroom.gateway.line.Visit;
 import io.anteroom.gateway.line.Visits;
 import io.anteroom.gateway.room.ItemIds;
 import io.anteroom.gateway.room.RoomPolicyMirror;
+import io.anteroom.gateway.token.Pass;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.policy.RoomPolicy;
 import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
 import org.springframework.core.Ordered;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
@@ -96,6 +98,9 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
     ServerHttpRequest request = exchange.getRequest();
     String token = visits.passToken(request, room);
     Visit visit = visits.visit(request, queue, policy, visits.pass(request, room, token), token);
+    if (unnamedWrite(exchange, item, visit)) {
+      return answers.invalidItem(room, ids.refuse(exchange));
+    }
     if (policy.recordsArrivals() && newcomer(request, visit)) {
       arrivals.record(queue, policy);
     }
@@ -111,6 +116,23 @@ final class WaitingRoomFilter implements GatewayFilter, Ordered {
       return false;
     }
     return visit.policy().proofOfWork() == 0 || !visits.answersChallenge(request, room);
+  }
+
+  /**
+   * A write naming no item in a room that reads its items from parameters or headers, by a visitor
+   * without a pass of the room: the origin may find the item elsewhere (a form, a body), so it is
+   * refused rather than let past the room-wide line, which is mostly off.
+   */
+  private boolean unnamedWrite(ServerWebExchange exchange, String item, Visit visit) {
+    if (!item.equals(QueueId.ROOM_WIDE) || !ids.source().readsParameters()) {
+      return false;
+    }
+    HttpMethod method = exchange.getRequest().getMethod();
+    if (HttpMethod.GET.equals(method) || HttpMethod.HEAD.equals(method)) {
+      return false;
+    }
+    Pass pass = visit.pass();
+    return pass == null || pass.entitlements().isEmpty();
   }
 
   private QueueId queue(String rawItem) {

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
+import org.springframework.http.HttpHeaders;
 import org.springframework.web.server.ServerWebExchange;
 
 /**
@@ -13,7 +14,9 @@ import org.springframework.web.server.ServerWebExchange;
  * header:<name>}, or {@code room} for one line per room. A request without the value queues in the
  * room-wide line, so no request slips past the room. A query parameter or header that is there more
  * than once, empty or percent-encoded is read as the empty id, which no room accepts: origins
- * differ on which of two values counts and on what an encoded one means.
+ * differ on which of two values counts and on what an encoded one means. So is one that only looks
+ * like it, which some origin may read as the item: a query parameter named in another case or with
+ * brackets ({@code ID}, {@code id[]}, {@code id[0]}), a header with {@code _} for {@code -}.
  */
 public sealed interface ItemSource {
 
@@ -25,6 +28,15 @@ public sealed interface ItemSource {
    * extension belongs to the item ({@code /products/1.js}), not to a static asset.
    */
   default boolean holdsLastSegment(ServerWebExchange exchange) {
+    return false;
+  }
+
+  /**
+   * Whether the item is read from the request's parameters or headers, where an origin may also
+   * find it in a form or a body the gateway does not read: a write naming no item then needs a pass
+   * of the room.
+   */
+  default boolean readsParameters() {
     return false;
   }
 
@@ -96,6 +108,11 @@ public sealed interface ItemSource {
   /** A query parameter, read from the raw query. */
   record QueryParameter(String name) implements ItemSource {
     @Override
+    public boolean readsParameters() {
+      return true;
+    }
+
+    @Override
     public String item(ServerWebExchange exchange) {
       String query = exchange.getRequest().getURI().getRawQuery();
       if (query == null) {
@@ -124,19 +141,25 @@ public sealed interface ItemSource {
       return value;
     }
 
-    /** Whether a raw parameter name is this one, as a framework decoding it would read it. */
+    /**
+     * Whether a raw parameter name is this one, or looks like it to some framework: decoded, in
+     * another case, with a bracketed suffix ({@code id[]}, {@code id[0]}).
+     */
     private boolean names(String rawName) {
       if (rawName.equals(name)) {
         return true;
       }
-      if (!isEncoded(rawName)) {
-        return false;
+      String decoded = rawName;
+      if (isEncoded(rawName)) {
+        try {
+          decoded = URLDecoder.decode(rawName, StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException malformed) {
+          return false;
+        }
       }
-      try {
-        return URLDecoder.decode(rawName, StandardCharsets.UTF_8).equals(name);
-      } catch (IllegalArgumentException malformed) {
-        return false;
-      }
+      int bracket = decoded.indexOf('[');
+      String base = bracket > 0 && decoded.endsWith("]") ? decoded.substring(0, bracket) : decoded;
+      return base.equalsIgnoreCase(name);
     }
 
     /** A {@code %} escape, or a {@code +}, which a query's decoder reads as a space. */
@@ -148,13 +171,28 @@ public sealed interface ItemSource {
   /** A request header. */
   record Header(String name) implements ItemSource {
     @Override
+    public boolean readsParameters() {
+      return true;
+    }
+
+    @Override
     public String item(ServerWebExchange exchange) {
-      List<String> values = exchange.getRequest().getHeaders().get(name);
+      HttpHeaders headers = exchange.getRequest().getHeaders();
+      List<String> values = headers.get(name);
+      String spelling = alike(name);
+      boolean lookalike =
+          headers.headerNames().stream()
+              .anyMatch(other -> !other.equalsIgnoreCase(name) && alike(other).equals(spelling));
       if (values == null || values.isEmpty()) {
-        return null;
+        return lookalike ? "" : null;
       }
       String value = values.get(0);
-      return values.size() > 1 || value.indexOf('%') >= 0 ? "" : value;
+      return values.size() > 1 || value.indexOf('%') >= 0 || lookalike ? "" : value;
+    }
+
+    /** A header name as servers that take {@code _} for {@code -} read it. */
+    private static String alike(String header) {
+      return header.replace('_', '-').toLowerCase(java.util.Locale.ROOT);
     }
   }
 }

@@ -92,7 +92,15 @@ class HitFlusherIntegrationTests {
     ActiveQueueMirror mirror =
         new ActiveQueueMirror(
             active, Mono.never(), keys.activeChanged(), Duration.ofMinutes(1), clock, meters);
-    AutoActivator activator = new AutoActivator(active, mirror, 100, Set.of("shop"), meters, clock);
+    AutoActivator activator =
+        new AutoActivator(
+            active,
+            mirror,
+            new io.anteroom.queue.RedisRoomStore(connector.commands(), keys, clock),
+            100,
+            Set.of("shop"),
+            meters,
+            clock);
     HitFlusher flusher =
         new HitFlusher(
             new HitCounter(10_000),

@@ -100,7 +100,9 @@ class TurnsTests {
             new RoomPolicies(Map.of("shop", policy), noRedis(SettingsStore.class), clock), clock);
     QueueGate gate =
         new QueueGate(
-            mirror, new AutoActivator(active, mirror, 10, Set.of("shop"), meters, clock), clock);
+            mirror,
+            new AutoActivator(active, mirror, null, 10, Set.of("shop"), meters, clock),
+            clock);
     DirectEntry direct =
         new DirectEntry(
             noRedis(RoomStore.class),

@@ -69,9 +69,41 @@ class ItemSourceTests {
   }
 
   @Test
-  void anotherParameterThatOnlyLooksLikeItIsNotRead() {
+  void anotherParameterThatNoFrameworkReadsAsItIsNotRead() {
     assertThat(QUERY.item(get("/item?i+d=1&id=7"))).isEqualTo("7");
-    assertThat(QUERY.item(get("/item?ID=1&id=7"))).isEqualTo("7");
+    assertThat(QUERY.item(get("/item?idx=1&id=7"))).isEqualTo("7");
+    assertThat(QUERY.item(get("/item?id_=1&id=7"))).isEqualTo("7");
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "ID=1",
+        "Id=1",
+        "ID=1&id=7",
+        "id[]=1",
+        "id[0]=1",
+        "id%5B%5D=1",
+        "ID[]=1&id=7",
+        "%49%44=1"
+      })
+  void aParameterThatSomeFrameworkReadsAsItMakesTheIdEmpty(String query) {
+    assertThat(QUERY.item(get("/item?" + query))).isEmpty();
+  }
+
+  @Test
+  void aHeaderSpelledWithAnUnderscoreMakesTheIdEmpty() {
+    assertThat(HEADER.item(withHeaders("X_Item", "1"))).isEmpty();
+    assertThat(HEADER.item(withHeaders("X-Item", "7", "x_item", "1"))).isEmpty();
+    assertThat(HEADER.item(withHeaders("X-Items", "1"))).isNull();
+  }
+
+  @Test
+  void onlyParametersAndHeadersLeaveAnOriginSomewhereElseToFindTheItem() {
+    assertThat(QUERY.readsParameters()).isTrue();
+    assertThat(HEADER.readsParameters()).isTrue();
+    assertThat(ItemSource.parse("shop", "path:id").readsParameters()).isFalse();
+    assertThat(ItemSource.parse("shop", "room").readsParameters()).isFalse();
   }
 
   @Test

@@ -2,6 +2,7 @@ package io.anteroom.gateway.room;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -186,6 +187,11 @@ class ItemSpellingIntegrationTests {
         refused("by-query", 400, "/item?id=+1"),
         refused("by-query", 400, "/item?id=1x"),
         refused("by-query", 400, "/item?id=%EF%BC%91"),
+        // Parameters some framework reads as the item: another case, brackets.
+        refused("by-query", 400, "/item?ID=1"),
+        refused("by-query", 400, "/item?Id=1&id=1"),
+        refused("by-query", 400, "/item?id[]=1"),
+        refused("by-query", 400, "/item?id%5B0%5D=1"),
         // A header: exactly once, plain and not empty.
         queued("by-header", "/api/item", "X-Item", "1"),
         queued("by-header", "/api/item", "X-Item", "001"),
@@ -195,8 +201,11 @@ class ItemSpellingIntegrationTests {
         refused("by-header", 404, "/api/item", "X-Item", ""),
         refused("by-header", 404, "/api/item", "X-Item", "1, 2"),
         refused("by-header", 404, "/api/item", "X-Item", "%31"),
-        refused("by-header", 404, "/api/item", "X-Item", "0x1"));
+        refused("by-header", 404, "/api/item", "X-Item", "0x1"),
+        refused("by-header", 404, "/api/item", "X_Item", "1"));
   }
+
+  static final java.net.http.HttpClient HTTP = java.net.http.HttpClient.newHttpClient();
 
   @LocalServerPort int port;
   @Autowired ActiveQueues active;
@@ -248,6 +257,28 @@ class ItemSpellingIntegrationTests {
     assertThat(origin.findAll(anyRequestedFor(anyUrl()))).isEmpty();
     assertThat(queueOfTicket(visitor.cookie("anteroom_ticket_by-query"), room.name()))
         .isEqualTo(roomWide);
+  }
+
+  @Test
+  void aWriteNamingNoItemNeedsAPassOfTheRoomItsOriginMayReadTheItemFromTheBody() throws Exception {
+    for (String path : List.of("/item", "/item?other=1")) {
+      HttpResponse<String> response =
+          HTTP.send(
+              request(path, new String[0])
+                  .header("Content-Type", "application/x-www-form-urlencoded")
+                  .POST(HttpRequest.BodyPublishers.ofString("id=1"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+
+      assertThat(response.statusCode()).as(path).isEqualTo(400);
+    }
+    HttpResponse<String> read =
+        HTTP.send(
+            request("/item", new String[0]).GET().build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(read.statusCode())
+        .as("a read naming no item: the room-wide line, off")
+        .isEqualTo(200);
+    assertThat(origin.findAll(postRequestedFor(anyUrl()))).isEmpty();
   }
 
   /** Turns the queue on and has someone wait in it, so every next newcomer waits too. */

@@ -13,14 +13,20 @@
 -- so one that had nobody waiting cannot have saved up a share meanwhile.
 -- First, users idle for the room's idle limit leave the room's users: the room's own rule, whatever
 -- each item's session length (no queue's may outlast the room's).
+-- A call names every queue of the room that admits ('whole'), or, for a room with many, a window
+-- of them that the caller chose (the worker: those with people waiting and the lowest passes, a
+-- few at a time, so that one call's work is bounded whatever the number of queues on). A window
+-- sets no room pass of its own (it does not see the other queues'): the caller gives the lowest
+-- pass among all the queues with people waiting, which the room's pass is raised to.
 -- KEYS: 1 budget, 2 sessions, then five per queue: waiting, running, finished, seen, state
 -- ARGV: 1 now (ms), 2 new users per second (0: not limited), 3 burst (tokens), 4 total active
 --       users (0: not limited), 5 idle limit of a session (ms), 6 batch limit (admissions in this
---       call, all queues together), then five per queue in the order of KEYS: admit per second,
---       burst (tokens), max active, weight (above 0), abandon after (ms)
--- Reply: {active users after the call, admitted, full, then four per queue: admitted,
---   abandoned, waiting, running, then the room's measured new users per 1000 minutes (started.lua,
---   as of now; 0 until known)}; full 1 while the room is at its limits: set once its users
+--       call, all queues together), 7 'whole', or the room's pass as the caller knows it for a
+--       window, then five per queue in the order of KEYS: admit per second, burst (tokens), max
+--       active, weight (above 0), abandon after (ms)
+-- Reply: {active users after the call, admitted, full, then five per queue: admitted,
+--   abandoned, waiting, running, pass (millionths), then the room's measured new users per 1000
+--   minutes (started.lua, as of now; 0 until known)}; full 1 while the room is at its limits: set once its users
 --   reach total active users or its bucket has less than one token left, cleared only once both
 --   have room again (users under nine tenths of total active users, half the bucket refilled),
 --   kept in the budget's field full meanwhile. Gateways make every newcomer of a full room wait.
@@ -39,6 +45,7 @@
 local now = tonumber(ARGV[1])
 local room_rate, room_burst = tonumber(ARGV[2]), tonumber(ARGV[3])
 local total, idle_limit, batch = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+local whole = ARGV[7] == 'whole'
 local count = (#KEYS - 2) / 5
 
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - idle_limit)
@@ -95,11 +102,15 @@ if total > 0 then
 end
 
 local room_pass = tonumber(redis.call('HGET', KEYS[1], 'pass') or 0)
+local stored_pass = room_pass
+if not whole then
+  room_pass = math.max(room_pass, tonumber(ARGV[7]))
+end
 -- What is left of the call's batch once those already inside are let in.
 local batch_left = batch
 local queues = {}
 for q = 1, count do
-  local k, a = 2 + (q - 1) * 5, 6 + (q - 1) * 5
+  local k, a = 2 + (q - 1) * 5, 7 + (q - 1) * 5
   local s = {
     line = {waiting = KEYS[k + 1], running = KEYS[k + 2], finished = KEYS[k + 3], seen = KEYS[k + 4]},
     state = KEYS[k + 5], weight = tonumber(ARGV[a + 4]), oldest = now - tonumber(ARGV[a + 5]),
@@ -167,6 +178,7 @@ for q = 1, count do
   reply[#reply + 1] = abandoned
   reply[#reply + 1] = waiting
   reply[#reply + 1] = s.running + admitted
+  reply[#reply + 1] = math.floor(pass * 1000000)
 end
 
 local tokens_left
@@ -193,8 +205,11 @@ end
 if full ~= was_full then
   redis.call('HSET', KEYS[1], 'full', reply[3])
 end
-if next_pass and next_pass > room_pass then
-  redis.call('HSET', KEYS[1], 'pass', string.format('%.6f', next_pass))
+if whole and next_pass and next_pass > room_pass then
+  room_pass = next_pass
+end
+if room_pass > stored_pass then
+  redis.call('HSET', KEYS[1], 'pass', string.format('%.6f', room_pass))
 end
 started_count(KEYS[1], now, new_total)
 reply[1] = active_after
