@@ -28,8 +28,19 @@ public interface ActiveQueues {
     return read().map(ActiveSet::queues);
   }
 
-  /** The queues that are on and the rooms at their room-wide limits, in one read. */
+  /**
+   * The queues that are on and the rooms at their room-wide limits, in one read. A store may answer
+   * from its last read when it can tell nothing changed since.
+   */
   Mono<ActiveSet> read();
+
+  /**
+   * As {@link #read()}, always reading every entry: for a caller told of a change (an announcement)
+   * by a writer that may not have marked it.
+   */
+  default Mono<ActiveSet> readWhole() {
+    return read();
+  }
 
   /**
    * Marks {@code room} as at its room-wide limits, so that every newcomer of the room waits, or as

@@ -39,6 +39,7 @@ import java.util.regex.Pattern;
  * HSET wr:active             shop:42 manual|auto                active queues and why
  * HSET wr:active             shop full                          a room at its room-wide limits
  * HSET wr:active             .store &lt;run id&gt;                   the server that wrote it (active_read.lua)
+ * HINCRBY wr:active          .gen 1                             on every change (active_set.lua)
  * PUBLISH wr:active:changed  shop:42                            after each change of wr:active
  * HSET wr:settings:shop      admit-per-second 250 42/mode paused  live overrides: room, queue
  * SET wr:message:shop        &lt;text&gt;                          operator message on the room's pages
@@ -86,6 +87,13 @@ public final class QueueKeys {
    * neither a queue nor a room.
    */
   public static final String STORE_MARKER = ".store";
+
+  /**
+   * The field of {@link #active()} that every change adds one to (active_set.lua, deactivate.lua),
+   * so a read finds whether anything changed at a cost that does not grow with the queues on
+   * (active_read.lua); neither a queue nor a room.
+   */
+  public static final String GENERATION = ".gen";
 
   /** What {@link #shadow()} adds to the prefix: a part no room, item or other key can spell. */
   private static final String SHADOW = ":shadow";

@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,7 +21,14 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * {@link ActiveQueues} in the hash {@link QueueKeys#active()}: one key, one command per change.
+ * {@link ActiveQueues} in the hash {@link QueueKeys#active()}: one key, one script call per change
+ * (active_set.lua, deactivate.lua), each adding one to the hash's generation.
+ *
+ * <p>A read sends the generation it read last and gets the entries only when it moved
+ * (active_read.lua), so the periodic reads of every gateway and worker cost the same however many
+ * queues made-up item ids turned on. Every {@value #WHOLE_EVERY}th read, and {@link #readWhole},
+ * read every entry whatever the generation says, so a change written without it (an older version
+ * during a rolling upgrade, an operator's {@code HSET}) is seen too.
  *
  * <p>Every read also tells whether the store came back empty since this instance's last read
  * (active_read.lua: a marker in the hash names the Redis server that wrote it). If so, the queues
@@ -47,6 +55,17 @@ public final class RedisActiveQueues implements ActiveQueues {
 
   /** The queues that were on at this instance's last read. */
   private volatile Map<QueueId, Activation> known = Map.of();
+
+  /** Every this many reads, one reads every entry whatever the generation. */
+  static final int WHOLE_EVERY = 20;
+
+  /** The last read that returned the entries, with the generation it found; null before any. */
+  private volatile Entries last;
+
+  private final AtomicLong reads = new AtomicLong();
+
+  /** A read's entries and the generation of the hash they were read at. */
+  private record Entries(String generation, ActiveSet set) {}
 
   /** The value of a room's field while the room is at its limits. */
   private static final String FULL = "full";
@@ -86,11 +105,21 @@ public final class RedisActiveQueues implements ActiveQueues {
   @Override
   public Mono<Boolean> activate(QueueId queue, Activation cause) {
     String field = queue.toString();
-    Mono<Boolean> change =
-        cause == Activation.AUTO
-            ? Mono.fromCompletionStage(() -> commands.hsetnx(keys.active(), field, cause.value()))
-            : Mono.fromCompletionStage(() -> commands.hset(keys.active(), field, cause.value()));
-    return change.flatMap(changed -> announce(queue, changed));
+    return write(field, cause.value(), cause == Activation.AUTO)
+        .flatMap(changed -> announce(queue, changed));
+  }
+
+  /** One field written (or removed, for an empty value); true when it was added or removed. */
+  private Mono<Boolean> write(String field, String value, boolean onlyIfMissing) {
+    return scripts
+        .<Long>run(
+            QueueScripts.ACTIVE_SET,
+            ScriptOutputType.INTEGER,
+            new String[] {keys.active()},
+            field,
+            value,
+            onlyIfMissing ? "nx" : "")
+        .map(changed -> changed == 1L);
   }
 
   @Override
@@ -125,21 +154,43 @@ public final class RedisActiveQueues implements ActiveQueues {
 
   @Override
   public Mono<ActiveSet> read() {
-    return scripts
-        .<List<Object>>run(
-            QueueScripts.ACTIVE_READ, ScriptOutputType.MULTI, new String[] {keys.active()}, server)
-        .flatMap(
-            reply -> {
-              String run = (String) reply.get(0);
-              Map<QueueId, Activation> knew = known;
-              if ((Long) reply.get(1) == 1L) {
-                return recover(run, knew).then(Mono.defer(this::read));
-              }
-              server = run;
-              ActiveSet set = parse(entries(reply));
-              known = set.queues();
-              return Mono.just(set);
-            });
+    return read(reads.incrementAndGet() % WHOLE_EVERY == 0);
+  }
+
+  @Override
+  public Mono<ActiveSet> readWhole() {
+    return read(true);
+  }
+
+  private Mono<ActiveSet> read(boolean whole) {
+    return Mono.defer(
+        () -> {
+          Entries since = whole ? null : last;
+          return scripts
+              .<List<Object>>run(
+                  QueueScripts.ACTIVE_READ,
+                  ScriptOutputType.MULTI,
+                  new String[] {keys.active()},
+                  server,
+                  since == null ? "" : since.generation())
+              .flatMap(reply -> read(reply, since));
+        });
+  }
+
+  private Mono<ActiveSet> read(List<Object> reply, Entries since) {
+    String run = (String) reply.get(0);
+    Map<QueueId, Activation> knew = known;
+    if ((Long) reply.get(1) == 1L) {
+      return recover(run, knew).then(Mono.defer(() -> read(true)));
+    }
+    server = run;
+    if ((Long) reply.get(3) == 0L) {
+      return Mono.just(since.set());
+    }
+    ActiveSet set = parse(entries(reply));
+    known = set.queues();
+    last = new Entries((String) reply.get(2), set);
+    return Mono.just(set);
   }
 
   /**
@@ -155,8 +206,17 @@ public final class RedisActiveQueues implements ActiveQueues {
       fields[i++] = entry.getValue().value();
     }
     Mono<Long> reasserted =
-        scripts.run(
-            QueueScripts.REASSERT, ScriptOutputType.INTEGER, new String[] {keys.active()}, fields);
+        scripts
+            .<Long>run(
+                QueueScripts.REASSERT,
+                ScriptOutputType.INTEGER,
+                new String[] {keys.active()},
+                fields)
+            .flatMap(
+                written ->
+                    Mono.fromCompletionStage(
+                            () -> commands.hincrby(keys.active(), QueueKeys.GENERATION, 1))
+                        .thenReturn(written));
     return reasserted
         .flatMap(
             written ->
@@ -191,7 +251,7 @@ public final class RedisActiveQueues implements ActiveQueues {
 
   private static Map<String, String> entries(List<Object> reply) {
     Map<String, String> entries = new LinkedHashMap<>();
-    for (int i = 2; i + 1 < reply.size(); i += 2) {
+    for (int i = 4; i + 1 < reply.size(); i += 2) {
       entries.put((String) reply.get(i), (String) reply.get(i + 1));
     }
     return entries;
@@ -201,17 +261,13 @@ public final class RedisActiveQueues implements ActiveQueues {
   @Override
   public Mono<Boolean> markFull(String room, boolean full) {
     String field = QueueId.requireRoom(room);
-    Mono<Long> change =
-        full
-            ? Mono.fromCompletionStage(() -> commands.hset(keys.active(), field, FULL))
-                .map(added -> added ? 1L : 0L)
-            : Mono.fromCompletionStage(() -> commands.hdel(keys.active(), field));
-    return change.flatMap(
-        changed ->
-            changed == 1L
-                ? Mono.fromCompletionStage(() -> commands.publish(keys.activeChanged(), room))
-                    .thenReturn(true)
-                : Mono.just(false));
+    return write(field, full ? FULL : "", false)
+        .flatMap(
+            changed ->
+                changed
+                    ? Mono.fromCompletionStage(() -> commands.publish(keys.activeChanged(), room))
+                        .thenReturn(true)
+                    : Mono.just(false));
   }
 
   private ActiveSet parse(Map<String, String> entries) {

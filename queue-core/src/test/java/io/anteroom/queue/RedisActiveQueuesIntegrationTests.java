@@ -94,6 +94,92 @@ class RedisActiveQueuesIntegrationTests {
     }
   }
 
+  /**
+   * Reads that find nothing changed cost the same however many queues are on: the entries come back
+   * only when the hash's generation moved.
+   */
+  @Nested
+  class Generations {
+
+    final RedisActiveQueues reader = new RedisActiveQueues(fixture.connector().commands(), keys);
+    final ActiveQueues writer = new RedisActiveQueues(fixture.connector().commands(), keys);
+
+    List<Object> readScript(String generation) {
+      return fixture
+          .sync()
+          .eval(
+              io.anteroom.queue.script.QueueScripts.ACTIVE_READ.source(),
+              io.lettuce.core.ScriptOutputType.MULTI,
+              new String[] {keys.active()},
+              "",
+              generation);
+    }
+
+    @Test
+    void aReadSendingTheGenerationItFoundGetsNoEntriesWhateverTheQueuesOn() {
+      for (int i = 0; i < 1000; i++) {
+        writer.activate(QueueId.of("shop", Integer.toString(i)), Activation.AUTO).block();
+      }
+      List<Object> whole = readScript("");
+      String generation = (String) whole.get(2);
+
+      List<Object> again = readScript(generation);
+
+      assertThat(whole).hasSize(4 + 2 * 1000);
+      assertThat(generation).isEqualTo("1000");
+      assertThat(again).hasSize(4).element(3).isEqualTo(0L);
+    }
+
+    @Test
+    void everyChangeMovesTheGenerationSoTheNextReadSeesIt() {
+      assertThat(reader.read().block().queues()).isEmpty();
+
+      writer.activate(queue, Activation.AUTO).block();
+      assertThat(reader.read().block().queues()).containsEntry(queue, Activation.AUTO);
+
+      writer.activate(queue, Activation.MANUAL).block();
+      assertThat(reader.read().block().queues()).containsEntry(queue, Activation.MANUAL);
+
+      writer.markFull("shop", true).block();
+      assertThat(reader.read().block().fullRooms()).containsExactly("shop");
+
+      writer.markFull("shop", false).block();
+      assertThat(reader.read().block().fullRooms()).isEmpty();
+
+      writer.deactivate(queue).block();
+      assertThat(reader.read().block().queues()).isEmpty();
+    }
+
+    @Test
+    void whatChangesNothingLeavesTheGenerationAlone() {
+      writer.activate(queue, Activation.MANUAL).block();
+      String before = fixture.sync().hget(keys.active(), QueueKeys.GENERATION);
+
+      writer.activate(queue, Activation.AUTO).block();
+      writer.activate(queue, Activation.MANUAL).block();
+      writer.deactivate(queue, Activation.AUTO).block();
+      writer.markFull("shop", false).block();
+
+      assertThat(fixture.sync().hget(keys.active(), QueueKeys.GENERATION)).isEqualTo(before);
+    }
+
+    @Test
+    void aChangeWrittenWithoutTheGenerationIsSeenByAWholeReadAndWithinTwentyReads() {
+      reader.read().block();
+      fixture.sync().hset(keys.active(), queue.toString(), "manual");
+
+      int reads = 1;
+      while (!reader.read().block().queues().containsKey(queue)) {
+        reads++;
+        assertThat(reads).isLessThanOrEqualTo(RedisActiveQueues.WHOLE_EVERY);
+      }
+      fixture.sync().hdel(keys.active(), queue.toString());
+
+      assertThat(reads).isGreaterThan(1);
+      assertThat(reader.readWhole().block().queues()).isEmpty();
+    }
+  }
+
   /** The store comes back empty: a restart without persistence, or an empty replica promoted. */
   @Nested
   class WhenTheStoreComesBackEmpty {

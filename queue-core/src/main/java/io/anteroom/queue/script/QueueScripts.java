@@ -17,6 +17,7 @@ public final class QueueScripts {
   public static final LuaScript REENTER = LuaScript.load("reenter.lua");
   public static final LuaScript DEACTIVATE = LuaScript.load("deactivate.lua");
   public static final LuaScript ACTIVE_READ = LuaScript.load("active_read.lua");
+  public static final LuaScript ACTIVE_SET = LuaScript.load("active_set.lua");
   public static final LuaScript REASSERT = LuaScript.load("reassert.lua");
   public static final LuaScript REBORN = LuaScript.load("reborn.lua");
   public static final LuaScript HITS = LuaScript.load("hits.lua");

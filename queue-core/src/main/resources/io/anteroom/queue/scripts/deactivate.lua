@@ -1,5 +1,6 @@
 -- Turns a queue off, optionally only when it was turned on for the given cause, so that the
--- worker's auto-deactivation never undoes an operator's manual activation.
+-- worker's auto-deactivation never undoes an operator's manual activation. A change adds one to the
+-- hash's generation (active_read.lua).
 -- KEYS: 1 active queues hash
 -- ARGV: 1 queue id (room:item), 2 required cause, or '' for any
 -- Reply: 1 when the queue was active and is now off, 0 otherwise
@@ -12,4 +13,5 @@ if not cause or (ARGV[2] ~= '' and cause ~= ARGV[2]) then
   return 0
 end
 redis.call('HDEL', KEYS[1], ARGV[1])
+redis.call('HINCRBY', KEYS[1], '.gen', 1)
 return 1
