@@ -7,7 +7,8 @@
 -- already (in another of its items, or this one) enters without a new place or a token, whatever
 -- the room's limits. Anyone else needs the room not marked full (room_admit.lua), its users below
 -- total active users and a token in its bucket, or waits.
--- Users idle past the room's idle limit leave the room's users first, as in room_admit.lua. A
+-- Users idle past the room's idle limit leave the room's users first, as in room_admit.lua (at most
+-- a thousand a call, trim.lua: those left count until later calls, so the room seems fuller). A
 -- session of the item idle past the item's idle limit has ended, though nobody expires the running
 -- set of a queue that is off: it is ended here as expire.lua would (finished, counted expired), so
 -- a pass kept past its end never renews it. Like register.lua, the running set of a queue that is
@@ -28,6 +29,7 @@
 --@include bucket.lua
 --@include sessions.lua
 --@include started.lua
+--@include trim.lua
 
 local now = tonumber(ARGV[1])
 local room_rate, room_burst = tonumber(ARGV[3]), tonumber(ARGV[4])
@@ -45,7 +47,7 @@ local function entered(new_user)
   return 1
 end
 
-redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', now - room_idle)
+trim_below(KEYS[6], now - room_idle)
 local running = redis.call('ZSCORE', KEYS[2], visitor)
 if session_alive(running, KEYS[6], visitor, now, tonumber(ARGV[8]), ARGV[9]) then
   return entered(false)

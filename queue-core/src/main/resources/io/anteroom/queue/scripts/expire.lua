@@ -1,4 +1,5 @@
--- Ends sessions idle for their idle limit or longer and trims old finished entries. Runs for
+-- Ends sessions idle for their idle limit or longer and trims old finished entries (at most a
+-- thousand a call, trim.lua; the rest on later calls). Runs for
 -- active queues only, so it also removes the times to live that the writes while the queue was off
 -- (idle_keys.lua, register.lua), or turning it off (settle.lua), put on its keys: a queue's keys
 -- without one belong to a queue that is on.
@@ -17,6 +18,8 @@
 --   the lifetime count of admissions, for the worker's gauges (one call per queue per tick already)
 -- Safe to repeat at any later moment: a second call finds nothing more to expire; one with an
 -- older now ends only sessions idle since before it, and trims only entries older still.
+
+--@include trim.lua
 
 local now, session, retention = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 
@@ -50,6 +53,6 @@ for i = 1, 5 do
     redis.call('PERSIST', KEYS[i])
   end
 end
-local trimmed = redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', '(' .. (now - retention))
+local trimmed = trim_below(KEYS[3], '(' .. (now - retention))
 return {#idle, trimmed, redis.call('ZCARD', KEYS[1]), redis.call('ZCARD', KEYS[2]),
   redis.call('ZCARD', KEYS[3]), tonumber(redis.call('HGET', KEYS[5], 'admitted') or 0)}

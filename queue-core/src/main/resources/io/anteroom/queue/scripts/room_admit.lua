@@ -12,7 +12,8 @@
 -- the same call. A queue starts from the room's pass (the lowest pass of the queues left waiting),
 -- so one that had nobody waiting cannot have saved up a share meanwhile.
 -- First, users idle for the room's idle limit leave the room's users: the room's own rule, whatever
--- each item's session length (no queue's may outlast the room's).
+-- each item's session length (no queue's may outlast the room's), at most a thousand a call
+-- (trim.lua; those left count until later calls).
 -- A call names every queue of the room that admits ('whole'), or, for a room with many, a window
 -- of them that the caller chose (the worker: those with people waiting and the lowest passes, a
 -- few at a time, so that one call's work is bounded whatever the number of queues on). A window
@@ -41,6 +42,7 @@
 --@include admit_head.lua
 --@include rejoin.lua
 --@include started.lua
+--@include trim.lua
 
 local now = tonumber(ARGV[1])
 local room_rate, room_burst = tonumber(ARGV[2]), tonumber(ARGV[3])
@@ -48,7 +50,7 @@ local total, idle_limit, batch = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(
 local whole = ARGV[7] == 'whole'
 local count = (#KEYS - 2) / 5
 
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - idle_limit)
+trim_below(KEYS[2], now - idle_limit)
 local active = redis.call('ZCARD', KEYS[2])
 
 -- Admits from the head of a line those already active in the room, before the room's places are
