@@ -105,7 +105,9 @@ public final class RedisQueueStore implements QueueStore {
 
   /**
    * Asks the script for the measured rate only when none was read lately (see {@link
-   * MeasuredRates}).
+   * MeasuredRates}). The newcomer is written as last seen {@code abandon-after} minus {@link
+   * RoomPolicy#firstReturnWithin} ago, so one who never comes back is given up after that, not a
+   * whole {@code abandon-after} (not in a virtual line, which nobody polls).
    */
   @Override
   public Mono<EnqueueResult> join(
@@ -113,10 +115,15 @@ public final class RedisQueueStore implements QueueStore {
     Instant instant = clock.instant();
     long now = instant.toEpochMilli();
     OptionalDouble recent = rates.recent(queue, now);
-    String[] args = Arrays.copyOf(PlaceCalls.placeArgs(newcomer, instant, policy), 12);
+    String[] args = Arrays.copyOf(PlaceCalls.placeArgs(newcomer, instant, policy), 13);
     args[7] = recent.isPresent() ? "0" : "1";
     args[8] = Long.toString(policy.idleTimeToLive().toMillis());
     PlaceCalls.roomLimitArgs(args, 9, policy, roomShare);
+    // Nobody polls a virtual line: its newcomers keep their places as long as anyone else.
+    args[12] =
+        virtual
+            ? "0"
+            : Long.toString(policy.abandonAfter().minus(policy.firstReturnWithin()).toMillis());
     return list(QueueScripts.JOIN, queue, args)
         .doOnNext(r -> reportIdle(queue, r.get(6) == 1L, policy))
         .map(r -> enqueued(queue, r, now, recent.orElse(0), policy));

@@ -158,4 +158,51 @@ class GoneVisitorsIntegrationTests {
     assertThat(admittedOver(4)).as("of 500 polling, at 500 a second").isEqualTo(500);
     assertThat(admittedWhoLeft(polling)).isEmpty();
   }
+
+  @Test
+  void whenNineInTenNeverComeBackTheOthersTakeTheAdmissionsOnceTheFirstMinuteHasPassed() {
+    RoomPolicy flooded =
+        PolicyParser.apply(
+            "test",
+            RoomPolicy.DEFAULTS,
+            Map.of(
+                "admit-per-second", "10",
+                "admit-burst", "1s",
+                "admit-batch", "50",
+                "max-active", "100000",
+                "abandon-after", "120s"));
+    worker.close();
+    worker = new WorkerFixture(redis.uri(), "drop", flooded, "250ms", clock);
+    List<String> polling = new java.util.ArrayList<>();
+    long windowStart = clock.millis() + 70_000;
+    // 100 s: each quarter second 45 one-shot arrivals that never come back (180 a second) and 5
+    // who poll every 5 s until admitted (20 a second, twice the rate); the worker ticks throughout.
+    for (int tick = 1; tick <= 400; tick++) {
+      join(named("gone-" + tick + "-", 0, 45));
+      List<String> arrived = named("here-" + tick + "-", 0, 5);
+      join(arrived);
+      polling.addAll(arrived);
+      if (tick % 20 == 0) {
+        poll(polling);
+      }
+      clock.advance(Duration.ofMillis(250));
+      worker.loop.runOnce().block();
+    }
+
+    Map<Boolean, Long> admittedInWindow =
+        connector
+            .commands()
+            .zrangebyscoreWithScores(
+                keys.running(drop),
+                io.lettuce.core.Range.create((double) windowStart, (double) clock.millis()))
+            .toCompletableFuture()
+            .join()
+            .stream()
+            .collect(
+                java.util.stream.Collectors.partitioningBy(
+                    v -> v.getValue().startsWith("here-"), java.util.stream.Collectors.counting()));
+    // The last 30 s: 300 admissions at 10 a second.
+    assertThat(admittedInWindow.get(true)).as("of those polling").isGreaterThanOrEqualTo(270);
+    assertThat(admittedInWindow.get(false)).as("of those who never came back").isLessThan(30);
+  }
 }

@@ -12,6 +12,12 @@ public final class PollSchedule {
 
   static final long NEAR_FRONT_SECONDS = 2;
 
+  /**
+   * The latest a newcomer's page asks the first time: coming back once, well inside {@link
+   * RoomPolicy#FIRST_RETURN}, keeps the place for the whole {@code abandon-after}.
+   */
+  public static final long FIRST_POLL_SECONDS = 10;
+
   private PollSchedule() {}
 
   /** Estimated seconds until admission at the room's rate; at least 1 while waiting. */

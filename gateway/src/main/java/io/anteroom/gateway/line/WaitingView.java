@@ -117,6 +117,9 @@ public record WaitingView(
                 policy)
             : WaitEstimate.NONE;
     long pollAfter = PollSchedule.pollAfterSeconds(outcome.position(), estimate, policy);
+    if (outcome.joined()) {
+      pollAfter = Math.min(pollAfter, PollSchedule.FIRST_POLL_SECONDS);
+    }
     return new WaitingView(
         state,
         outcome.position(),

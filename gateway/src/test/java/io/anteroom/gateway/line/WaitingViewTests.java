@@ -70,4 +70,21 @@ class WaitingViewTests {
         .contains("Math.min(seconds * 2, ceiling * (0.8 + 0.2 * Math.random()))")
         .contains("addEventListener(\"visibilitychange\"");
   }
+
+  @Test
+  void aNewcomerFarBackAsksWithinTheFirstPollSoThatComingBackOnceKeepsThePlace() {
+    RoomPolicy slow = PolicyParser.apply("x", RoomPolicy.DEFAULTS, Map.of("admit-per-second", "1"));
+    Line.Outcome joined =
+        Line.Outcome.joined(
+            "v", new io.anteroom.queue.EnqueueResult(false, 5000, 5000, false, true), 0);
+
+    WaitingView newcomer = WaitingView.of(joined, slow, slow.admitPerSecond());
+    WaitingView laterPoll = WaitingView.of(waitingAt(5000, 0, 0), slow, slow.admitPerSecond());
+
+    assertThat(newcomer.pollAfterSeconds()).isLessThanOrEqualTo(PollSchedule.FIRST_POLL_SECONDS);
+    assertThat(laterPoll.pollAfterSeconds()).isGreaterThan(PollSchedule.FIRST_POLL_SECONDS);
+    assertThat(2 * PollSchedule.FIRST_POLL_SECONDS)
+        .as("even a hidden tab, which waits twice as long, comes back in time")
+        .isLessThan(RoomPolicy.FIRST_RETURN.toSeconds());
+  }
 }

@@ -203,6 +203,19 @@ public record RoomPolicy(
         DEFAULTS.recordArrivals);
   }
 
+  /**
+   * How long a newcomer has to come back once (a status poll, or a request with the ticket) before
+   * the place is given up: the waiting page asks within {@code WaitingView}'s first poll, so only
+   * someone who never comes back (a one-shot request, a client that drops cookies, a tab closed at
+   * once) loses it. Never longer than {@code abandon-after}.
+   */
+  public static final Duration FIRST_RETURN = Duration.ofMinutes(1);
+
+  /** {@link #FIRST_RETURN}, or {@code abandon-after} when that is shorter. */
+  public Duration firstReturnWithin() {
+    return abandonAfter.compareTo(FIRST_RETURN) < 0 ? abandonAfter : FIRST_RETURN;
+  }
+
   /** This policy with another {@code abandon-after}. */
   public RoomPolicy withAbandonAfter(Duration abandonAfter) {
     return with(admitPerSecond, abandonAfter, budget);

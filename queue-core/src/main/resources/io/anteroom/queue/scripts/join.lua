@@ -10,7 +10,9 @@
 -- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions (the room's), 7 budget (the
 --       room's: counts a session started at once, started.lua)
 -- ARGV: 1-7 as enqueue.lua's; 8 read the measured rate (1) or not (0); 9 idle time to live (ms);
---       10, 11, 12 as enqueue.lua's (the room's limits and the queue's share, for room_wait)
+--       10, 11, 12 as enqueue.lua's (the room's limits and the queue's share, for room_wait);
+--       13 (optional) how long before now the newcomer is written as last seen (ms): abandon-after
+--       minus the time a newcomer has to come back once, 0 for none
 -- Reply: as enqueue.lua's (requeued is 0); rate -1 when not read
 -- Safe to repeat at any later moment: the id was minted for one join, so finding it anywhere means
 -- this call was made already. In line: the place is kept (the add is NX) and seen only moves
@@ -25,12 +27,16 @@
 --@include cap_wait.lua
 
 local visitor, now, want_rate = ARGV[1], tonumber(ARGV[2]), ARGV[8] == '1'
+-- A newcomer counts as seen that much earlier until their first poll or return moves it to then: one
+-- who never comes back (a one-shot request, a client that drops cookies) is given up, and passed
+-- over at the head of the line, once the time to come back has passed, not a whole abandon-after.
+local seen = now - (tonumber(ARGV[13]) or 0)
 local idle = line_is_idle()
 local length = redis.call('ZCARD', KEYS[1])
 
 if length > 0 and ARGV[7] == '' and not want_rate
     and not redis.call('ZSCORE', KEYS[2], visitor) and not redis.call('ZSCORE', KEYS[3], visitor) then
-  local reply = back(visitor, now, length, 0)
+  local reply = back(visitor, now, length, 0, seen)
   if reply then
     -- replied() below, written out: defining it here would cost this join its closure.
     reply[7] = keep_if_idle(idle, tonumber(ARGV[9]))
@@ -67,4 +73,4 @@ end
 if redis.call('ZSCORE', KEYS[3], visitor) then
   return replied({3, 0, length, 0, 0, -1})
 end
-return replied(place(visitor, now, 0, want_rate, length))
+return replied(place(visitor, now, 0, want_rate, length, seen))

@@ -11,7 +11,8 @@
 -- The first place given begins the line's incarnation, and a line held after the store came back
 -- empty admits nobody at once (rejoin.lua).
 -- Needs bucket.lua, rate.lua, sessions.lua, started.lua, rejoin.lua and back.lua (a first-come
--- place). The reply is enqueue.lua's; its rate is -1 when not asked for.
+-- place). The reply is enqueue.lua's; its rate is -1 when not asked for. seen, when given, is the
+-- last-seen time written for the newcomer instead of now (join.lua).
 -- The add to the line is NX, so a repeated join.lua call finds the place the first one made and
 -- changes nothing but seen, which only moves forward.
 
@@ -24,14 +25,14 @@ local function rate_if(want_rate, now)
 end
 
 -- The visitor was in line already: a repeated join.lua call.
-local function kept(visitor, now, want_rate)
-  redis.call('ZADD', KEYS[4], 'GT', now, visitor)
+local function kept(visitor, now, want_rate, seen)
+  redis.call('ZADD', KEYS[4], 'GT', seen or now, visitor)
   return {1, redis.call('ZRANK', KEYS[1], visitor) + 1, redis.call('ZCARD', KEYS[1]), 0, 0,
     rate_if(want_rate, now)}
 end
 
 -- length: the line's length if the caller read it in this call already, else nil.
-local function place(visitor, now, requeued, want_rate, length)
+local function place(visitor, now, requeued, want_rate, length, seen)
   redis.call('HSETNX', KEYS[5], 'since', now)
   length = length or redis.call('ZCARD', KEYS[1])
   if length == 0 and ARGV[6] == '1' and not rejoin_held(KEYS[5], now) then
@@ -47,9 +48,9 @@ local function place(visitor, now, requeued, want_rate, length)
 
   local draw = tonumber(ARGV[7])
   if not draw then
-    local reply = back(visitor, now, length, requeued)
+    local reply = back(visitor, now, length, requeued, seen)
     if not reply then
-      return kept(visitor, now, want_rate)
+      return kept(visitor, now, want_rate, seen)
     end
     reply[6] = rate_if(want_rate, now)
     return reply
@@ -62,9 +63,9 @@ local function place(visitor, now, requeued, want_rate, length)
     score = block
   end
   if redis.call('ZADD', KEYS[1], 'NX', score, visitor) == 0 then
-    return kept(visitor, now, want_rate)
+    return kept(visitor, now, want_rate, seen)
   end
-  redis.call('ZADD', KEYS[4], now, visitor)
+  redis.call('ZADD', KEYS[4], seen or now, visitor)
   redis.call('HINCRBY', KEYS[5], 'drawn', 1)
   return {1, redis.call('ZRANK', KEYS[1], visitor) + 1, length + 1, requeued, 1,
     rate_if(want_rate, now)}
