@@ -100,7 +100,8 @@ class ReleasedPassMemoryIntegrationTests {
             () ->
                 mirror.isActive(one)
                     && policies.policy(one).sessionCheck().equals(CHECK)
-                    && policies.policy(one).admitPerSecond() == 1000);
+                    && policies.policy(one).admitPerSecond() == 1000
+                    && policies.policy(one).mode() == Mode.QUEUE);
     origin.stubFor(
         get(urlPathEqualTo("/products/1/checkout"))
             .willReturn(
