@@ -94,7 +94,7 @@ final class Forwarder {
       RoomPolicy policy,
       Pass pass,
       String current) {
-    watchForRelease(exchange, queue, pass.visitor(), pass.entitlements());
+    watchForRelease(exchange, queue, policy, pass.visitor(), pass.entitlements());
     Mono<Void> forwarding = forward(exchange, chain, queue.room(), current);
     return reentries.watch(
         exchange, queue, pass.visitor(), pass.entitlements(), policy, forwarding);
@@ -111,7 +111,7 @@ final class Forwarder {
       RoomPolicy policy,
       Passes.Issued pass,
       Given given) {
-    watchForRelease(exchange, queue, pass.visitor(), pass.entitlements());
+    watchForRelease(exchange, queue, policy, pass.visitor(), pass.entitlements());
     Mono<Void> forwarding = forward(exchange, chain, queue.room(), pass.token());
     return given == Given.QUEUE_OFF
         ? forwarding
@@ -123,7 +123,11 @@ final class Forwarder {
    * pass (other items stay open).
    */
   private void watchForRelease(
-      ServerWebExchange exchange, QueueId queue, String visitor, List<Entitlement> entitlements) {
+      ServerWebExchange exchange,
+      QueueId queue,
+      RoomPolicy policy,
+      String visitor,
+      List<Entitlement> entitlements) {
     ServerHttpResponse response = exchange.getResponse();
     response.beforeCommit(
         () -> {
@@ -137,7 +141,7 @@ final class Forwarder {
           }
           ResponseCookie rest = passes.without(visitor, entitlements, queue);
           response.getCookies().set(rest.getName(), rest);
-          checks.ended(queue, visitor);
+          checks.ended(queue, visitor, policy);
           return redis
               .call(store.release(queue, visitor, Pass.otherQueues(queue, entitlements)))
               .doOnNext(

@@ -202,7 +202,7 @@ final class Reentries {
       if (!result.waiting()) {
         return false;
       }
-      checks.ended(queue, visitor);
+      checks.ended(queue, visitor, policy);
       ServerHttpResponse response = exchange.getResponse();
       ResponseCookie rest = passes.without(visitor, entitlements, queue);
       response.getCookies().set(rest.getName(), rest);

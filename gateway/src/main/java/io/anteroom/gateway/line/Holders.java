@@ -22,10 +22,12 @@ import reactor.core.publisher.Mono;
  * Once the item's last confirmation is one {@link RoomPolicy#sessionCheck()} old, the session is
  * confirmed in Redis ({@link SessionChecks}) and the item renewed, or, when the session has ended,
  * taken out of the pass (at once when it ended through this gateway: released by the origin, or
- * sent back to the front of the line). While the item's queue is off, anyone may enter it: the
- * renewal is counted as an entry ({@link DirectEntry}), which keeps its holder an active user of
- * the room, and when Redis cannot be asked the pass goes on working until its end. In a room at its
- * limits a holder whose session ended in the meantime meets the room as a newcomer.
+ * sent back to the front of the line; a pass confirmed before an end this gateway forgot to keep
+ * its memory bounded is confirmed in Redis at once). While the item's queue is off, anyone may
+ * enter it: the renewal is counted as an entry ({@link DirectEntry}), which keeps its holder an
+ * active user of the room, and when Redis cannot be asked the pass goes on working until its end.
+ * In a room at its limits a holder whose session ended in the meantime meets the room as a
+ * newcomer.
  */
 final class Holders {
 
@@ -65,7 +67,7 @@ final class Holders {
     Instant now = clock.instant();
     Entitlement entitlement = pass.entitlement(queue);
     if (!entitlement.dueAt(now, policy.sessionCheck())
-        && !checks.endedSince(queue, pass.visitor(), entitlement.checked())) {
+        && !checks.mayHaveEndedSince(queue, pass.visitor(), entitlement.checked())) {
       return call.answer(new Hold(pass, visit.passToken()));
     }
     if (gate.verdict(queue, policy, true) == QueueGate.Verdict.ENTER) {
