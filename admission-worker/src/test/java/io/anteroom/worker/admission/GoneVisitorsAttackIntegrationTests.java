@@ -35,8 +35,9 @@ import reactor.core.publisher.Flux;
 /**
  * Attack 2 at full size ({@link GoneVisitorsIntegrationTests} is its scaled sibling): cookieless
  * one-shot arrivals who never poll again fill the line ahead of visitors who poll. 500 a second,
- * bursts of one second, batches of 100, abandon-after 2 minutes, 250 ms ticks on a clock the test
- * moves; Redis time from {@code INFO commandstats}.
+ * bursts of one second, batches of 100, abandon-after 2 minutes, no cap on sessions that matters
+ * (max-active 1,000,000), 250 ms ticks on a clock the test moves; Redis time from {@code INFO
+ * commandstats}.
  */
 @AttackTest
 class GoneVisitorsAttackIntegrationTests {
@@ -54,6 +55,7 @@ class GoneVisitorsAttackIntegrationTests {
               "admit-per-second", "500",
               "admit-burst", "1s",
               "admit-batch", "100",
+              "max-active", "1000000",
               "abandon-after", "120s"));
 
   static final RoomPolicy JOINING = PolicyParser.apply("test", POLICY, Map.of("mode", "paused"));
@@ -276,6 +278,14 @@ class GoneVisitorsAttackIntegrationTests {
             "the same flood, from 120 s to the last polling admitted (%.2f s)",
             lastSeconds),
         after);
+    long[] windows = new long[(int) Math.ceil(lastSeconds / 10)];
+    pollingAdmittedAt.forEach(t -> windows[(int) Math.min(windows.length - 1, (t - 1) / 10_000)]++);
+    FIGURES.record(
+        "the same flood: polling visitors admitted in each 10 s of test clock (the rate's 10 s:"
+            + " 5,000)",
+        java.util.Arrays.stream(windows)
+            .mapToObj(String::valueOf)
+            .collect(java.util.stream.Collectors.joining(", ")));
     FIGURES.record(
         "the same flood: admissions that went to visitors who had left (sessions nobody uses)",
         String.format(Locale.ROOT, "%,d of %,d gone", goneAdmitted, gone));
