@@ -143,7 +143,9 @@ class ShadowHourAttackIntegrationTests {
     long virtualRunning = sync.zcard(keys.shadow().running(drop));
 
     assertThat(running).as("real sessions, ended by expiry").isLessThan(SECONDS * PER_SECOND);
-    assertThat(virtual).isLessThanOrEqualTo(ShadowLines.MAX_WAITING);
+    // The bound is read apart from each join, so the joins in flight at once (a second's 100
+    // here) may pass it.
+    assertThat(virtual).isLessThanOrEqualTo(ShadowLines.MAX_WAITING + PER_SECOND);
     FIGURES.record(
         String.format(
             Locale.ROOT,
@@ -162,7 +164,8 @@ class ShadowHourAttackIntegrationTests {
     FIGURES.record(
         "what holds the memory at the end: real running sessions (each arrival enters; ended after"
             + " 10 min idle, so at most 100/s × 11 min), the room's sessions, the virtual line"
-            + " (capped at 20,000, joins beyond counted only), the virtual line's admitted",
+            + " (capped at 20,000 plus the joins in flight, beyond counted only), the virtual"
+            + " line's admitted",
         String.format(
             Locale.ROOT,
             "%,d / %,d / %,d / %,d; %,d of %,d joins kept in the virtual line",
