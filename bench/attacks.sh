@@ -52,7 +52,11 @@ run_maven spellings -pl origin-guard -am verify -Dtest=none \
 cases() {
   local report="origin-guard/target/failsafe-reports/TEST-io.anteroom.guard.$1.xml"
   [ -f "$report" ] || { echo "no report"; return; }
-  sed -n '1,3s/.*<testsuite [^>]*tests="\([0-9]*\)"[^>]*failures="\([0-9]*\)"[^>]*errors="\([0-9]*\)".*/\1 \2 \3/p' "$report" | head -n 1
+  local suite attr
+  suite=$(grep -m 1 -o '<testsuite [^>]*' "$report")
+  for attr in tests failures errors; do
+    printf '%s ' "$(sed -n "s/.* $attr=\"\([0-9]*\)\".*/\1/p" <<<"$suite")"
+  done
 }
 spelling_row() {
   local framework=$1 counts tests failures errors met=no
@@ -81,7 +85,7 @@ class_times() {
   echo "- Machine: $(machine_line)"
   echo "- Load average at start: $LOAD_AT_START; at the end: $(load_average)"
   echo "- Java: $(java_version); Redis: $(redis_version)"
-  echo "- Checkout: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$([ -z "$(git status --porcelain 2>/dev/null)" ] || echo ' with uncommitted changes')"
+  echo "- Checkout: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$([ -z "$(git status --porcelain -- . ':!bench/results' 2>/dev/null)" ] || echo ' with uncommitted changes')"
   echo "- Command: \`$COMMAND\` (\`${MVN[*]} -pl gateway,admission-worker -am verify -Dtier=attack\`, then the two spelling classes of origin-guard)"
   echo "- Result: $([ ${#FAILED[@]} -eq 0 ] && echo 'every test passed' || echo "FAILED: ${FAILED[*]}")"
   echo
