@@ -5,8 +5,8 @@
 # queues of a room with room-wide limits, an hour of arrivals in shadow mode; then the origin guard
 # against the path spellings through a real Spring MVC and a WebFlux app. Each test starts its own
 # redis-server (and the gateway and a worker where it needs them). Writes bench/results/attacks.md
-# with the machine, versions, command and a table of the figures. Run it from anywhere; about ten
-# minutes on two shared cores.
+# with the machine, versions, command and a table of the figures. Run it from anywhere; about five
+# minutes on two shared cores (5 min 17 s in the recorded run).
 #
 # Options: --out FILE (bench/results/attacks.md)  --offline (Maven without the network)
 set -euo pipefail
