@@ -10,6 +10,7 @@ import io.anteroom.gateway.filter.BypassSecretStripper;
 import io.anteroom.gateway.filter.Decisions;
 import io.anteroom.gateway.line.Turns;
 import io.anteroom.gateway.line.Visits;
+import io.anteroom.gateway.origin.OriginFailures;
 import io.anteroom.gateway.origin.OriginHeadersRegistrar;
 import io.anteroom.gateway.origin.OriginMeters;
 import io.anteroom.gateway.origin.OriginReporter;
@@ -272,6 +273,11 @@ class GatewayConfiguration {
   @Bean
   static OriginHeadersRegistrar originHeadersRegistrar() {
     return new OriginHeadersRegistrar();
+  }
+
+  @Bean
+  OriginFailures originFailures() {
+    return new OriginFailures();
   }
 
   @Bean

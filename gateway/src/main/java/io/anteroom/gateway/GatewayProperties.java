@@ -42,6 +42,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     header of a request once each, instead of Anteroom's one copy that removes the same headers
  *     ({@link io.anteroom.gateway.origin.OriginHeadersRegistrar}, which reads it before this record
  *     is bound); default false
+ * @param maxRequestHeaders most header lines a request may carry; one with more is answered 431
+ *     before it reaches a route, as an origin would drop its connection (Tomcat takes 100); default
+ *     100
  */
 @ConfigurationProperties("anteroom.gateway")
 public record GatewayProperties(
@@ -62,7 +65,8 @@ public record GatewayProperties(
     @DefaultValue({}) List<String> trustedProxies,
     @DefaultValue("x-forwarded-for") String forwardedHeader,
     @DefaultValue("64") int ipv6Prefix,
-    @DefaultValue("false") boolean frameworkHeaderFilters) {
+    @DefaultValue("false") boolean frameworkHeaderFilters,
+    @DefaultValue("100") int maxRequestHeaders) {
 
   private static final Set<Integer> WAITING_STATUSES = Set.of(200, 202, 429, 503);
 
@@ -96,6 +100,10 @@ public record GatewayProperties(
     if (ipv6Prefix < 1 || ipv6Prefix > 128) {
       throw new IllegalArgumentException(
           "anteroom.gateway.ipv6-prefix: must be 1 to 128, was " + ipv6Prefix);
+    }
+    if (maxRequestHeaders < 1 || maxRequestHeaders > 10_000) {
+      throw new IllegalArgumentException(
+          "anteroom.gateway.max-request-headers: must be 1 to 10000, was " + maxRequestHeaders);
     }
     if (hitCapacity < 1) {
       throw new IllegalArgumentException(

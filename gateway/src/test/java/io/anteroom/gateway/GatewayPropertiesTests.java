@@ -29,7 +29,8 @@ class GatewayPropertiesTests {
         List.of(),
         "x-forwarded-for",
         64,
-        false);
+        false,
+        100);
   }
 
   /** {@code text} read as the apps read {@code anteroom.gateway.mirror-refresh}. */
@@ -71,7 +72,8 @@ class GatewayPropertiesTests {
                     List.of("10.0.0.0/33"),
                     "x-forwarded-for",
                     64,
-                    false))
+                    false,
+                    100))
         .hasMessage(
             "anteroom.gateway.trusted-proxies: '10.0.0.0/33': the prefix length must be 0 to 32");
     assertThatThrownBy(() -> with(200, List.of(), "250"))
@@ -107,6 +109,7 @@ class GatewayPropertiesTests {
         List.of("10.0.0.0/8"),
         forwardedHeader,
         ipv6Prefix,
-        false);
+        false,
+        100);
   }
 }

@@ -1,0 +1,16 @@
+package io.anteroom.gateway.edge;
+
+import io.anteroom.gateway.GatewayProperties;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** What every request meets first, whatever its route. */
+@Configuration(proxyBeanMethods = false)
+class EdgeConfiguration {
+
+  @Bean
+  HeaderLimit headerLimit(GatewayProperties gateway, MeterRegistry meters) {
+    return new HeaderLimit(gateway.maxRequestHeaders(), meters);
+  }
+}
