@@ -15,6 +15,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -23,9 +24,11 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * What a visitor gets when the origin does not answer, and what a request the origin would drop
- * gets: never a 500. The shop's product route (queue off) to a WireMock origin.
+ * gets: never a 500; and a request that never finishes arriving holds no connection. The shop's
+ * product route (queue off) to a WireMock origin.
  */
-@GatewayIntegrationTest
+// The shipped idle timeout is 60 s; a short one shows what it does to half a request.
+@GatewayIntegrationTest(properties = "server.netty.idle-timeout=2s")
 class OriginFailuresIntegrationTests {
 
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
@@ -76,5 +79,23 @@ class OriginFailuresIntegrationTests {
     assertThat(more.statusCode()).isEqualTo(431);
     assertThat(more.body()).contains("too-many-headers");
     origin.verify(0, getRequestedFor(urlPathEqualTo("/products/24")));
+  }
+
+  @Test
+  void aRequestThatNeverFinishesArrivingHoldsItsConnectionOnlyUntilTheIdleTimeout()
+      throws Exception {
+    try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+      socket.setSoTimeout(20_000);
+      socket
+          .getOutputStream()
+          .write("GET /products/25 HTTP/1.1\r\nHost: x\r\n".getBytes(StandardCharsets.US_ASCII));
+      socket.getOutputStream().flush();
+
+      // Without the idle timeout the read outlasts the socket's own 20 s and throws.
+      int read = socket.getInputStream().read();
+
+      assertThat(read).as("closed by the gateway, nothing answered").isEqualTo(-1);
+    }
+    origin.verify(0, getRequestedFor(urlPathEqualTo("/products/25")));
   }
 }
