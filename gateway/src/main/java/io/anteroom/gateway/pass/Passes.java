@@ -64,17 +64,21 @@ public final class Passes {
   }
 
   /**
-   * A pass for {@code visitor} whom the line just let into {@code queue}: that item first, admitted
-   * now (its holder goes back to the front when the origin fails them within {@link
-   * RoomPolicy#reentry()}'s grace), then the items {@code current} still opens, as they were.
+   * A pass for {@code visitor} whom the line let into {@code queue}: that item first, admitted when
+   * Redis says the line admitted them (its holder goes back to the front when the origin fails them
+   * within {@link RoomPolicy#reentry()}'s grace of it), then the items {@code current} still opens,
+   * as they were. A ticket holder found running again is given the same admission, never the moment
+   * they were found: keeping a ticket cannot stretch the grace.
    *
    * @param current the visitor's pass, or null; ignored when it belongs to another visitor
-   * @param lastActivity when Redis last recorded the session's activity: the admission, or the
-   *     latest confirmation; null for now
+   * @param lastActivity when Redis last recorded the session's activity: the admission until the
+   *     visitor's first confirmed request; null when this very call admitted them, now
    */
   public Issued admitted(
       String visitor, QueueId queue, Pass current, Instant lastActivity, RoomPolicy policy) {
-    return issue(visitor, queue, current, lastActivity, clock.instant(), policy);
+    Instant now = clock.instant();
+    Instant admission = lastActivity == null || lastActivity.isAfter(now) ? now : lastActivity;
+    return issue(visitor, queue, current, lastActivity, admission, policy);
   }
 
   /**
