@@ -15,6 +15,7 @@ import io.anteroom.gateway.WireMockOrigin;
 import io.anteroom.gateway.activation.ActiveQueueMirror;
 import io.anteroom.gateway.room.RoomPolicyMirror;
 import io.anteroom.gateway.token.Pass;
+import io.anteroom.gateway.token.Ticket;
 import io.anteroom.gateway.token.TokenCodec;
 import io.anteroom.gateway.token.Verified;
 import io.anteroom.queue.Activation;
@@ -133,6 +134,68 @@ class ProvokedReentryIntegrationTests {
     failing("/products/1/cart", 503);
 
     assertThat(admissionOf(visitor)).isEqualTo(admitted);
+    assertThat(visitor.page("/products/1/cart").statusCode()).isEqualTo(503);
+    assertThat(reentered()).isZero();
+  }
+
+  @Test
+  void aTicketHolderWhoseSessionWasConfirmedSinceKeepsTheAdmissionTheLineGave() {
+    Visitor.lineUpSomeone(port, "/products/1");
+    Visitor visitor = new Visitor(port);
+    assertThat(Visitor.text(visitor.json("/products/1").body(), "state")).isEqualTo("waiting");
+    String ticket = visitor.cookie(TICKET);
+    admitFromLine();
+    assertThat(Visitor.text(visitor.json("/_anteroom/status?room=shop").body(), "state"))
+        .isEqualTo("admitted");
+    Instant admitted = admissionOf(visitor);
+
+    // Browsing past the grace moves the session's activity on; then the kept ticket asks again.
+    CLOCK.advance(Duration.ofSeconds(40));
+    assertThat(store.touch(one, visitorOf(visitor)).block()).isTrue();
+    visitor.clearCookies();
+    visitor.setCookie(TICKET, ticket);
+    assertThat(Visitor.text(visitor.json("/_anteroom/status?room=shop").body(), "state"))
+        .isEqualTo("admitted");
+    failing("/products/1/cart", 503);
+
+    assertThat(admissionOf(visitor)).isEqualTo(admitted);
+    assertThat(visitor.page("/products/1/cart").statusCode()).isEqualTo(503);
+    assertThat(reentered()).isZero();
+  }
+
+  @Test
+  void aPassGivenWhileTheQueueIsOffNamesNoAdmissionAtTheStatusEndpoint() {
+    Visitor.lineUpSomeone(port, "/products/1");
+    Visitor visitor = new Visitor(port);
+    assertThat(Visitor.text(visitor.json("/products/1").body(), "state")).isEqualTo("waiting");
+    String ticket = visitor.cookie(TICKET);
+    String id = ((Verified.Valid<Ticket>) tokens.readTicket(ticket, "shop")).value().visitor();
+    admitFromLine();
+    assertThat(Visitor.text(visitor.json("/_anteroom/status?room=shop").body(), "state"))
+        .isEqualTo("admitted");
+    // The origin ends the session; then the queue goes off, and the ticket's holder comes back.
+    assertThat(store.release(one, id).block()).isTrue();
+    active.deactivate(one).block();
+    await().atMost(Duration.ofSeconds(10)).until(() -> !mirror.isActive(one));
+    CLOCK.advance(Duration.ofSeconds(1));
+    visitor.clearCookies();
+    visitor.setCookie(TICKET, ticket);
+    assertThat(visitor.page("/products/1").statusCode()).isEqualTo(200);
+    assertThat(entitlementAdmission(visitor, one)).as("a pass given while off").isNull();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> store.status(one, id).block().state() == VisitorStatus.State.ADMITTED);
+
+    // The queue on again: the kept ticket asks the status endpoint, which finds the holder running.
+    active.activate(one, Activation.MANUAL).block();
+    await().atMost(Duration.ofSeconds(10)).until(() -> mirror.isActive(one));
+    visitor.clearCookies();
+    visitor.setCookie(TICKET, ticket);
+    assertThat(Visitor.text(visitor.json("/_anteroom/status?room=shop").body(), "state"))
+        .isEqualTo("admitted");
+    failing("/products/1/cart", 503);
+
+    assertThat(entitlementAdmission(visitor, one)).as("the pass the status endpoint gave").isNull();
     assertThat(visitor.page("/products/1/cart").statusCode()).isEqualTo(503);
     assertThat(reentered()).isZero();
   }
