@@ -31,11 +31,14 @@ final class RawPhases {
   private static final String[] SCRIPTED = keys("lua");
   private static final String[] FLOOR = keys("floor");
   // Keys of the model's commands without its logic: the queue's five, the room's sessions and
-  // budget.
+  // budget, the queue's admissions by the line.
   private static final String[] COMMANDS =
       Stream.concat(
               Arrays.stream(keys("commands")),
-              Stream.of("commands:{bench:item}:sessions", "commands:{bench:item}:budget"))
+              Stream.of(
+                  "commands:{bench:item}:sessions",
+                  "commands:{bench:item}:budget",
+                  "commands:{bench:item}:admitted"))
           .toArray(String[]::new);
   private static final String NOW = "1893456000000";
 
@@ -73,12 +76,13 @@ final class RawPhases {
 
   /**
    * Before a B2 batch, not measured: {@code ZREMRANGEBYRANK running 0 -(keep + 1)} on the raw, the
-   * scripted, the floor's and the commands' running set and on the commands' sessions, as sessions
-   * ending would, so each keeps at most {@code keep} members (the oldest go first; among the same
-   * score, those first by name).
+   * scripted, the floor's and the commands' running set and on the commands' sessions and
+   * admissions, as sessions ending would, so each keeps at most {@code keep} members (the oldest go
+   * first; among the same score, those first by name).
    */
   void endSessions(long keep) {
-    for (String running : List.of(RUNNING, SCRIPTED[1], FLOOR[1], COMMANDS[1], COMMANDS[5])) {
+    for (String running :
+        List.of(RUNNING, SCRIPTED[1], FLOOR[1], COMMANDS[1], COMMANDS[5], COMMANDS[7])) {
       long removed = Await.result(commands.zremrangebyrank(running, 0, -(keep + 1)));
       ended.merge(running, removed, Long::sum);
     }

@@ -2,12 +2,12 @@
 -- same order, with no Lua between them beyond what moving the members needs, so what the model's
 -- own logic and helpers cost can be told apart from what its commands cost. Beyond the three of
 -- admit_floor.lua: the bucket (read, write), the running count (the cap), the recovery's hold, the
--- head taken by rank (ZRANGE, ZREMRANGEBYRANK), the room's users (each visitor once, GT, for
--- room-wide limits), the stale last-seen entries (ZRANGEBYSCORE: none are stale here, as none are
+-- head taken by rank (ZRANGE, ZREMRANGEBYRANK), the line's admissions (admitted), the room's users
+-- (each visitor once, GT, for room-wide limits), the stale last-seen entries (ZRANGEBYSCORE: none are stale here, as none are
 -- in admit.lua's admitting calls; the trimming, with the look-up in the line of those trimmed, runs
 -- later in calls of its own), the admitted counter, the room's started sessions (read, write), the
 -- line's length and the measured rate (read, write).
--- KEYS: 1 line, 2 running, 3 finished, 4 seen, 5 state, 6 sessions, 7 budget
+-- KEYS: 1 line, 2 running, 3 finished, 4 seen, 5 state, 6 sessions, 7 budget, 8 admitted
 -- ARGV: 1 now (ms; the caller moves it on a second a call, as the model's clock moves, so new
 --       members go to the end of running as they do there), 2 batch, 3 oldest last-seen time still
 --       waiting (ms)
@@ -36,6 +36,7 @@ for i = 1, #members do
 end
 if #enter > 0 then
   redis.call('ZADD', KEYS[2], unpack(enter))
+  redis.call('ZADD', KEYS[8], unpack(enter))
   redis.call('ZADD', KEYS[6], 'GT', unpack(enter))
 end
 if #leave > 0 then

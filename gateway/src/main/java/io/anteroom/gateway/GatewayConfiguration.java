@@ -262,8 +262,8 @@ class GatewayConfiguration {
   }
 
   @Bean
-  OriginWatch originWatch(AnteroomProperties anteroom) {
-    return new OriginWatch(anteroom.rooms().keySet());
+  OriginWatch originWatch(AnteroomProperties anteroom, Clock clock) {
+    return new OriginWatch(anteroom.rooms().keySet(), clock);
   }
 
   /**

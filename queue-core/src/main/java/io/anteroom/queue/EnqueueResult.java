@@ -15,6 +15,9 @@ package io.anteroom.queue;
  * @param measuredRate when waiting: the queue's admissions per second as measured lately (30 s time
  *     constant); 0 when not known
  * @param capWait when waiting: how long the cap on running sessions holds the place back
+ * @param lineAdmittedAt when admitted: when the line let the visitor in (epoch ms), this very call
+ *     or an earlier admission; 0 for one found running without the line's admission (a pass given
+ *     while the queue was off), and otherwise
  */
 public record EnqueueResult(
     boolean admitted,
@@ -23,7 +26,20 @@ public record EnqueueResult(
     boolean requeued,
     boolean added,
     double measuredRate,
-    CapWait capWait) {
+    CapWait capWait,
+    long lineAdmittedAt) {
+
+  /** A result without an admission by the line. */
+  public EnqueueResult(
+      boolean admitted,
+      long position,
+      long waiting,
+      boolean requeued,
+      boolean added,
+      double measuredRate,
+      CapWait capWait) {
+    this(admitted, position, waiting, requeued, added, measuredRate, capWait, 0);
+  }
 
   /** A result the cap does not hold back. */
   public EnqueueResult(

@@ -13,6 +13,10 @@ import java.util.regex.Pattern;
  * ZADD wr:{shop}:42:waiting  &lt;sequence&gt; &lt;visitor&gt;     line, in order
  * ZADD wr:{shop}:42:waiting  &lt;sequence + draw&gt; &lt;visitor&gt;   random place: draw in [0, 1)
  * ZADD wr:{shop}:42:running  &lt;last-activity-ms&gt; &lt;visitor&gt;   admitted sessions
+ * ZADD wr:{shop}:42:admitted &lt;admitted-ms&gt; &lt;visitor&gt;    when the line let in each of those
+ *                            running (admit_head.lua, place.lua); none for a pass given while the
+ *                            queue was off (register.lua, enter.lua) or a session taken back
+ *                            (touch.lua); removed with the running entry, lives as long
  * ZADD wr:{shop}:42:finished &lt;end-ms&gt; &lt;visitor&gt;          ended, released or abandoned
  * ZADD wr:{shop}:42:seen     &lt;last-poll-ms&gt; &lt;visitor&gt;    last join or poll of those in line;
  *                            kept after admission, trimmed once older than abandon-after
@@ -60,12 +64,12 @@ import java.util.regex.Pattern;
  * room (docs/operations.md, "What anonymous traffic leaves in Redis"):
  *
  * <ul>
- *   <li>the five keys of a queue's line: while the queue is on they have no time to live (the
- *       worker removes it every tick), and at most {@code anteroom.gateway.max-queues-per-room}
- *       queues of a room are on automatically; while it is off, every script that writes them gives
- *       them the idle time to live ({@code RoomPolicy#idleTimeToLive}), and {@code idle} keeps the
- *       {@code anteroom.idle-lines.per-room} most recently written lines, deleting the rest
- *       (idle.lua, forget.lua);
+ *   <li>the six keys of a queue's line: while the queue is on they have no time to live (the worker
+ *       removes it every tick), and at most {@code anteroom.gateway.max-queues-per-room} queues of
+ *       a room are on automatically; while it is off, every script that writes them gives them the
+ *       idle time to live ({@code RoomPolicy#idleTimeToLive}), and {@code idle} keeps the {@code
+ *       anteroom.idle-lines.per-room} most recently written lines, deleting the rest (idle.lua,
+ *       forget.lua);
  *   <li>{@code hits}: two activation windows and five seconds, written only for items a gateway
  *       counted a tenth of the threshold for, at most 1,000 per gateway and flush;
  *   <li>{@code places}: twice the longer of session-duration and abandon-after, and only for
@@ -134,7 +138,7 @@ public final class QueueKeys {
 
   /**
    * The keys every queue script takes, in the order the scripts' KEYS headers name them: the
-   * queue's five, then its room's sessions and budget.
+   * queue's first five, then its room's sessions and budget, then the queue's {@link #admitted}.
    */
   public String[] scriptKeys(QueueId queue) {
     return new String[] {
@@ -144,7 +148,8 @@ public final class QueueKeys {
       seen(queue),
       state(queue),
       sessions(queue.room()),
-      budget(queue.room())
+      budget(queue.room()),
+      admitted(queue)
     };
   }
 
@@ -154,6 +159,15 @@ public final class QueueKeys {
 
   public String running(QueueId queue) {
     return queueKey(queue, "running");
+  }
+
+  /**
+   * Sorted set of when the line let in each visitor running in the queue (ms): a visitor running
+   * without an entry was let in otherwise (a pass given while the queue was off, a session taken
+   * back), which names no admission to go back to the front from.
+   */
+  public String admitted(QueueId queue) {
+    return queueKey(queue, "admitted");
   }
 
   public String finished(QueueId queue) {

@@ -162,7 +162,8 @@ public final class RedisQueueStore implements QueueStore {
         r.get(3) == 1,
         r.get(4) == 1,
         waiting ? rate : 0,
-        CapWait.of(r, 7, now, policy));
+        CapWait.of(r, 7, now, policy),
+        r.get(15));
   }
 
   @Override
@@ -185,7 +186,8 @@ public final class RedisQueueStore implements QueueStore {
                       r.get(3),
                       PlaceCalls.perSecond(r.get(4)),
                       policy == null ? CapWait.NONE : PlaceCalls.statusCapWait(r, now, policy),
-                      r.get(8) == 1);
+                      r.get(8) == 1,
+                      r.get(14));
               if (status.state() == VisitorStatus.State.WAITING) {
                 rates.record(queue, status.measuredRate(), now);
               }
@@ -292,8 +294,9 @@ public final class RedisQueueStore implements QueueStore {
       Instant admittedAt,
       RoomPolicy policy,
       Collection<QueueId> others) {
-    String[] keyNames = Arrays.copyOf(keys.scriptKeys(queue), 8);
-    keyNames[7] = keys.reentries(queue);
+    String[] queueKeys = keys.scriptKeys(queue);
+    String[] keyNames = Arrays.copyOf(queueKeys, queueKeys.length + 1);
+    keyNames[queueKeys.length] = keys.reentries(queue);
     keyNames = withOthers(keyNames, queue, others);
     return scripts
         .<Long>run(

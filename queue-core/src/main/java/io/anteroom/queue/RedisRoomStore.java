@@ -62,6 +62,7 @@ public final class RedisRoomStore implements RoomStore {
       }
       RoomPolicy policy = queues.get(queue);
       keyList.addAll(List.of(keys.scriptKeys(queue)).subList(0, 5));
+      keyList.add(keys.admitted(queue));
       args.add(Double.toString(policy.admitPerSecond()));
       args.add(Double.toString(policy.burstTokens()));
       args.add(Integer.toString(policy.maxActive()));

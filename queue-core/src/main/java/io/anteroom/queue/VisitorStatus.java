@@ -14,6 +14,9 @@ package io.anteroom.queue;
  *     holds the place back; otherwise {@link CapWait#NONE}
  * @param front when {@link State#WAITING}: the place is at the front kept for visitors the origin
  *     failed right after admission ({@link QueueStore#reenter}); otherwise false
+ * @param lineAdmittedAt when {@link State#ADMITTED}: when the line let the visitor in (epoch ms),
+ *     which confirmations do not move; 0 for one running without the line's admission (a pass given
+ *     while the queue was off, a session taken back), and otherwise
  */
 public record VisitorStatus(
     State state,
@@ -22,7 +25,20 @@ public record VisitorStatus(
     long admittedAt,
     double measuredRate,
     CapWait capWait,
-    boolean front) {
+    boolean front,
+    long lineAdmittedAt) {
+
+  /** A status without an admission by the line. */
+  public VisitorStatus(
+      State state,
+      long position,
+      long waiting,
+      long admittedAt,
+      double measuredRate,
+      CapWait capWait,
+      boolean front) {
+    this(state, position, waiting, admittedAt, measuredRate, capWait, front, 0);
+  }
 
   /** A status without a measured rate. */
   public VisitorStatus(State state, long position, long waiting, long admittedAt) {

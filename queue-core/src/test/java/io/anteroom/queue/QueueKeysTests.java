@@ -23,7 +23,8 @@ class QueueKeysTests {
             "wr:{shop}:42:seen",
             "wr:{shop}:42:state",
             "wr:{shop}:sessions",
-            "wr:{shop}:budget");
+            "wr:{shop}:budget",
+            "wr:{shop}:42:admitted");
     assertThat(keys.hits(queue)).isEqualTo("wr:{shop}:42:hits");
     assertThat(keys.budget("shop")).isEqualTo("wr:{shop}:budget");
     assertThat(keys.arrivals("shop")).isEqualTo("wr:{shop}:arrivals");

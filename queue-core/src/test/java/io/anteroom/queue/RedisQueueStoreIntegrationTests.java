@@ -83,6 +83,11 @@ class RedisQueueStoreIntegrationTests {
    * Runs {@code call} with the clock at {@code sentAt}, so the script gets the arguments a call
    * made then had: the same command, re-sent later, as Lettuce does after a reconnect.
    */
+  /** Admitted, the line having let the visitor in at {@code admittedAt}. */
+  static EnqueueResult admittedBy(long admittedAt, boolean added) {
+    return new EnqueueResult(true, 0, 0, false, added, 0, CapWait.NONE, admittedAt);
+  }
+
   <T> T resent(long sentAt, Supplier<T> call) {
     long now = clock.millis();
     clock.set(Instant.ofEpochMilli(sentAt));
@@ -111,7 +116,7 @@ class RedisQueueStoreIntegrationTests {
     void enqueueWhenLineIsEmptyAndBucketAllowsThenAdmitsAtOnce() {
       EnqueueResult result = enqueue("v1");
 
-      assertThat(result).isEqualTo(new EnqueueResult(true, 0, 0, false, true));
+      assertThat(result).isEqualTo(admittedBy(clock.millis(), true));
       assertThat(running()).containsExactly("v1");
       assertThat(waiting()).isEmpty();
     }
@@ -175,7 +180,7 @@ class RedisQueueStoreIntegrationTests {
     void enqueueOfAnAdmittedVisitorReportsAdmittedAndChangesNothing() {
       enqueue("v1");
 
-      assertThat(enqueue("v1")).isEqualTo(new EnqueueResult(true, 0, 0, false, false));
+      assertThat(enqueue("v1")).isEqualTo(admittedBy(clock.millis(), false));
       assertThat(running()).containsExactly("v1");
       assertThat(store.counts(queue).block().admitted()).isEqualTo(1);
     }
@@ -242,7 +247,7 @@ class RedisQueueStoreIntegrationTests {
 
     @Test
     void joinWhenLineIsEmptyAndBucketAllowsThenAdmitsAtOnce() {
-      assertThat(join("v1")).isEqualTo(new EnqueueResult(true, 0, 0, false, true));
+      assertThat(join("v1")).isEqualTo(admittedBy(clock.millis(), true));
       assertThat(running()).containsExactly("v1");
       assertThat(store.counts(queue).block().admitted()).isEqualTo(1);
     }
@@ -293,7 +298,7 @@ class RedisQueueStoreIntegrationTests {
     void joinAgainAfterGoingStraightInChangesNothing() {
       join("v1");
 
-      assertThat(join("v1")).isEqualTo(new EnqueueResult(true, 0, 0, false, false));
+      assertThat(join("v1")).isEqualTo(admittedBy(clock.millis(), false));
       assertThat(running()).containsExactly("v1");
       assertThat(store.counts(queue).block().admitted()).isEqualTo(1);
       assertThat(Double.parseDouble(sync.hget(keys.state(queue), "tokens"))).isEqualTo(9.0);
@@ -309,7 +314,7 @@ class RedisQueueStoreIntegrationTests {
 
       EnqueueResult again = resent(sentAt, () -> join("v1"));
 
-      assertThat(again).isEqualTo(new EnqueueResult(true, 0, 0, false, false));
+      assertThat(again).isEqualTo(admittedBy(sentAt + 100, false));
       assertThat(waiting()).isEmpty();
       assertThat(running()).containsExactly("v1");
       assertThat(store.counts(queue).block().enqueued()).isEqualTo(1);
@@ -453,7 +458,10 @@ class RedisQueueStoreIntegrationTests {
       admit(POLICY);
       clock.advance(Duration.ofSeconds(2));
 
-      assertThat(status("v1")).isEqualTo(new VisitorStatus(State.ADMITTED, 0, 0, admittedAt));
+      assertThat(status("v1"))
+          .isEqualTo(
+              new VisitorStatus(
+                  State.ADMITTED, 0, 0, admittedAt, 0, CapWait.NONE, false, admittedAt));
     }
   }
 

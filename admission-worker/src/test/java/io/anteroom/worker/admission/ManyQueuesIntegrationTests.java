@@ -127,8 +127,8 @@ class ManyQueuesIntegrationTests {
     List<Long> keysPerCall = roomAdmitKeys();
     assertThat(keysPerCall).isNotEmpty();
     assertThat(keysPerCall)
-        .as("the room's two keys and five per queue, at most a window of queues")
-        .allMatch(keys -> keys <= 2 + 5L * RoomWindows.SIZE);
+        .as("the room's two keys and six per queue, at most a window of queues")
+        .allMatch(keys -> keys <= 2 + 6L * RoomWindows.SIZE);
     for (QueueId queue : queues) {
       assertThat(store.counts(queue).block().waiting()).as(queue.toString()).isZero();
     }

@@ -46,8 +46,9 @@ public class OriginBenchmarks extends MicroDefaults {
     gateway = MicroGateway.start();
     waitingRoom = FilterBenchmarks.waitingRoom(gateway);
     OriginMeters origin = gateway.bean(OriginMeters.class);
-    timedHolder = (exchange, chain) -> origin.timed(ROOM, exchange, chain.filter(exchange), true);
-    timedOther = (exchange, chain) -> origin.timed(ROOM, exchange, chain.filter(exchange), false);
+    timedHolder =
+        (exchange, chain) -> origin.timed(ROOM, exchange, chain::filter, "vQx3n0kq7S2mB8yZfL1aPg");
+    timedOther = (exchange, chain) -> origin.timed(ROOM, exchange, chain::filter, null);
     Timer answers = origin.timer(ROOM, OriginMeters.Outcome.SUCCESS);
     require(times(answers, FilterBenchmarks.NO_OP) == 0, "the reference must not be timed");
     require(times(answers, waitingRoom) == 1, "the filter must time a pass holder's answer");

@@ -44,7 +44,12 @@ public final class AutoActivator {
   private final ActiveQueueMirror mirror;
   private final RoomStore rooms;
   private final Clock clock;
-  private final Map<String, Long> tried = new ConcurrentHashMap<>();
+
+  /** Per room, the last look-up of the queues on: when, and the fewest waiting it found. */
+  private final Map<String, Look> tried = new ConcurrentHashMap<>();
+
+  private record Look(long at, long fewest) {}
+
   private final long maxPerRoom;
   private final MeterRegistry meters;
   private final ThrottledWarnings warnings;
@@ -83,8 +88,9 @@ public final class AutoActivator {
   /**
    * {@link #activate(QueueId)} for a line with {@code waiting} people in it. In a room with as many
    * queues on as allowed, it takes the place of the automatic queue with the fewest people waiting
-   * if that one has fewer (looked up at most once a second per room): lines of made-up item ids,
-   * one visitor each, cannot keep a line that many wait in off.
+   * if that one has fewer (looked up at most once a second per room, unless the line has grown past
+   * the fewest the last look-up found): lines of made-up item ids, one visitor each, cannot keep a
+   * line that many wait in off.
    */
   public Mono<Boolean> activate(QueueId queue, long waiting) {
     if (mirror.activeIn(queue.room()) < maxPerRoom) {
@@ -119,11 +125,17 @@ public final class AutoActivator {
   private Mono<Boolean> makeRoom(QueueId queue, long waiting) {
     String room = queue.room();
     long now = clock.millis();
-    Long last = tried.get(room);
-    if (waiting < 2 || (last != null && now - last < EVICTION_EVERY.toMillis())) {
+    Look last = tried.get(room);
+    // Within a second of a look-up only a line longer than the shortest it found may look again:
+    // lines of made-up ids, a visitor or two each, cost one look-up a second; a line growing past
+    // them is not kept waiting for the second to pass.
+    if (waiting < 2
+        || (last != null
+            && now - last.at() < EVICTION_EVERY.toMillis()
+            && waiting <= last.fewest())) {
       return Mono.just(false);
     }
-    tried.put(room, now);
+    tried.put(room, new Look(now, waiting));
     return active
         .list()
         .map(
@@ -134,6 +146,12 @@ public final class AutoActivator {
                     .filter(q -> q.room().equals(room) && !q.equals(queue))
                     .toList())
         .flatMap(candidates -> rooms.waiting(room, candidates))
+        .doOnNext(
+            sizes ->
+                tried.put(
+                    room,
+                    new Look(
+                        now, sizes.values().stream().min(Long::compare).orElse(Long.MAX_VALUE))))
         .flatMap(
             sizes ->
                 sizes.entrySet().stream()

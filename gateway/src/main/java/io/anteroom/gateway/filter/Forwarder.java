@@ -14,6 +14,7 @@ import io.anteroom.queue.log.ThrottledWarnings;
 import io.anteroom.queue.policy.RoomPolicy;
 import java.util.List;
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.ResponseCookie;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.server.ServerWebExchange;
@@ -64,8 +65,32 @@ final class Forwarder {
   /** Forwards as it is, carrying {@code passToken} to the origin when configured. */
   Mono<Void> forward(
       ServerWebExchange exchange, GatewayFilterChain chain, String room, String passToken) {
+    return forward(exchange, chain, room, passToken, null);
+  }
+
+  /**
+   * @param sampled the visitor whose answer the auto-pilot samples, or null ({@link #sampled})
+   */
+  private Mono<Void> forward(
+      ServerWebExchange exchange,
+      GatewayFilterChain chain,
+      String room,
+      String passToken,
+      String sampled) {
     scrubber.forward(exchange, passToken);
-    return origin.timed(room, exchange, chain.filter(exchange), passToken != null);
+    return origin.timed(room, exchange, chain::filter, sampled);
+  }
+
+  /**
+   * The visitor whose answer the auto-pilot samples: one the line admitted to the item (the pass
+   * names the admission; a pass given while the queue was off names none) asking to read (GET,
+   * HEAD). A write, or anyone let in without the line, says nothing the origin's readers meet.
+   */
+  private static String sampled(
+      ServerWebExchange exchange, String visitor, Entitlement entitlement) {
+    HttpMethod method = exchange.getRequest().getMethod();
+    boolean reads = HttpMethod.GET.equals(method) || HttpMethod.HEAD.equals(method);
+    return reads && entitlement != null && entitlement.admitted() != null ? visitor : null;
   }
 
   /**
@@ -79,7 +104,7 @@ final class Forwarder {
    */
   Mono<Void> forwardDegraded(ServerWebExchange exchange, GatewayFilterChain chain, String room) {
     scrubber.forwardDegraded(exchange);
-    return origin.timed(room, exchange, chain.filter(exchange), false);
+    return origin.timed(room, exchange, chain::filter, null);
   }
 
   /**
@@ -95,7 +120,13 @@ final class Forwarder {
       Pass pass,
       String current) {
     watchForRelease(exchange, queue, policy, pass.visitor(), pass.entitlements());
-    Mono<Void> forwarding = forward(exchange, chain, queue.room(), current);
+    Mono<Void> forwarding =
+        forward(
+            exchange,
+            chain,
+            queue.room(),
+            current,
+            sampled(exchange, pass.visitor(), pass.entitlement(queue)));
     return reentries.watch(
         exchange, queue, pass.visitor(), pass.entitlements(), policy, forwarding);
   }
@@ -112,7 +143,11 @@ final class Forwarder {
       Passes.Issued pass,
       Given given) {
     watchForRelease(exchange, queue, policy, pass.visitor(), pass.entitlements());
-    Mono<Void> forwarding = forward(exchange, chain, queue.room(), pass.token());
+    String sampled =
+        given == Given.QUEUE_OFF
+            ? null
+            : sampled(exchange, pass.visitor(), pass.entitlements().get(0));
+    Mono<Void> forwarding = forward(exchange, chain, queue.room(), pass.token(), sampled);
     return given == Given.QUEUE_OFF
         ? forwarding
         : reentries.watch(exchange, queue, pass.visitor(), pass.entitlements(), policy, forwarding);

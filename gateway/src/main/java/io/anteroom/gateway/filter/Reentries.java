@@ -1,7 +1,10 @@
 package io.anteroom.gateway.filter;
 
+import static org.springframework.cloud.gateway.support.ServerWebExchangeUtils.CLIENT_RESPONSE_ATTR;
+
 import io.anteroom.gateway.RedisGuard;
 import io.anteroom.gateway.line.LineEvents;
+import io.anteroom.gateway.origin.Sending;
 import io.anteroom.gateway.pass.Passes;
 import io.anteroom.gateway.pass.SessionChecks;
 import io.anteroom.gateway.pass.Tickets;
@@ -95,10 +98,13 @@ final class Reentries {
     Front front = new Front(exchange, queue, visitor, entitlements, admitted, policy);
     ServerHttpResponse response = exchange.getResponse();
     response.beforeCommit(
-        () -> failed(response.getStatusCode()) ? front.reenter().then() : Mono.empty());
+        () ->
+            failed(response.getStatusCode()) && originsOwn(exchange, null)
+                ? front.reenter().then()
+                : Mono.empty());
     return forwarding.onErrorResume(
         error ->
-            unreached(error) && !response.isCommitted()
+            unreached(error) && originsOwn(exchange, error) && !response.isCommitted()
                 ? front
                     .reenter()
                     .flatMap(back -> back ? response.setComplete() : Mono.<Void>error(error))
@@ -121,6 +127,26 @@ final class Reentries {
       }
     }
     return null;
+  }
+
+  /**
+   * Whether the failure is the origin's own: its answer (not one the gateway made up for want of
+   * it), or a connection it refused, or no answer although it had the whole request at least as
+   * long as the client took to send it ({@link Sending#originsOwn}). A client dripping its body
+   * past the gateway's response timeout, or an origin answering a body too slow for it, does not
+   * send anyone back.
+   *
+   * @param error the failure, or null for an answer with a failing status
+   */
+  private static boolean originsOwn(ServerWebExchange exchange, Throwable error) {
+    Sending sending = Sending.of(exchange);
+    if (sending == null) {
+      return false;
+    }
+    if (error == null && exchange.getAttribute(CLIENT_RESPONSE_ATTR) == null) {
+      return false;
+    }
+    return sending.originsOwn(error);
   }
 
   private static boolean failed(HttpStatusCode status) {

@@ -39,6 +39,9 @@ public final class Line {
    * @param capWait while waiting: how long the caps hold the place back
    * @param front while waiting: the place is at the front, kept for those the origin failed right
    *     after admission ({@link QueueStore#reenter}); they will be let in again first
+   * @param lineAdmittedAt when admitted: when the line let the visitor in (epoch ms), as Redis
+   *     holds it; 0 for one running without the line's admission (a pass given while the queue was
+   *     off), and while waiting
    */
   public record Outcome(
       String visitor,
@@ -51,12 +54,28 @@ public final class Line {
       double measuredRate,
       long sessionSince,
       CapWait capWait,
-      boolean front) {
+      boolean front,
+      long lineAdmittedAt) {
 
-    /** Admitted earlier, with the session's last activity in Redis at {@code sessionSince}. */
-    public static Outcome admitted(String visitor, long waiting, long sessionSince) {
+    /**
+     * Admitted earlier, with the session's last activity in Redis at {@code sessionSince}, let in
+     * by the line at {@code lineAdmittedAt} (0: not by the line).
+     */
+    public static Outcome admitted(
+        String visitor, long waiting, long sessionSince, long lineAdmittedAt) {
       return new Outcome(
-          visitor, true, 0, waiting, false, false, 0, 0, sessionSince, CapWait.NONE, false);
+          visitor,
+          true,
+          0,
+          waiting,
+          false,
+          false,
+          0,
+          0,
+          sessionSince,
+          CapWait.NONE,
+          false,
+          lineAdmittedAt);
     }
 
     /** Waiting at a place found in line, as {@code status} says. */
@@ -72,7 +91,8 @@ public final class Line {
           status.measuredRate(),
           0,
           status.capWait(),
-          status.front());
+          status.front(),
+          0);
     }
 
     /** Waiting at a place, what the caps hold back not known. */
@@ -89,7 +109,8 @@ public final class Line {
           measuredRate,
           0,
           CapWait.NONE,
-          false);
+          false,
+          0);
     }
 
     /** What a join did: in line (or admitted at once) by this very call. */
@@ -105,7 +126,8 @@ public final class Line {
           result.measuredRate(),
           0,
           result.capWait(),
-          false);
+          false,
+          result.lineAdmittedAt());
     }
 
     /**
@@ -114,6 +136,11 @@ public final class Line {
      */
     public Instant lastActivity() {
       return sessionSince > 0 ? Instant.ofEpochMilli(sessionSince) : null;
+    }
+
+    /** When the line let the visitor in, or null when it did not (or they are waiting). */
+    public Instant admission() {
+      return lineAdmittedAt > 0 ? Instant.ofEpochMilli(lineAdmittedAt) : null;
     }
   }
 
@@ -152,9 +179,15 @@ public final class Line {
                     switch (status.state()) {
                       case ADMITTED -> {
                         events.waited(
-                            queue.room(), ticket.joinedAt().toEpochMilli(), status.admittedAt());
+                            queue.room(),
+                            ticket.joinedAt().toEpochMilli(),
+                            status.lineAdmittedAt());
                         yield Optional.of(
-                            Outcome.admitted(visitor, status.waiting(), status.admittedAt()));
+                            Outcome.admitted(
+                                visitor,
+                                status.waiting(),
+                                status.admittedAt(),
+                                status.lineAdmittedAt()));
                       }
                       case WAITING ->
                           Optional.of(Outcome.waiting(visitor, status, startsIn(policy)));

@@ -113,7 +113,8 @@ public final class LineEvents {
 
   /**
    * A ticket holder was found admitted: joined at {@code joinedMs} (the ticket's issue time, whole
-   * seconds), admitted at {@code admittedMs}.
+   * seconds), let in by the line at {@code admittedMs}; nothing for one the line did not let in
+   * (0).
    */
   void waited(String room, long joinedMs, long admittedMs) {
     RoomMeters meters = rooms.get(room);

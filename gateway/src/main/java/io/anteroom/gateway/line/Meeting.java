@@ -214,7 +214,13 @@ final class Meeting {
     RoomPolicy policy = visit.policy();
     if (outcome.admitted()) {
       return call.admit(
-          passes.admitted(outcome.visitor(), queue, visit.pass(), outcome.lastActivity(), policy),
+          passes.admitted(
+              outcome.visitor(),
+              queue,
+              visit.pass(),
+              outcome.lastActivity(),
+              outcome.admission(),
+              policy),
           Given.FROM_LINE);
     }
     if (outcome.joined()) {

@@ -18,12 +18,18 @@ import reactor.core.publisher.Mono;
 
 /**
  * How long each room's origin takes to answer a forwarded request: the timer {@value #NAME}{@code
- * {room,outcome}}, a histogram (Prometheus buckets from 1 ms to 10 s) from the moment the gateway
- * forwards a request to the moment the origin's status and headers arrive. The outcome is the
- * answer's status class ({@code 2xx} … {@code 5xx}), or {@code error} when no answer came (refused
- * connection, timeout). Every room's timers are registered once at start-up, so rates start at zero
- * and the number of series is fixed; a request the visitor abandoned before the answer is not
- * timed. A pass holder's answer is also recorded for the room's auto-pilot ({@link OriginWatch}).
+ * {room,outcome}}, a histogram (Prometheus buckets from 1 ms to 10 s) from the moment the whole
+ * request has gone to the origin (its body's last byte; for a bodiless request, the start of
+ * forwarding: {@link Sending}) to the moment the origin's status and headers arrive. A client that
+ * drips its body moves only what comes before, which is not timed: only the origin moves the timer.
+ * An answer or a failure before the request was fully sent counts 0 s, save a connection the origin
+ * refused, timed from the start of forwarding. The outcome is the answer's status class ({@code
+ * 2xx} … {@code 5xx}), or {@code error} when no answer came (refused connection, timeout). Every
+ * room's timers are registered once at start-up, so rates start at zero and the number of series is
+ * fixed; a request the visitor abandoned before the answer is not timed. The timer times every
+ * forwarded request; the auto-pilot ({@link OriginWatch}) samples only the answers to requests
+ * {@code timed} names a visitor for, once the request was fully sent, and a failure only when it is
+ * the origin's own ({@link Sending#originsOwn}).
  */
 public final class OriginMeters {
 
@@ -85,7 +91,7 @@ public final class OriginMeters {
       timers.put(
           outcome,
           Timer.builder(NAME)
-              .description("Time from forwarding a request to the origin's status and headers")
+              .description("Time from a request fully sent to the origin to its status and headers")
               .tags("room", room, "outcome", outcome.tag())
               .publishPercentileHistogram()
               .minimumExpectedValue(Duration.ofMillis(1))
@@ -102,21 +108,26 @@ public final class OriginMeters {
   }
 
   /**
-   * {@code forwarding} (the rest of the chain, which calls the origin), timed until the answer's
-   * headers are about to be written to the visitor, or until it fails.
+   * {@code forwarding} (the rest of the chain, which calls the origin) of {@code exchange}, timed
+   * from the moment the request is fully sent until the answer's headers are about to be written to
+   * the visitor, or until it fails.
    *
-   * @param holder whether the request is a pass holder's, whose answers the auto-pilot watches
-   *     ({@link OriginWatch})
+   * @param sampled the visitor whose answer the auto-pilot samples ({@link OriginWatch}): a pass
+   *     holder the line admitted, asking to read (GET, HEAD); null for everyone else
    */
   public Mono<Void> timed(
-      String room, ServerWebExchange exchange, Mono<Void> forwarding, boolean holder) {
+      String room,
+      ServerWebExchange exchange,
+      Function<ServerWebExchange, Mono<Void>> forwarding,
+      String sampled) {
     EnumMap<Outcome, Timer> timers = rooms.get(room);
     if (timers == null) {
-      return forwarding;
+      return forwarding.apply(exchange);
     }
-    Answer answer = new Answer(room, timers, holder, exchange.getResponse(), clock.monotonicTime());
+    Sending sending = new Sending(clock);
+    Answer answer = new Answer(room, timers, sampled, exchange.getResponse(), sending);
     exchange.getResponse().beforeCommit(answer);
-    return forwarding.doOnError(answer::failed);
+    return forwarding.apply(sending.watch(exchange)).doOnError(answer::failed);
   }
 
   /** One forwarded request's answer, recorded once: when it commits, or when forwarding fails. */
@@ -124,43 +135,45 @@ public final class OriginMeters {
 
     private final String room;
     private final EnumMap<Outcome, Timer> timers;
-    private final boolean holder;
+    private final String sampled;
     private final ServerHttpResponse response;
-    private final long start;
+    private final Sending sending;
     private volatile boolean recorded;
 
     Answer(
         String room,
         EnumMap<Outcome, Timer> timers,
-        boolean holder,
+        String sampled,
         ServerHttpResponse response,
-        long start) {
+        Sending sending) {
       this.room = room;
       this.timers = timers;
-      this.holder = holder;
+      this.sampled = sampled;
       this.response = response;
-      this.start = start;
+      this.sending = sending;
     }
 
     /** Runs just before the answer's status and headers go to the visitor. */
     @Override
     public Mono<Void> get() {
-      record(Outcome.of(response.getStatusCode()));
+      record(Outcome.of(response.getStatusCode()), null);
       return Mono.empty();
     }
 
     void failed(Throwable error) {
-      record(Outcome.ERROR);
+      record(Outcome.ERROR, error);
     }
 
-    private void record(Outcome outcome) {
-      if (!recorded) {
-        recorded = true;
-        long nanos = clock.monotonicTime() - start;
-        timers.get(outcome).record(nanos, TimeUnit.NANOSECONDS);
-        if (holder) {
-          watch.record(room, outcome, nanos);
-        }
+    private void record(Outcome outcome, Throwable error) {
+      if (recorded) {
+        return;
+      }
+      recorded = true;
+      boolean refused = error != null && Sending.refused(error);
+      long nanos = sending.originNanos(clock.monotonicTime(), refused);
+      timers.get(outcome).record(nanos, TimeUnit.NANOSECONDS);
+      if (sampled != null && (error == null ? sending.fullySent() : sending.originsOwn(error))) {
+        watch.sample(room, sampled, outcome, nanos);
       }
     }
   }

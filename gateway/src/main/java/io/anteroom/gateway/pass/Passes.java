@@ -64,17 +64,27 @@ public final class Passes {
   }
 
   /**
-   * A pass for {@code visitor} whom the line just let into {@code queue}: that item first, admitted
-   * now (its holder goes back to the front when the origin fails them within {@link
-   * RoomPolicy#reentry()}'s grace), then the items {@code current} still opens, as they were.
+   * A pass for {@code visitor}, found in {@code queue}'s running sessions by the line: that item
+   * first, admitted when Redis says the line let them in (its holder goes back to the front when
+   * the origin fails them within {@link RoomPolicy#reentry()}'s grace of it), then the items {@code
+   * current} still opens, as they were. A ticket holder found running again is given the same
+   * admission, never the moment they were found nor their last activity: keeping a ticket cannot
+   * stretch the grace. One running on a pass given while the queue was off gets none: the line did
+   * not let them in.
    *
    * @param current the visitor's pass, or null; ignored when it belongs to another visitor
-   * @param lastActivity when Redis last recorded the session's activity: the admission, or the
-   *     latest confirmation; null for now
+   * @param lastActivity when Redis last recorded the session's activity; null when this very call
+   *     admitted them, now
+   * @param admission when the line let them in, as Redis holds it; null when it did not
    */
   public Issued admitted(
-      String visitor, QueueId queue, Pass current, Instant lastActivity, RoomPolicy policy) {
-    return issue(visitor, queue, current, lastActivity, clock.instant(), policy);
+      String visitor,
+      QueueId queue,
+      Pass current,
+      Instant lastActivity,
+      Instant admission,
+      RoomPolicy policy) {
+    return issue(visitor, queue, current, lastActivity, admission, policy);
   }
 
   /**

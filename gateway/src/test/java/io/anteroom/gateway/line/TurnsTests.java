@@ -195,7 +195,8 @@ class TurnsTests {
 
   @Test
   void aPassHolderNotYetDueForAConfirmationGoesInWithThePassItCarries() {
-    Passes.Issued issued = passes.admitted("vQx3n0kq7S2mB8yZfL1aPg", queue, null, null, policy());
+    Passes.Issued issued =
+        passes.admitted("vQx3n0kq7S2mB8yZfL1aPg", queue, null, null, clock.instant(), policy());
     Pass pass = ((Verified.Valid<Pass>) tokens.readPass(issued.token(), "shop")).value();
     Visit holder =
         new Visit(

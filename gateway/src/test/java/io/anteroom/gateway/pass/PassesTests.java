@@ -42,7 +42,7 @@ class PassesTests {
 
   @Test
   void aPassGivenAtAdmissionEndsTheIdleLimitFromNow() {
-    Pass pass = read(passes.admitted(VISITOR, one, null, null, POLICY));
+    Pass pass = read(passes.admitted(VISITOR, one, null, null, clock.instant(), POLICY));
 
     assertThat(pass.entitlements())
         .containsExactly(
@@ -55,18 +55,37 @@ class PassesTests {
   void aPassPickedUpLaterEndsWithTheSessionThatBeganAtAdmission() {
     Instant admitted = clock.instant().minusSeconds(240);
 
-    Pass pass = read(passes.admitted(VISITOR, one, null, admitted, POLICY));
+    Pass pass = read(passes.admitted(VISITOR, one, null, admitted, admitted, POLICY));
 
     assertThat(pass.entitlements())
-        .containsExactly(
-            new Entitlement("1", admitted.plus(IDLE_LIMIT), admitted, clock.instant()));
+        .containsExactly(new Entitlement("1", admitted.plus(IDLE_LIMIT), admitted, admitted));
+  }
+
+  @Test
+  void aTicketHolderFoundRunningAfterConfirmationsKeepsTheLinesAdmission() {
+    Instant admitted = clock.instant().minusSeconds(240);
+    Instant confirmed = clock.instant().minusSeconds(10);
+
+    Pass pass = read(passes.admitted(VISITOR, one, null, confirmed, admitted, POLICY));
+
+    assertThat(pass.entitlements())
+        .containsExactly(new Entitlement("1", confirmed.plus(IDLE_LIMIT), confirmed, admitted));
+  }
+
+  @Test
+  void oneRunningWithoutTheLinesAdmissionIsGivenAPassNamingNone() {
+    Instant registered = clock.instant().minusSeconds(10);
+
+    Pass pass = read(passes.admitted(VISITOR, one, null, registered, null, POLICY));
+
+    assertThat(pass.entitlements().get(0).admitted()).isNull();
   }
 
   @Test
   void aSessionAboutToBeExpiredStillGivesTheShortestPass() {
     Instant admitted = clock.instant().minus(IDLE_LIMIT);
 
-    Passes.Issued issued = passes.admitted(VISITOR, one, null, admitted, POLICY);
+    Passes.Issued issued = passes.admitted(VISITOR, one, null, admitted, admitted, POLICY);
 
     assertThat(read(issued).entitlements().get(0).until())
         .isEqualTo(clock.instant().plusSeconds(1));
@@ -75,18 +94,21 @@ class PassesTests {
 
   @Test
   void anActivityTimeAheadOfThisClockCountsAsNow() {
-    Pass pass = read(passes.admitted(VISITOR, one, null, clock.instant().plusSeconds(30), POLICY));
+    Pass pass =
+        read(
+            passes.admitted(
+                VISITOR, one, null, clock.instant().plusSeconds(30), clock.instant(), POLICY));
 
     assertThat(pass.entitlements().get(0).checked()).isEqualTo(clock.instant());
   }
 
   @Test
   void anotherItemCarriedIntoANewPassKeepsItsOwnEndAndCheck() {
-    Pass first = read(passes.admitted(VISITOR, one, null, null, POLICY));
+    Pass first = read(passes.admitted(VISITOR, one, null, null, clock.instant(), POLICY));
     Entitlement kept = first.entitlements().get(0);
     clock.advance(Duration.ofMinutes(4));
 
-    Pass second = read(passes.admitted(VISITOR, two, first, null, POLICY));
+    Pass second = read(passes.admitted(VISITOR, two, first, null, clock.instant(), POLICY));
 
     assertThat(second.entitlements())
         .containsExactly(
@@ -102,11 +124,11 @@ class PassesTests {
   @Test
   void inARoomOfRoomScopeTooAnotherItemKeepsItsOwnEnd() {
     RoomPolicy roomScope = PolicyParser.apply("test", POLICY, Map.of("session-scope", "room"));
-    Pass first = read(passes.admitted(VISITOR, one, null, null, roomScope));
+    Pass first = read(passes.admitted(VISITOR, one, null, null, clock.instant(), roomScope));
     Entitlement kept = first.entitlements().get(0);
     clock.advance(Duration.ofMinutes(4));
 
-    Pass second = read(passes.admitted(VISITOR, two, first, null, roomScope));
+    Pass second = read(passes.admitted(VISITOR, two, first, null, clock.instant(), roomScope));
 
     assertThat(second.entitlements())
         .containsExactly(
@@ -117,19 +139,19 @@ class PassesTests {
 
   @Test
   void anEndedItemIsNotCarriedIntoANewPass() {
-    Pass first = read(passes.admitted(VISITOR, one, null, null, POLICY));
+    Pass first = read(passes.admitted(VISITOR, one, null, null, clock.instant(), POLICY));
     clock.advance(IDLE_LIMIT);
 
-    Pass second = read(passes.admitted(VISITOR, two, first, null, POLICY));
+    Pass second = read(passes.admitted(VISITOR, two, first, null, clock.instant(), POLICY));
 
     assertThat(second.items()).containsExactly("2");
   }
 
   @Test
   void anotherVisitorsPassIsNotCarried() {
-    Pass theirs = read(passes.admitted(OTHER, one, null, null, POLICY));
+    Pass theirs = read(passes.admitted(OTHER, one, null, null, clock.instant(), POLICY));
 
-    Pass mine = read(passes.admitted(VISITOR, two, theirs, null, POLICY));
+    Pass mine = read(passes.admitted(VISITOR, two, theirs, null, clock.instant(), POLICY));
 
     assertThat(mine.items()).containsExactly("2");
   }
@@ -137,8 +159,8 @@ class PassesTests {
   @Test
   void aRenewalMovesOnlyTheConfirmedItemsEndAndPutsItFirstKeepingItsAdmission() {
     Instant admitted = clock.instant();
-    Pass first = read(passes.admitted(VISITOR, one, null, null, POLICY));
-    Pass both = read(passes.admitted(VISITOR, two, first, null, POLICY));
+    Pass first = read(passes.admitted(VISITOR, one, null, null, clock.instant(), POLICY));
+    Pass both = read(passes.admitted(VISITOR, two, first, null, clock.instant(), POLICY));
     clock.advance(Duration.ofSeconds(40));
     Instant confirmed = clock.instant().minusSeconds(2);
 
@@ -165,7 +187,7 @@ class PassesTests {
 
   @Test
   void aPassFromTheLineIsWithinTheGraceOnlyUntilItEnds() {
-    Pass pass = read(passes.admitted(VISITOR, one, null, null, POLICY));
+    Pass pass = read(passes.admitted(VISITOR, one, null, null, clock.instant(), POLICY));
     Entitlement entitlement = pass.entitlements().get(0);
     Duration grace = Duration.ofSeconds(30);
 
@@ -175,8 +197,8 @@ class PassesTests {
 
   @Test
   void withoutAnItemLeavesTheOthersOrClearsThePass() {
-    Pass first = read(passes.admitted(VISITOR, one, null, null, POLICY));
-    Pass both = read(passes.admitted(VISITOR, two, first, null, POLICY));
+    Pass first = read(passes.admitted(VISITOR, one, null, null, clock.instant(), POLICY));
+    Pass both = read(passes.admitted(VISITOR, two, first, null, clock.instant(), POLICY));
 
     var rest = passes.without(VISITOR, both.entitlements(), two);
     var none = passes.without(VISITOR, first.entitlements(), one);

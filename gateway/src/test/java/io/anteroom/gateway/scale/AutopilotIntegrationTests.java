@@ -44,9 +44,10 @@ import reactor.core.publisher.Flux;
 /**
  * The auto-pilot with two gateways and two workers on one Redis, in front of a WireMock origin
  * whose answers change mid-test: healthy, then slow (700 ms against a target of 300 ms), then
- * failing (503), then healthy again. A dozen pass holders browse all along through both gateways,
- * so the gateways have answers to report; a long line waits, so the admission rate shows. The share
- * the workers decided and the line's admissions are sampled from Redis every 250 ms.
+ * failing (503), then healthy again. A dozen pass holders the line let in browse all along through
+ * both gateways, so the gateways have answers to report (a pass given while the queue is off would
+ * steer nothing); a long line waits, so the admission rate shows. The share the workers decided and
+ * the line's admissions are sampled from Redis every 250 ms.
  *
  * <p>What is claimed: around a healthy origin the room admits at the configured rate, steady; the
  * share drops within {@value #REACTION_SECONDS} s of the origin turning slow; it never rises above
@@ -121,13 +122,8 @@ class AutopilotIntegrationTests {
           .until(() -> gateway.bean(RoomPolicyMirror.class).policy("shop").autopilot().on());
     }
 
-    // Pass holders first, let in while the queue is off; then the queue goes on.
-    List<Visitor> browsers = new ArrayList<>();
-    for (int i = 0; i < BROWSERS; i++) {
-      Visitor browser = new Visitor(east.port());
-      assertThat(browser.page(PAGE).body()).contains("Product page");
-      browsers.add(browser);
-    }
+    // The queue on first, and the browsers let in by the line (at the configured rate, a dozen
+    // within a second or two): only passes the line gave steer the auto-pilot. Then the line forms.
     try (RedisConnector connector =
         RedisConnector.connect(
             new RedisProperties(redis.uri(), Duration.ofSeconds(2), Duration.ofSeconds(2), 1000))) {
@@ -137,6 +133,10 @@ class AutopilotIntegrationTests {
       await()
           .atMost(Duration.ofSeconds(10))
           .until(() -> gateway.bean(ActiveQueueMirror.class).isActive(QUEUE));
+    }
+    List<Visitor> browsers = new ArrayList<>();
+    for (int i = 0; i < BROWSERS; i++) {
+      browsers.add(admittedByTheLine(new Visitor(east.port())));
     }
     int[] ports = {east.port(), west.port()};
     IntStream.range(0, LINE).parallel().forEach(i -> new Visitor(ports[i % 2]).json(PAGE));
@@ -239,6 +239,23 @@ class AutopilotIntegrationTests {
           .as("admissions per second from a second after it was turned off")
           .isGreaterThanOrEqualTo(RATE * 0.8);
     }
+  }
+
+  /** {@code browser}, let in by the line: it asks for the page, then polls until its turn. */
+  private static Visitor admittedByTheLine(Visitor browser) {
+    if (!browser.page(PAGE).body().contains("Product page")) {
+      await("a browser's turn")
+          .atMost(Duration.ofSeconds(30))
+          .pollInterval(Duration.ofMillis(200))
+          .until(
+              () ->
+                  "admitted"
+                      .equals(
+                          Visitor.text(
+                              browser.json("/_anteroom/status?room=shop").body(), "state")));
+    }
+    assertThat(browser.page(PAGE).body()).contains("Product page");
+    return browser;
   }
 
   private long admitted() {

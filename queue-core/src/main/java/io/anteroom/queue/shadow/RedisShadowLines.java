@@ -71,8 +71,9 @@ public final class RedisShadowLines implements ShadowLines {
 
   @Override
   public Mono<Long> recordWaits(QueueId queue, RoomPolicy policy) {
-    String[] keyNames = Arrays.copyOf(keys.scriptKeys(queue), 8);
-    keyNames[7] = keys.waits(queue);
+    String[] queueKeys = keys.scriptKeys(queue);
+    String[] keyNames = Arrays.copyOf(queueKeys, queueKeys.length + 1);
+    keyNames[queueKeys.length] = keys.waits(queue);
     return scripts
         .<List<Long>>run(
             QueueScripts.SHADOW_WAITS,

@@ -6,7 +6,7 @@
 -- finished wherever they stand in line (admit_settle), also by a call that admits nobody.
 -- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions (the room's), 7 budget
 --       (the room's: only its count of sessions started, started.lua; room_admit.lua admits for
---       rooms with limits)
+--       rooms with limits), 8 admitted (when the line let in those running)
 -- ARGV: 1 now (ms), 2 admit per second, 3 burst (tokens), 4 max active, 5 batch limit,
 --       6 abandon after (ms)
 -- Reply: {admitted, abandoned, waiting, running}
@@ -29,7 +29,8 @@
 local now, rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local max_active, batch, abandon_after = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
 local oldest = now - abandon_after
-local line = {waiting = KEYS[1], running = KEYS[2], finished = KEYS[3], seen = KEYS[4]}
+local line = {waiting = KEYS[1], running = KEYS[2], finished = KEYS[3], seen = KEYS[4],
+  admitted = KEYS[8]}
 
 local tokens, refill = bucket_tokens(KEYS[5], now, rate, burst)
 local running = redis.call('ZCARD', KEYS[2])

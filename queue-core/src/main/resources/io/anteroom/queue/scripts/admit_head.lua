@@ -2,7 +2,7 @@
 -- running, as of now. Visitors not seen since oldest are finished as abandoned on the way and take
 -- no place; at most four times the batch are looked at, so one call stays short. Those admitted
 -- become active users of the room (sessions.lua, which the caller includes), new users only if they
--- were not active in another of its items.
+-- were not active in another of its items, and their admission by the line is kept (admitted).
 -- Seen entries are not removed one by one on admission: admit_settle removes up to one batch of
 -- entries older than the abandon timeout instead, one range removal for the lot, finishing those of
 -- them still in line. Everyone in line was written to seen when joining, so one missing from it
@@ -15,9 +15,9 @@ local function zadd_all(key, entries)
   end
 end
 
--- k: the name of the line's waiting, running, finished and seen keys; now_text: now as the string
--- the caller was given (a Lua number would be formatted anew for every visitor). Returns admitted,
--- abandoned, and how many of those admitted were new to the room's users.
+-- k: the names of the line's waiting, running, admitted, finished and seen keys; now_text: now as
+-- the string the caller was given (a Lua number would be formatted anew for every visitor).
+-- Returns admitted, abandoned, and how many of those admitted were new to the room's users.
 local function admit_head(k, users, n, now_text, oldest, batch)
   local admitted, abandoned, scanned, new_users = 0, 0, 0, 0
   while admitted < n and scanned < 4 * batch do
@@ -41,6 +41,7 @@ local function admit_head(k, users, n, now_text, oldest, batch)
     end
     if #enter > 0 then
       zadd_all(k.running, enter)
+      zadd_all(k.admitted, enter)
       new_users = new_users + users_add(users, enter)
       admitted = admitted + #enter / 2
     end

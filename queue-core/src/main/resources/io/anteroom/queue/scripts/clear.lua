@@ -1,6 +1,7 @@
 -- Gives up every place in line at once, for a queue that closed with its line cleared. Visitors
 -- who come back while it is closed are shown the closed page; after it opens they join anew.
--- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions, 7 budget (the room's; unused here)
+-- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions, 7 budget (the room's;
+--       unused here), 8 admitted (unused here)
 -- ARGV: none
 -- Reply: number of visitors whose place was given up
 -- Safe to repeat: a second call finds the line empty. One arriving after the queue opened again

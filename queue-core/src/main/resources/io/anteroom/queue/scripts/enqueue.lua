@@ -2,7 +2,8 @@
 -- empty, admission is allowed (not paused) and both the token bucket and the cap allow (place.lua).
 -- For an id that may have been in the queue before (a ticket holder); join.lua takes a new one.
 -- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions (the room's), 7 budget (the
---       room's: counts a session started at once, started.lua)
+--       room's: counts a session started at once, started.lua), 8 admitted (when the line let in
+--       those running)
 -- ARGV: 1 visitor, 2 now (ms), 3 admit per second, 4 burst (tokens), 5 max active,
 --       6 admit at once allowed (1) or not (0),
 --       7 draw: a uniform random number in [0, 1) for a random place, or '' for the back,
@@ -13,7 +14,8 @@
 --       10 (optional) the room's total active users, 0 for none, 11 (optional) 1 when the room
 --         limits new users per minute, 12 (optional) the queue's share of the room's places
 -- Reply: {outcome, position, waiting, requeued, added, rate, idle, cap activity, cap turns,
---   cap ends, room cap activity, room cap turns, room cap ends, room tokens, room refill}
+--   cap ends, room cap activity, room cap turns, room cap ends, room tokens, room refill,
+--   admission}
 --   outcome 1 = waiting at 1-based position, 2 = admitted (position 0), 3 = finished at or after
 --   now, so left as they are (position 0; a repeated call, see below)
 --   waiting: people in line after this call
@@ -27,6 +29,9 @@
 --   place (cap_wait.lua); -1, 0, 0 when the cap holds nobody back, or unless waiting
 --   room cap activity .. room refill: while waiting, how the room's limits hold the place back
 --   (cap_wait.lua room_wait); -1, 0, 0, 0, 0 otherwise
+--   admission: when admitted, when the line let the visitor in (ms): now when this call did; 0 for
+--   one found running without the line's admission (a pass given while the queue was off), and
+--   unless admitted
 -- Safe to repeat at any later moment: in line, the place is kept and seen only moves forward;
 -- running, admitted is reported and nothing changes; finished at or after this call's now, the
 -- visitor left after the call was sent, so they stay finished. Only a visitor who finished before
@@ -85,6 +90,10 @@ local reply = enqueue()
 reply[7] = keep_if_idle(idle, tonumber(ARGV[8]))
 reply[8], reply[9], reply[10] = -1, 0, 0
 reply[11], reply[12], reply[13], reply[14], reply[15] = -1, 0, 0, 0, 0
+reply[16] = 0
+if reply[1] == 2 then
+  reply[16] = tonumber(redis.call('ZSCORE', KEYS[8], visitor)) or 0
+end
 if reply[1] == 1 then
   reply[8], reply[9], reply[10] =
     cap_wait(KEYS[2], reply[2], reply[3], tonumber(ARGV[5]), tonumber(ARGV[2]))

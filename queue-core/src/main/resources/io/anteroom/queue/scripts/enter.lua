@@ -10,12 +10,13 @@
 -- Users idle past the room's idle limit leave the room's users first, as in room_admit.lua (at most
 -- a thousand a call, trim.lua: those left count until later calls, so the room seems fuller). A
 -- session of the item idle past the item's idle limit has ended, though nobody expires the running
--- set of a queue that is off: it is ended here as expire.lua would (finished, counted expired), so
--- a pass kept past its end never renews it. Like register.lua, the running set of a queue that is
--- off is given a time to live that each entry extends, and one who had finished moves back to
--- running. A visitor new to the room counts in its measured new users (started.lua).
+-- set of a queue that is off: it is ended here as expire.lua would (finished, counted expired, its
+-- admission by the line gone with it), so a pass kept past its end never renews it. Like
+-- register.lua, the running set of a queue that is off (and admitted with it) is given a time to
+-- live that each entry extends, and one who had finished moves back to running, with no admission
+-- by the line. A visitor new to the room counts in its measured new users (started.lua).
 -- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions (the room's users), 7 budget
---       (the room's)
+--       (the room's), 8 admitted (when the line let in those running)
 -- ARGV: 1 now (ms), 2 time to live of the running set (ms), 3 the room's new users per second (0:
 --       not limited), 4 the room's burst (tokens), 5 total active users (0: not limited), 6 the
 --       room's idle limit of a session (ms), 7 visitor, 8 the item's idle limit of a session (ms),
@@ -40,6 +41,7 @@ local function entered(new_user)
   redis.call('ZREM', KEYS[3], visitor)
   redis.call('ZADD', KEYS[2], 'GT', now, visitor)
   redis.call('PEXPIRE', KEYS[2], tonumber(ARGV[2]))
+  redis.call('PEXPIRE', KEYS[8], tonumber(ARGV[2]))
   users_add(KEYS[6], {now, visitor})
   if new_user then
     started_count(KEYS[7], now, 1)
@@ -54,6 +56,7 @@ if session_alive(running, KEYS[6], visitor, now, tonumber(ARGV[8]), ARGV[9]) the
 end
 if running then
   redis.call('ZREM', KEYS[2], visitor)
+  redis.call('ZREM', KEYS[8], visitor)
   redis.call('ZADD', KEYS[3], now, visitor)
   redis.call('HINCRBY', KEYS[5], 'expired', 1)
 end

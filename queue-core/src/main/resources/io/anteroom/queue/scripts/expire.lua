@@ -8,9 +8,10 @@
 -- the visitor's last in the room instead of ending. The room's users are not this script's: each
 -- leaves by the room's own idle limit (room_admit.lua), which no item's outlasts.
 -- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions (the room's users), 7 budget
---       (the room's; unused here)
+--       (the room's; unused here), 8 admitted (when the line let in those running: an ended
+--       session's entry goes with it)
 -- ARGV: 1 now (ms), 2 idle limit (ms): the session duration and one session check, 3 finished
---       retention (ms), 4 limit per call, 5 time to live (ms) to give the five keys instead of
+--       retention (ms), 4 limit per call, 5 time to live (ms) to give the six keys instead of
 --       removing it, 0 for none: a virtual line of a queue in shadow mode (QueueKeys shadow), which
 --       must go away by itself once the mode is off, 6 (optional) session scope, 'item' (default)
 --       or 'room'
@@ -42,11 +43,12 @@ if #kept > 0 then
 end
 if #idle > 0 then
   redis.call('ZREM', KEYS[2], unpack(idle))
+  redis.call('ZREM', KEYS[8], unpack(idle))
   redis.call('ZADD', KEYS[3], unpack(ended))
   redis.call('HINCRBY', KEYS[5], 'expired', #idle)
 end
 local keep = tonumber(ARGV[5])
-for i = 1, 5 do
+for _, i in ipairs({1, 2, 3, 4, 5, 8}) do
   if keep > 0 then
     redis.call('PEXPIRE', KEYS[i], keep)
   else

@@ -2,15 +2,16 @@
 -- (idle.lua). The worker removes the time to live of an on queue's keys every tick (expire.lua),
 -- while every write to an off queue's keys gives them one, so a key without one belongs to a queue
 -- that is on: such a queue keeps its keys.
--- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions, 7 budget (the room's; unused here)
+-- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions, 7 budget (the room's;
+--       unused here), 8 admitted
 -- ARGV: none
 -- Reply: 1 when the keys were deleted (or there were none), 0 when the queue is on
 -- Safe to repeat: a second call finds nothing to delete.
 
-for i = 1, 5 do
+for _, i in ipairs({1, 2, 3, 4, 5, 8}) do
   if redis.call('PTTL', KEYS[i]) == -1 then
     return 0
   end
 end
-redis.call('UNLINK', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
+redis.call('UNLINK', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[8])
 return 1

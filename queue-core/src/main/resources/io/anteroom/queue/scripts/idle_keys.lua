@@ -9,7 +9,8 @@ local function line_is_idle()
   return redis.call('PTTL', KEYS[5]) ~= -1
 end
 
--- Gives every key of an idle line ttl (ms) to live. Returns 1 when the line is idle, 0 otherwise.
+-- Gives every key of an idle line (KEYS 1-5 and 8) ttl (ms) to live. Returns 1 when the line is
+-- idle, 0 otherwise.
 local function keep_if_idle(idle, ttl)
   if not idle then
     return 0
@@ -17,5 +18,6 @@ local function keep_if_idle(idle, ttl)
   for i = 1, 5 do
     redis.call('PEXPIRE', KEYS[i], ttl)
   end
+  redis.call('PEXPIRE', KEYS[8], ttl)
   return 1
 end

@@ -8,7 +8,8 @@
 -- rate to read, an id found running or finished (looked up again there), and a re-sent call found
 -- in line by the add (place.lua finds it there again and keeps the place).
 -- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions (the room's), 7 budget (the
---       room's: counts a session started at once, started.lua)
+--       room's: counts a session started at once, started.lua), 8 admitted (when the line let in
+--       those running)
 -- ARGV: 1-7 as enqueue.lua's; 8 read the measured rate (1) or not (0); 9 idle time to live (ms);
 --       10, 11, 12 as enqueue.lua's (the room's limits and the queue's share, for room_wait);
 --       13 (optional) how long before now the newcomer is written as last seen (ms): abandon-after
@@ -43,6 +44,7 @@ if length > 0 and ARGV[7] == '' and not want_rate
     reply[8], reply[9], reply[10] = cap_wait(KEYS[2], reply[2], reply[3], tonumber(ARGV[5]), now)
     reply[11], reply[12], reply[13], reply[14], reply[15] = room_wait(KEYS[6], KEYS[7], reply[2],
       reply[3], tonumber(ARGV[10]) or 0, ARGV[11] == '1', now, tonumber(ARGV[12]))
+    reply[16] = 0
     return reply
   end
 end
@@ -54,11 +56,16 @@ end
 --@include rejoin.lua
 --@include place.lua
 
--- The reply with its idle flag and, for one waiting, the sessions whose ends free their place.
+-- The reply with its idle flag and, for one waiting, the sessions whose ends free their place; for
+-- one admitted, when the line let them in.
 local function replied(reply)
   reply[7] = keep_if_idle(idle, tonumber(ARGV[9]))
   reply[8], reply[9], reply[10] = -1, 0, 0
   reply[11], reply[12], reply[13], reply[14], reply[15] = -1, 0, 0, 0, 0
+  reply[16] = 0
+  if reply[1] == 2 then
+    reply[16] = tonumber(redis.call('ZSCORE', KEYS[8], visitor)) or 0
+  end
   if reply[1] == 1 then
     reply[8], reply[9], reply[10] = cap_wait(KEYS[2], reply[2], reply[3], tonumber(ARGV[5]), now)
     reply[11], reply[12], reply[13], reply[14], reply[15] = room_wait(KEYS[6], KEYS[7], reply[2],

@@ -7,7 +7,8 @@
 -- first-come before, and that the next first-come newcomer (seq + 1) follows. So those who drew
 -- together leave in a uniformly shuffled order, with no reordering step.
 -- A visitor admitted at once is an active user of the room (sessions.lua), counted in its measured
--- new users (started.lua, in the room's budget, KEYS[7]) unless active in another of its items.
+-- new users (started.lua, in the room's budget, KEYS[7]) unless active in another of its items, and
+-- the line's admission is kept (admitted, KEYS[8]).
 -- The first place given begins the line's incarnation, and a line held after the store came back
 -- empty admits nobody at once (rejoin.lua).
 -- Needs bucket.lua, rate.lua, sessions.lua, started.lua, rejoin.lua and back.lua (a first-come
@@ -39,6 +40,7 @@ local function place(visitor, now, requeued, want_rate, length, seen)
     local tokens, refill = bucket_tokens(KEYS[5], now, tonumber(ARGV[3]), tonumber(ARGV[4]))
     if tokens >= 1 and redis.call('ZCARD', KEYS[2]) < tonumber(ARGV[5]) then
       redis.call('ZADD', KEYS[2], now, visitor)
+      redis.call('ZADD', KEYS[8], now, visitor)
       bucket_store(KEYS[5], tokens - 1, refill)
       redis.call('HINCRBY', KEYS[5], 'admitted', 1)
       started_count(KEYS[7], now, users_add(KEYS[6], {now, visitor}))

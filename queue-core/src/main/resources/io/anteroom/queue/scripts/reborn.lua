@@ -2,8 +2,8 @@
 -- its incarnation begins now (since), and until hold-until (rejoin.lua) it admits only visitors who
 -- rejoined with a ticket older than that, and nobody at once, so that the line is back in its old
 -- order before anyone who came after the loss goes in.
--- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions, 7 budget (the room's; only
---       5 is used)
+-- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions, 7 budget (the room's),
+--       8 admitted (only 5 is used)
 -- ARGV: 1 now (ms), 2 hold until (ms)
 -- Reply: 1 when the line's incarnation began with this call, 0 when it had begun already
 -- Safe to repeat at any later moment: since is written only when missing, and hold-until only moves

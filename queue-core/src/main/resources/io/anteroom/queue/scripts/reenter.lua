@@ -7,8 +7,10 @@
 -- They stay an active user of the room while they still run in another of its items (sessions.lua
 -- users_leave), as after a release.
 -- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions (the room's users), 7 budget
---       (the room's; unused here), 8 reentries (QueueKeys reentries), 9.. the running keys of the
---       room's other items the visitor may hold (the items of their pass)
+--       (the room's; unused here), 8 admitted (when the line let in those running: the visitor's
+--       entry goes with the session; the line writes a new one when it admits them again),
+--       9 reentries (QueueKeys reentries), 10.. the running keys of the room's other items the
+--       visitor may hold (the items of their pass)
 -- ARGV: 1 visitor, 2 now (ms), 3 when the pass says the line admitted the visitor (ms), 4 most times
 --       one visitor may go back (reentry-max), 5 how long the counts are kept (ms)
 -- Reply: 1 when the visitor went back to the front now; 2 when they are waiting already (a parallel
@@ -31,11 +33,11 @@ if not redis.call('ZSCORE', KEYS[2], visitor) or admitted <= 0 then
   end
   return 0
 end
-local last = tonumber(redis.call('HGET', KEYS[8], 'at|' .. visitor) or 0)
+local last = tonumber(redis.call('HGET', KEYS[9], 'at|' .. visitor) or 0)
 if admitted <= last then
   return 0
 end
-if tonumber(redis.call('HGET', KEYS[8], visitor) or 0) >= tonumber(ARGV[4]) then
+if tonumber(redis.call('HGET', KEYS[9], visitor) or 0) >= tonumber(ARGV[4]) then
   return -1
 end
 -- PTTL is -1 for a key without a time to live (the queue is on), -2 for a missing one.
@@ -45,12 +47,13 @@ if running_ttl == -1 or state_ttl == -1 then
   ttl = -1
 end
 redis.call('ZREM', KEYS[2], visitor)
-users_leave(KEYS[6], visitor, {unpack(KEYS, 9)})
+redis.call('ZREM', KEYS[8], visitor)
+users_leave(KEYS[6], visitor, {unpack(KEYS, 10)})
 redis.call('ZADD', KEYS[1], front_score(admitted), visitor)
 redis.call('ZADD', KEYS[4], now, visitor)
-redis.call('HINCRBY', KEYS[8], visitor, 1)
-redis.call('HSET', KEYS[8], 'at|' .. visitor, ARGV[3])
-redis.call('PEXPIRE', KEYS[8], tonumber(ARGV[5]))
+redis.call('HINCRBY', KEYS[9], visitor, 1)
+redis.call('HSET', KEYS[9], 'at|' .. visitor, ARGV[3])
+redis.call('PEXPIRE', KEYS[9], tonumber(ARGV[5]))
 redis.call('HINCRBY', KEYS[5], 'reentered', 1)
 if ttl > 0 then
   redis.call('PEXPIRE', KEYS[1], ttl)

@@ -1,6 +1,8 @@
 -- Records passes a gateway issued while the queue was off, so the cap counts them if the queue
--- turns on. While the queue is off nobody expires its sessions, so the running set is given a
--- time to live that each registration extends; the worker's expiry removes it once the queue is on.
+-- turns on. They name no admission by the line: nothing is written to admitted, whose entries of
+-- those the line let in before stay. While the queue is off nobody expires its sessions, so the
+-- running set (and admitted with it) is given a time to live that each registration extends; the
+-- worker's expiry removes it once the queue is on.
 -- A visitor in line is left there: they are counted once, and the line admits them in turn. One
 -- who finished before now got the pass since and moves back to running.
 -- Each visitor registered is an active user of the room (sessions.lua), also one renewing a pass
@@ -9,7 +11,7 @@
 -- bucket (bucket.lua), which may go below zero: the room's queues then admit nobody until it has
 -- refilled, so passes given while a queue is off count toward the room's new users too.
 -- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions (the room's), 7 budget (the
---       room's)
+--       room's), 8 admitted (when the line let in those running)
 -- ARGV: 1 now (ms), 2 time to live of the running set (ms), 3 the room's new users per second (0
 --       when not limited, and for passes of a queue in shadow mode: a dry run spends nothing of
 --       the room's), 4 the room's burst (tokens), 5.. visitors
@@ -51,6 +53,7 @@ for first = 5, #ARGV, 2000 do
   end
 end
 redis.call('PEXPIRE', KEYS[2], tonumber(ARGV[2]))
+redis.call('PEXPIRE', KEYS[8], tonumber(ARGV[2]))
 if room_rate > 0 and new_users > 0 then
   local tokens, refill = bucket_tokens(KEYS[7], now, room_rate, room_burst)
   bucket_store(KEYS[7], tokens - new_users, refill)

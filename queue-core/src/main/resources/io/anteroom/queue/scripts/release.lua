@@ -4,8 +4,9 @@
 -- A visitor whose session ends stays an active user of the room (sessions.lua users_leave) while
 -- they still run in another of its items; the caller names those the visitor may hold.
 -- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions (the room's users), 7 budget
---       (the room's; unused here), 8.. the running keys of the room's other items the visitor may
---       hold (the items of their pass, or the room's queues an operator's call knows)
+--       (the room's; unused here), 8 admitted (when the line let in those running: the visitor's
+--       entry goes with the session), 9.. the running keys of the room's other items the visitor
+--       may hold (the items of their pass, or the room's queues an operator's call knows)
 -- ARGV: 1 visitor, 2 now (ms)
 -- Reply: 1 when the visitor was running or waiting, 0 otherwise
 -- Safe to repeat until the visitor comes back: a second call finds them finished and changes
@@ -27,7 +28,8 @@ if running_ttl == -1 or state_ttl == -1 then
 end
 local ran = redis.call('ZREM', KEYS[2], visitor)
 if ran == 1 then
-  users_leave(KEYS[6], visitor, {unpack(KEYS, 8)})
+  redis.call('ZREM', KEYS[8], visitor)
+  users_leave(KEYS[6], visitor, {unpack(KEYS, 9)})
 end
 if ran + redis.call('ZREM', KEYS[1], visitor) == 0 then
   return 0

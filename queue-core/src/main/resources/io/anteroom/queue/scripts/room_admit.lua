@@ -19,7 +19,8 @@
 -- few at a time, so that one call's work is bounded whatever the number of queues on). A window
 -- sets no room pass of its own (it does not see the other queues'): the caller gives the lowest
 -- pass among all the queues with people waiting, which the room's pass is raised to.
--- KEYS: 1 budget, 2 sessions, then five per queue: waiting, running, finished, seen, state
+-- KEYS: 1 budget, 2 sessions, then six per queue: waiting, running, finished, seen, state, admitted
+--       (when the line let in those running, admit_head.lua)
 -- ARGV: 1 now (ms), 2 new users per second (0: not limited), 3 burst (tokens), 4 total active
 --       users (0: not limited), 5 idle limit of a session (ms), 6 batch limit (admissions in this
 --       call, all queues together), 7 'whole', or the room's pass as the caller knows it for a
@@ -48,7 +49,7 @@ local now = tonumber(ARGV[1])
 local room_rate, room_burst = tonumber(ARGV[2]), tonumber(ARGV[3])
 local total, idle_limit, batch = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
 local whole = ARGV[7] == 'whole'
-local count = (#KEYS - 2) / 5
+local count = (#KEYS - 2) / 6
 
 trim_below(KEYS[2], now - idle_limit)
 local active = redis.call('ZCARD', KEYS[2])
@@ -85,6 +86,7 @@ local function admit_insiders(k, n, now_text, oldest)
   redis.call('ZREMRANGEBYRANK', k.waiting, 0, taken - 1)
   if #enter > 0 then
     zadd_all(k.running, enter)
+    zadd_all(k.admitted, enter)
     users_add(KEYS[2], enter)
   end
   if #leave > 0 then
@@ -112,9 +114,10 @@ end
 local batch_left = batch
 local queues = {}
 for q = 1, count do
-  local k, a = 2 + (q - 1) * 5, 7 + (q - 1) * 5
+  local k, a = 2 + (q - 1) * 6, 7 + (q - 1) * 5
   local s = {
-    line = {waiting = KEYS[k + 1], running = KEYS[k + 2], finished = KEYS[k + 3], seen = KEYS[k + 4]},
+    line = {waiting = KEYS[k + 1], running = KEYS[k + 2], finished = KEYS[k + 3],
+      seen = KEYS[k + 4], admitted = KEYS[k + 6]},
     state = KEYS[k + 5], weight = tonumber(ARGV[a + 4]), oldest = now - tonumber(ARGV[a + 5]),
     share = 0
   }

@@ -3,7 +3,8 @@
 -- kept in the state hash, so any number of workers agree.
 -- When it is done, the queue's keys are given a time to live, so the keys of an item that was hot
 -- once do not stay forever; the worker's expiry removes it again while the queue is on.
--- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions, 7 budget (unused), 8 hits
+-- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions, 7 budget (unused),
+--       8 admitted, 9 hits
 -- ARGV: 1 now (ms), 2 window (s), 3 quiet below (requests per second), 4 cool-down (ms),
 --       5 time to live of the keys once done (ms)
 -- Reply: {done, requests in the window}; done 1 when the queue may be turned off now
@@ -16,7 +17,7 @@
 
 local now, window = tonumber(ARGV[1]), tonumber(ARGV[2])
 local second = math.floor(now / 1000)
-local total = hits_in_window(KEYS[8], second, window)
+local total = hits_in_window(KEYS[9], second, window)
 
 local quiet = (total == 0 or total < tonumber(ARGV[3]) * window) and redis.call('ZCARD', KEYS[1]) == 0
 if not quiet then
@@ -30,7 +31,7 @@ if not since then
 end
 if now - since >= tonumber(ARGV[4]) then
   redis.call('HDEL', KEYS[5], 'quiet-since')
-  for i = 2, 5 do
+  for _, i in ipairs({2, 3, 4, 5, 8}) do
     redis.call('PEXPIRE', KEYS[i], tonumber(ARGV[5]))
   end
   return {1, total}

@@ -6,9 +6,10 @@
 -- (waits-at); the lag lets a join admitted at once by a gateway whose call reached Redis after a
 -- tick still fall in a later span. Their seen entries are removed, which keeps seen to those still
 -- in line (admit.lua trims it only past abandon-after, which a virtual line never reaches).
--- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions, 7 budget (the virtual line's,
---       as the queue scripts take them), 8 waits (the list of the last waits, ms, newest first)
--- ARGV: 1 now (ms), 2 lag (ms), 3 most waits kept, 4 time to live of the eight keys (ms)
+-- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions, 7 budget, 8 admitted (the
+--       virtual line's, as the queue scripts take them), 9 waits (the list of the last waits, ms,
+--       newest first)
+-- ARGV: 1 now (ms), 2 lag (ms), 3 most waits kept, 4 time to live of the nine keys (ms)
 -- Reply: {waits recorded, length of the waits list}
 -- Safe to repeat at any later moment: a repeat reads the span after the one already read, which the
 -- same or an earlier now leaves empty; one with a later now reads only sessions admitted since.
@@ -40,15 +41,15 @@ if upto > from then
     redis.call('ZREM', KEYS[4], unpack(piece))
   end
   for i = 1, #waits, 4000 do
-    redis.call('LPUSH', KEYS[8], unpack(waits, i, math.min(i + 3999, #waits)))
+    redis.call('LPUSH', KEYS[9], unpack(waits, i, math.min(i + 3999, #waits)))
   end
   recorded = #waits
   if recorded > 0 then
-    redis.call('LTRIM', KEYS[8], 0, most - 1)
+    redis.call('LTRIM', KEYS[9], 0, most - 1)
   end
   redis.call('HSET', KEYS[5], 'waits-at', upto)
 end
-for i = 1, 8 do
+for i = 1, 9 do
   redis.call('PEXPIRE', KEYS[i], tonumber(ARGV[4]))
 end
-return {recorded, redis.call('LLEN', KEYS[8])}
+return {recorded, redis.call('LLEN', KEYS[9])}

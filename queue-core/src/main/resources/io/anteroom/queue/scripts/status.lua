@@ -1,11 +1,11 @@
 -- Where a visitor stands, refreshing the last-seen time of one who is waiting.
 -- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions (the room's users), 7 budget
---       (the room's)
+--       (the room's), 8 admitted (when the line let in those running)
 -- ARGV: 1 visitor, 2 now (ms), 3 max active: the cap of the queue, 0 to leave the cap out,
 --       4 (optional) the room's total active users, 0 for none, 5 (optional) 1 when the room limits
 --       new users per minute, 6 (optional) the queue's share of the room's places (room_wait)
 -- Reply: {state, position, waiting, admitted at, rate, cap activity, cap turns, cap ends, front,
---   room cap activity, room cap turns, room cap ends, room tokens, room refill}
+--   room cap activity, room cap turns, room cap ends, room tokens, room refill, admission}
 --   state 1 = waiting at 1-based position, 2 = admitted, 3 = finished (session ended, released or
 --   abandoned), 0 = unknown; waiting: people in line; admitted at: when admitted, the session's
 --   last activity (ms), which is the admission time until the visitor's first request with a pass;
@@ -15,6 +15,9 @@
 --   front: 1 while waiting at the front kept for those the origin failed (front.lua), 0 otherwise
 --   room cap activity .. room refill: while waiting, how the room's limits hold the place back
 --   (cap_wait.lua room_wait); -1, 0, 0, 0, 0 otherwise
+--   admission: when admitted, when the line let the visitor in (ms); 0 for one running without
+--   the line's admission (a pass given while the queue was off, a session taken back), and unless
+--   admitted
 -- Safe to repeat at any later moment: it only moves the seen time of a visitor in line forward, and
 -- the reply tells where the visitor stands when it runs.
 
@@ -37,13 +40,14 @@ if rank then
   local r_activity, r_turns, r_ends, r_tokens, r_refill = room_wait(KEYS[6], KEYS[7], rank + 1,
     length, tonumber(ARGV[4]) or 0, ARGV[5] == '1', now, tonumber(ARGV[6]))
   return {1, rank + 1, length, 0, rate_read(KEYS[5], now), activity, turns, ends, front,
-    r_activity, r_turns, r_ends, r_tokens, r_refill}
+    r_activity, r_turns, r_ends, r_tokens, r_refill, 0}
 end
 local active = redis.call('ZSCORE', KEYS[2], visitor)
 if active then
-  return {2, 0, length, tonumber(active), 0, -1, 0, 0, 0, -1, 0, 0, 0, 0}
+  local admission = tonumber(redis.call('ZSCORE', KEYS[8], visitor)) or 0
+  return {2, 0, length, tonumber(active), 0, -1, 0, 0, 0, -1, 0, 0, 0, 0, admission}
 end
 if redis.call('ZSCORE', KEYS[3], visitor) then
-  return {3, 0, length, 0, 0, -1, 0, 0, 0, -1, 0, 0, 0, 0}
+  return {3, 0, length, 0, 0, -1, 0, 0, 0, -1, 0, 0, 0, 0, 0}
 end
-return {0, 0, length, 0, 0, -1, 0, 0, 0, -1, 0, 0, 0, 0}
+return {0, 0, length, 0, 0, -1, 0, 0, 0, -1, 0, 0, 0, 0, 0}

@@ -5,7 +5,8 @@
 -- those still in line are finished; the stale entries looked at are removed either way. One in line
 -- whose stale entry an admission call already trimmed is not found here; admission finishes it at
 -- the head once the line moves again.
--- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions, 7 budget (the room's; unused here)
+-- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions, 7 budget (the room's;
+--       unused here), 8 admitted (unused here)
 -- ARGV: 1 now (ms), 2 abandon after (ms), 3 limit per call
 -- Reply: number of visitors finished as abandoned
 -- Safe to repeat at any later moment: a second call finds them gone; one with an older now finishes

@@ -1,14 +1,14 @@
 -- Records activity of an admitted visitor, keeping the session alive; takes back the session of a
 -- pass holder that the store lost when it came back empty.
 -- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions (the room's users), 7 budget
---       (the room's; unused here)
+--       (the room's; unused here), 8 admitted (when the line let in those running)
 -- ARGV: 1 visitor, 2 now (ms), 3 when the pass last had the session confirmed (ms), 0 for unknown,
 --       4 the item's idle limit of a session (ms), 5 session scope ('item' or 'room')
 -- Reply: 1 when the visitor is running, 0 otherwise
 -- A session idle past its limit (sessions.lua session_alive) has ended, whether or not the worker
 -- has ended it yet (it never does for a queue that is off): it is ended here as expire.lua would
--- (finished, counted expired), never renewed, so a pass kept past its end cannot bring it back nor
--- the visitor back into the room's users.
+-- (finished, counted expired, its admission by the line gone with it), never renewed, so a pass
+-- kept past its end cannot bring it back nor the visitor back into the room's users.
 -- A visitor neither running nor finished whose pass was confirmed a whole second before the line's
 -- incarnation began (rejoin.lua: since, written by the recovery, or now when missing) had a session
 -- the store lost: it runs again from now, counted by the cap and the room as before. A session
@@ -28,6 +28,7 @@ local running = redis.call('ZSCORE', KEYS[2], visitor)
 if running then
   if not session_alive(running, KEYS[6], visitor, now, tonumber(ARGV[4]), ARGV[5]) then
     redis.call('ZREM', KEYS[2], visitor)
+    redis.call('ZREM', KEYS[8], visitor)
     redis.call('ZADD', KEYS[3], now, visitor)
     redis.call('HINCRBY', KEYS[5], 'expired', 1)
     return 0
@@ -44,7 +45,8 @@ end
 if math.floor(checked / 1000) >= math.floor(rejoin_since(KEYS[5], now) / 1000) then
   return 0
 end
--- GT adds a missing member as any ZADD does; it marks a session taken back, not an admission.
+-- GT adds a missing member as any ZADD does; it marks a session taken back, not an admission, so
+-- admitted is left without it.
 redis.call('ZADD', KEYS[2], 'GT', now, visitor)
 users_add(KEYS[6], {now, visitor})
 redis.call('HINCRBY', KEYS[5], 'rejoined-sessions', 1)
