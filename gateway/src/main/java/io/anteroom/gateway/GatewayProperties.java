@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Set;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
 
 /**
  * The gateway's own settings.
@@ -45,6 +46,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param maxRequestHeaders most header lines a request may carry; one with more is answered 431
  *     before it reaches a route, as an origin would drop its connection (Tomcat takes 100); default
  *     100
+ * @param maxRequestBody the largest request body the gateway reads before forwarding; a larger one
+ *     is answered 413 (nginx's default is 1MB too); default 1MB
+ * @param requestBodyTimeout how long a request body may take to arrive in whole before it is
+ *     forwarded; a slower one is answered 408, so it never holds a worker of the origin; default
+ *     30s
  */
 @ConfigurationProperties("anteroom.gateway")
 public record GatewayProperties(
@@ -66,7 +72,9 @@ public record GatewayProperties(
     @DefaultValue("x-forwarded-for") String forwardedHeader,
     @DefaultValue("64") int ipv6Prefix,
     @DefaultValue("false") boolean frameworkHeaderFilters,
-    @DefaultValue("100") int maxRequestHeaders) {
+    @DefaultValue("100") int maxRequestHeaders,
+    @DefaultValue("1MB") DataSize maxRequestBody,
+    @DefaultValue("30s") Duration requestBodyTimeout) {
 
   private static final Set<Integer> WAITING_STATUSES = Set.of(200, 202, 429, 503);
 
@@ -105,6 +113,12 @@ public record GatewayProperties(
       throw new IllegalArgumentException(
           "anteroom.gateway.max-request-headers: must be 1 to 10000, was " + maxRequestHeaders);
     }
+    if (maxRequestBody.toBytes() < 1 || maxRequestBody.toBytes() > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException(
+          "anteroom.gateway.max-request-body: must be above 0 and below 2GB, was "
+              + maxRequestBody);
+    }
+    aboveZero("anteroom.gateway.request-body-timeout", requestBodyTimeout);
     if (hitCapacity < 1) {
       throw new IllegalArgumentException(
           "anteroom.gateway.hit-capacity: must be at least 1, was " + hitCapacity);

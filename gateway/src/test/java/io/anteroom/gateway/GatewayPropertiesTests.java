@@ -30,7 +30,9 @@ class GatewayPropertiesTests {
         "x-forwarded-for",
         64,
         false,
-        100);
+        100,
+        org.springframework.util.unit.DataSize.ofMegabytes(1),
+        Duration.ofSeconds(30));
   }
 
   /** {@code text} read as the apps read {@code anteroom.gateway.mirror-refresh}. */
@@ -73,7 +75,9 @@ class GatewayPropertiesTests {
                     "x-forwarded-for",
                     64,
                     false,
-                    100))
+                    100,
+                    org.springframework.util.unit.DataSize.ofMegabytes(1),
+                    Duration.ofSeconds(30)))
         .hasMessage(
             "anteroom.gateway.trusted-proxies: '10.0.0.0/33': the prefix length must be 0 to 32");
     assertThatThrownBy(() -> with(200, List.of(), "250"))
@@ -110,6 +114,8 @@ class GatewayPropertiesTests {
         forwardedHeader,
         ipv6Prefix,
         false,
-        100);
+        100,
+        org.springframework.util.unit.DataSize.ofMegabytes(1),
+        Duration.ofSeconds(30));
   }
 }

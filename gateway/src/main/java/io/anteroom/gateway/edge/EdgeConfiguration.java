@@ -13,4 +13,10 @@ class EdgeConfiguration {
   HeaderLimit headerLimit(GatewayProperties gateway, MeterRegistry meters) {
     return new HeaderLimit(gateway.maxRequestHeaders(), meters);
   }
+
+  @Bean
+  BodyBuffer bodyBuffer(GatewayProperties gateway, MeterRegistry meters) {
+    return new BodyBuffer(
+        (int) gateway.maxRequestBody().toBytes(), gateway.requestBodyTimeout(), meters);
+  }
 }
