@@ -139,7 +139,19 @@ class AutopilotIntegrationTests {
       browsers.add(admittedByTheLine(new Visitor(east.port())));
     }
     int[] ports = {east.port(), west.port()};
-    IntStream.range(0, LINE).parallel().forEach(i -> new Visitor(ports[i % 2]).json(PAGE));
+    List<Visitor> line =
+        IntStream.range(0, LINE)
+            .parallel()
+            .mapToObj(
+                i -> {
+                  Visitor waiting = new Visitor(ports[i % 2]);
+                  waiting.json(PAGE);
+                  return waiting;
+                })
+            .toList();
+    // Each comes back once, as a waiting page does: one who never returns is let go after the
+    // first-return minute, and this line must outlast every phase.
+    line.parallelStream().forEach(waiting -> waiting.json("/_anteroom/status?room=shop"));
     for (int i = 0; i < BROWSERS; i++) {
       Visitor browser = browsers.get(i);
       pool.submit(() -> browse(browser, ports));

@@ -85,6 +85,7 @@ final class RoomReplay {
       case "ZADD" -> zadd(c);
       case "ZREM" -> c.words().subList(2, c.size()).forEach(sessions::remove);
       case "ZREMRANGEBYSCORE" -> removeUpTo(c.arg(2), c.arg(3));
+      case "ZREMRANGEBYRANK" -> removeLowest(c.arg(2), c.arg(3));
       case "DEL", "UNLINK" -> sessions.clear();
       default -> {}
     }
@@ -130,6 +131,24 @@ final class RoomReplay {
     }
     double limit = Double.parseDouble(max);
     sessions.values().removeIf(score -> score <= limit);
+  }
+
+  /**
+   * ZREMRANGEBYRANK as the scripts send it (trim.lua): ranks 0 to {@code stop}, the lowest scores,
+   * ties in member order as Redis keeps them.
+   */
+  private void removeLowest(String start, String stop) {
+    if (!start.equals("0")) {
+      throw new IllegalStateException("unexpected ZREMRANGEBYRANK from " + start);
+    }
+    sessions.entrySet().stream()
+        .sorted(
+            java.util.Map.Entry.<String, Double>comparingByValue()
+                .thenComparing(java.util.Map.Entry.comparingByKey()))
+        .limit(Long.parseLong(stop) + 1)
+        .map(java.util.Map.Entry::getKey)
+        .toList()
+        .forEach(sessions::remove);
   }
 
   List<Admission> admissions() {

@@ -61,4 +61,16 @@ class RoomReplayTests {
     assertThat(replay.maxSessions()).isEqualTo(3);
     assertThat(replay.admissions()).hasSize(3);
   }
+
+  @Test
+  void usersLeaveByTheLowestRanksAsTheBoundedTrimRemovesThem() {
+    RoomReplay replay =
+        replay(
+            lua("\"ZADD\" \"" + SESSIONS + "\" \"100\" \"b\" \"100\" \"a\" \"300\" \"c\""),
+            lua("\"ZREMRANGEBYRANK\" \"" + SESSIONS + "\" \"0\" \"1\""),
+            lua("\"ZADD\" \"" + SESSIONS + "\" \"XX\" \"GT\" \"400\" \"a\""));
+
+    assertThat(replay.sessions()).isEqualTo(1);
+    assertThat(replay.maxSessions()).isEqualTo(3);
+  }
 }

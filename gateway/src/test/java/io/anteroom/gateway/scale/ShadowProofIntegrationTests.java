@@ -13,6 +13,7 @@ import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.RedisActiveQueues;
 import io.anteroom.queue.policy.Mode;
 import io.anteroom.queue.policy.RedisSettingsStore;
+import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.redis.RedisConnector;
 import io.anteroom.queue.redis.RedisProperties;
 import io.anteroom.queue.shadow.ShadowLines;
@@ -131,7 +132,8 @@ class ShadowProofIntegrationTests {
             () ->
                 commands.zcard(keys.running(REAL)) == NEWCOMERS
                     && commands.llen(keys.shadow().waits(VIRTUAL)) == NEWCOMERS);
-    WaitQuantiles realWaits = WaitQuantiles.of(realWaits());
+    WaitQuantiles realWaits =
+        WaitQuantiles.of(realWaits(gateway.bean(RoomPolicyMirror.class).policy(REAL)));
     instances.report("queue: %s", realWaits);
     instances.report(
         "queue: joins over %.1f s, admissions over %.1f s",
@@ -233,11 +235,17 @@ class ShadowProofIntegrationTests {
    * join (the seen score, kept after admission until abandon-after); 0 for one admitted at once,
    * who never had a seen entry.
    */
-  List<Long> realWaits() {
+  /**
+   * Admission minus join of each visitor of the real line. None of them polls, so their last-seen
+   * time is still the one a join writes: a newcomer's, {@code abandon-after} minus the time to come
+   * back once before the join.
+   */
+  List<Long> realWaits(RoomPolicy policy) {
+    long newcomer = policy.abandonAfter().minus(policy.firstReturnWithin()).toMillis();
     List<Long> waits = new ArrayList<>();
     for (ScoredValue<String> session : commands.zrangeWithScores(keys.running(REAL), 0, -1)) {
-      Double joined = commands.zscore(keys.seen(REAL), session.getValue());
-      waits.add(joined == null ? 0 : Math.max(0, (long) (session.getScore() - joined)));
+      Double seen = commands.zscore(keys.seen(REAL), session.getValue());
+      waits.add(seen == null ? 0 : Math.max(0, (long) (session.getScore() - (seen + newcomer))));
     }
     return waits;
   }
