@@ -117,7 +117,9 @@ class RedisActiveQueuesIntegrationTests {
 
     @Test
     void aReadSendingTheGenerationItFoundGetsNoEntriesWhateverTheQueuesOn() {
-      for (int i = 0; i < 1000; i++) {
+      writer.activate(QueueId.of("shop", "0"), Activation.AUTO).block();
+      long first = Long.parseLong(fixture.sync().hget(keys.active(), QueueKeys.GENERATION));
+      for (int i = 1; i < 1000; i++) {
         writer.activate(QueueId.of("shop", Integer.toString(i)), Activation.AUTO).block();
       }
       List<Object> whole = readScript("");
@@ -126,8 +128,20 @@ class RedisActiveQueuesIntegrationTests {
       List<Object> again = readScript(generation);
 
       assertThat(whole).hasSize(4 + 2 * 1000);
-      assertThat(generation).isEqualTo("1000");
+      assertThat(Long.parseLong(generation)).isEqualTo(first + 999);
       assertThat(again).hasSize(4).element(3).isEqualTo(0L);
+    }
+
+    @Test
+    void aHashEmptiedAndBegunAgainNeverRepeatsAGenerationAReaderHolds() {
+      writer.activate(queue, Activation.MANUAL).block();
+      assertThat(reader.read().block().queues()).containsOnlyKeys(queue);
+      QueueId other = QueueId.of("shop", "43");
+
+      fixture.sync().flushall();
+      writer.activate(other, Activation.MANUAL).block();
+
+      assertThat(reader.read().block().queues()).containsOnlyKeys(other);
     }
 
     @Test

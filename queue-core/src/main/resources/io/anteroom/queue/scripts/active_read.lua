@@ -10,7 +10,9 @@
 -- deactivate.lua, and the write-back after a loss). A caller that sends the generation it read last
 -- gets the entries only when the generation moved: a read that finds nothing changed costs the
 -- same however many queues are on, so made-up item ids that turn queues on do not make every
--- gateway's and worker's periodic read dearer. A missing generation is '0'.
+-- gateway's and worker's periodic read dearer. A missing generation is '0'; writing the marker
+-- starts one where there is none (generation.lua), so a hash emptied and begun again never repeats
+-- a generation.
 -- KEYS: 1 active queues hash
 -- ARGV: 1 the run id the caller read last, '' for a caller that has read nothing yet;
 --       2 the generation the caller read last, '' for a whole read
@@ -20,10 +22,15 @@
 -- it written with this server's run id, so it reports the same loss again; the caller's re-assert
 -- (reassert.lua) writes only fields that are missing.
 
+--@include generation.lua
+
 local run = string.match(redis.call('INFO', 'server'), 'run_id:(%w+)')
 local marker = redis.call('HGET', KEYS[1], '.store')
 if not marker then
   redis.call('HSET', KEYS[1], '.store', run)
+  if redis.call('HEXISTS', KEYS[1], '.gen') == 0 then
+    move_generation(KEYS[1])
+  end
   marker = run
 end
 local lost = 0

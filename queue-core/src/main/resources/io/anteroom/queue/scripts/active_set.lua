@@ -8,20 +8,22 @@
 --        HSET answers; the generation still moves then)
 -- Safe to repeat: a repeat finds the field as the first call left it and changes nothing.
 
+--@include generation.lua
+
 local old = redis.call('HGET', KEYS[1], ARGV[1])
 if ARGV[2] == '' then
   if not old then
     return 0
   end
   redis.call('HDEL', KEYS[1], ARGV[1])
-  redis.call('HINCRBY', KEYS[1], '.gen', 1)
+  move_generation(KEYS[1])
   return 1
 end
 if old and (ARGV[3] == 'nx' or old == ARGV[2]) then
   return 0
 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-redis.call('HINCRBY', KEYS[1], '.gen', 1)
+move_generation(KEYS[1])
 if old then
   return 0
 end

@@ -8,10 +8,12 @@
 -- again turns it off only for the same cause: an operator's activation is never undone by the
 -- worker's, and a queue traffic turned on again is turned on by the next activation check.
 
+--@include generation.lua
+
 local cause = redis.call('HGET', KEYS[1], ARGV[1])
 if not cause or (ARGV[2] ~= '' and cause ~= ARGV[2]) then
   return 0
 end
 redis.call('HDEL', KEYS[1], ARGV[1])
-redis.call('HINCRBY', KEYS[1], '.gen', 1)
+move_generation(KEYS[1])
 return 1

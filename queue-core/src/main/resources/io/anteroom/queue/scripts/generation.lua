@@ -1,0 +1,15 @@
+-- Shared by the scripts that change the active-queues hash (active_set.lua, deactivate.lua) and by
+-- active_read.lua when it finds the hash new: moves the hash's generation, field '.gen'. A hash
+-- that has none (new, or emptied by a restart, FLUSHALL or a deletion) starts from Redis's clock in
+-- microseconds, not from 1: a reader still holding a generation of the hash before cannot find it
+-- again by chance and take the new entries for the ones it read (the old generation plus the
+-- changes since is always below the microseconds that have passed).
+
+local function move_generation(key)
+  if redis.call('HEXISTS', key, '.gen') == 1 then
+    redis.call('HINCRBY', key, '.gen', 1)
+  else
+    local time = redis.call('TIME')
+    redis.call('HSET', key, '.gen', time[1] .. string.format('%06d', tonumber(time[2])))
+  end
+end
