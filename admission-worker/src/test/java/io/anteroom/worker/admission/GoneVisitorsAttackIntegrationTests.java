@@ -2,21 +2,15 @@ package io.anteroom.worker.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.anteroom.queue.Activation;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.QueueStore;
-import io.anteroom.queue.RedisActiveQueues;
-import io.anteroom.queue.RedisQueueStore;
 import io.anteroom.queue.policy.PolicyParser;
 import io.anteroom.queue.policy.RoomPolicy;
-import io.anteroom.queue.redis.RedisConnector;
-import io.anteroom.queue.redis.RedisProperties;
 import io.anteroom.testing.AttackFigures;
 import io.anteroom.testing.AttackTest;
 import io.anteroom.testing.MutableClock;
 import io.anteroom.testing.redis.RedisServerExtension;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -65,30 +59,23 @@ class GoneVisitorsAttackIntegrationTests {
   final QueueKeys keys = new QueueKeys("wr");
   final QueueId drop = QueueId.of("drop", "sneaker");
   final MutableClock clock = MutableClock.startingAt2026();
-  RedisConnector connector;
-  RedisClient client;
+  LinesOnRedis lines;
   RedisCommands<String, String> sync;
   WorkerFixture worker;
   QueueStore store;
 
   @BeforeEach
   void start() {
-    connector =
-        RedisConnector.connect(
-            new RedisProperties(
-                redis.uri(), Duration.ofSeconds(5), Duration.ofSeconds(1), 100_000));
-    client = RedisClient.create(redis.uri());
-    sync = client.connect().sync();
-    store = new RedisQueueStore(connector.commands(), keys, clock);
-    new RedisActiveQueues(connector.commands(), keys).activate(drop, Activation.MANUAL).block();
-    worker = new WorkerFixture(redis.uri(), "drop", POLICY, "250ms", clock);
+    lines = new LinesOnRedis(redis.uri(), keys, clock);
+    sync = lines.sync;
+    store = lines.store;
+    lines.on(List.of(drop));
+    worker = lines.worker("drop", POLICY, "250ms");
   }
 
   @AfterEach
   void tearDown() {
-    worker.close();
-    connector.close();
-    client.shutdown();
+    lines.close();
   }
 
   void join(List<String> visitors, RoomPolicy policy) {

@@ -2,16 +2,12 @@ package io.anteroom.worker.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.anteroom.queue.Activation;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.QueueStore;
-import io.anteroom.queue.RedisActiveQueues;
-import io.anteroom.queue.RedisQueueStore;
 import io.anteroom.queue.policy.PolicyParser;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.redis.RedisConnector;
-import io.anteroom.queue.redis.RedisProperties;
 import io.anteroom.testing.MutableClock;
 import io.anteroom.testing.redis.RedisServerExtension;
 import java.time.Duration;
@@ -51,25 +47,23 @@ class GoneVisitorsIntegrationTests {
   final QueueKeys keys = new QueueKeys("wr");
   final QueueId drop = QueueId.of("drop", "sneaker");
   final MutableClock clock = MutableClock.startingAt2026();
+  LinesOnRedis lines;
   RedisConnector connector;
   WorkerFixture worker;
   QueueStore store;
 
   @BeforeEach
   void start() {
-    connector =
-        RedisConnector.connect(
-            new RedisProperties(
-                redis.uri(), Duration.ofSeconds(5), Duration.ofSeconds(1), 100_000));
-    store = new RedisQueueStore(connector.commands(), keys, clock);
-    new RedisActiveQueues(connector.commands(), keys).activate(drop, Activation.MANUAL).block();
-    worker = new WorkerFixture(redis.uri(), "drop", POLICY, "250ms", clock);
+    lines = new LinesOnRedis(redis.uri(), keys, clock);
+    connector = lines.connector;
+    store = lines.store;
+    lines.on(List.of(drop));
+    worker = lines.worker("drop", POLICY, "250ms");
   }
 
   @AfterEach
   void tearDown() {
-    worker.close();
-    connector.close();
+    lines.close();
   }
 
   void join(List<String> visitors) {
@@ -127,8 +121,7 @@ class GoneVisitorsIntegrationTests {
   @Test
   void inARoomWithRoomWideLimitsOneTickAlsoAdmitsThoseBehindTwoThousandWhoLeft() {
     RoomPolicy limited = PolicyParser.apply("test", POLICY, Map.of("total-active-users", "100000"));
-    worker.close();
-    worker = new WorkerFixture(redis.uri(), "drop", limited, "250ms", clock);
+    worker = lines.worker("drop", limited, "250ms");
     join(named("gone-", 0, 2000));
     clock.advance(Duration.ofSeconds(1));
     List<String> polling = named("here-", 0, 100);
@@ -171,8 +164,7 @@ class GoneVisitorsIntegrationTests {
                 "admit-batch", "50",
                 "max-active", "100000",
                 "abandon-after", "120s"));
-    worker.close();
-    worker = new WorkerFixture(redis.uri(), "drop", flooded, "250ms", clock);
+    worker = lines.worker("drop", flooded, "250ms");
     List<String> polling = new java.util.ArrayList<>();
     long windowStart = clock.millis() + 70_000;
     // 100 s: each quarter second 45 one-shot arrivals that never come back (180 a second) and 5

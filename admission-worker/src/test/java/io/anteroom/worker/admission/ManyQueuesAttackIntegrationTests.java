@@ -2,23 +2,18 @@ package io.anteroom.worker.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.anteroom.queue.Activation;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.QueueStore;
 import io.anteroom.queue.RedisActiveQueues;
-import io.anteroom.queue.RedisQueueStore;
 import io.anteroom.queue.policy.PolicyParser;
 import io.anteroom.queue.policy.RoomPolicy;
-import io.anteroom.queue.redis.RedisConnector;
-import io.anteroom.queue.redis.RedisProperties;
 import io.anteroom.queue.script.LuaScript;
 import io.anteroom.queue.script.QueueScripts;
 import io.anteroom.testing.AttackFigures;
 import io.anteroom.testing.AttackTest;
 import io.anteroom.testing.MutableClock;
 import io.anteroom.testing.redis.RedisServerExtension;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,7 +25,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import reactor.core.publisher.Flux;
 
 /**
  * Attack 3 at full size ({@link ManyQueuesIntegrationTests} is its scaled sibling): made-up item
@@ -67,8 +61,7 @@ class ManyQueuesAttackIntegrationTests {
   final MutableClock clock = MutableClock.startingAt2026();
   final List<QueueId> queues =
       IntStream.range(0, QUEUES).mapToObj(i -> QueueId.of("drop", "item" + i)).toList();
-  RedisConnector connector;
-  RedisClient client;
+  LinesOnRedis lines;
   RedisCommands<String, String> sync;
   RedisActiveQueues active;
   WorkerFixture worker;
@@ -76,31 +69,19 @@ class ManyQueuesAttackIntegrationTests {
 
   @BeforeEach
   void start() {
-    connector =
-        RedisConnector.connect(
-            new RedisProperties(
-                redis.uri(), Duration.ofSeconds(5), Duration.ofSeconds(1), 100_000));
-    client = RedisClient.create(redis.uri());
-    sync = client.connect().sync();
-    store = new RedisQueueStore(connector.commands(), keys, clock);
-    active = new RedisActiveQueues(connector.commands(), keys);
-    Flux.fromIterable(queues).concatMap(q -> active.activate(q, Activation.MANUAL)).blockLast();
-    RoomPolicy joining = PolicyParser.apply("test", POLICY, Map.of("mode", "paused"));
-    Flux.fromIterable(queues)
-        .flatMap(q -> Flux.range(0, EACH).map(v -> new Object[] {q, q.item() + "-v" + v}))
-        .flatMap(j -> store.join((QueueId) j[0], (String) j[1], joining), 256)
-        .blockLast();
-    worker = new WorkerFixture(redis.uri(), "drop", POLICY, "250ms", clock);
-    sync.configSet("slowlog-max-len", "1000000");
-    sync.configSet("slowlog-log-slower-than", "0");
-    sync.slowlogReset();
+    lines = new LinesOnRedis(redis.uri(), keys, clock);
+    sync = lines.sync;
+    active = lines.active;
+    store = lines.store;
+    lines.on(queues);
+    lines.joinEach(queues, EACH, POLICY);
+    worker = lines.worker("drop", POLICY, "250ms");
+    lines.recordEveryCommand();
   }
 
   @AfterEach
   void tearDown() {
-    worker.close();
-    connector.close();
-    client.shutdown();
+    lines.close();
   }
 
   /** Microseconds of every call of {@code script} Redis ran, from its slow log. */

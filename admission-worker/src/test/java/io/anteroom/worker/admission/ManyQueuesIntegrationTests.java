@@ -2,20 +2,14 @@ package io.anteroom.worker.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.anteroom.queue.Activation;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.QueueStore;
-import io.anteroom.queue.RedisActiveQueues;
-import io.anteroom.queue.RedisQueueStore;
 import io.anteroom.queue.policy.PolicyParser;
 import io.anteroom.queue.policy.RoomPolicy;
-import io.anteroom.queue.redis.RedisConnector;
-import io.anteroom.queue.redis.RedisProperties;
 import io.anteroom.queue.script.QueueScripts;
 import io.anteroom.testing.MutableClock;
 import io.anteroom.testing.redis.RedisServerExtension;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,7 +20,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import reactor.core.publisher.Flux;
 
 /**
  * A room with room-wide limits and many queues on, as made-up item ids can turn on: each admission
@@ -58,44 +51,25 @@ class ManyQueuesIntegrationTests {
   final MutableClock clock = MutableClock.startingAt2026();
   final List<QueueId> queues =
       IntStream.range(0, QUEUES).mapToObj(i -> QueueId.of("drop", "item" + i)).toList();
-  RedisConnector connector;
-  RedisClient client;
+  LinesOnRedis lines;
   RedisCommands<String, String> sync;
   WorkerFixture worker;
   QueueStore store;
 
   @BeforeEach
   void start() {
-    connector =
-        RedisConnector.connect(
-            new RedisProperties(
-                redis.uri(), Duration.ofSeconds(5), Duration.ofSeconds(1), 100_000));
-    client = RedisClient.create(redis.uri());
-    sync = client.connect().sync();
-    store = new RedisQueueStore(connector.commands(), keys, clock);
-    RedisActiveQueues active = new RedisActiveQueues(connector.commands(), keys);
-    Flux.fromIterable(queues).concatMap(q -> active.activate(q, Activation.MANUAL)).blockLast();
-    RoomPolicy joining = PolicyParser.apply("test", POLICY, Map.of("mode", "paused"));
-    List<Object[]> joins = new ArrayList<>();
-    for (QueueId queue : queues) {
-      for (int v = 0; v < EACH; v++) {
-        joins.add(new Object[] {queue, queue.item() + "-v" + v});
-      }
-    }
-    Flux.fromIterable(joins)
-        .flatMap(j -> store.join((QueueId) j[0], (String) j[1], joining), 256)
-        .blockLast();
-    worker = new WorkerFixture(redis.uri(), "drop", POLICY, "250ms", clock);
-    sync.configSet("slowlog-max-len", "1000000");
-    sync.configSet("slowlog-log-slower-than", "0");
-    sync.slowlogReset();
+    lines = new LinesOnRedis(redis.uri(), keys, clock);
+    sync = lines.sync;
+    store = lines.store;
+    lines.on(queues);
+    lines.joinEach(queues, EACH, POLICY);
+    worker = lines.worker("drop", POLICY, "250ms");
+    lines.recordEveryCommand();
   }
 
   @AfterEach
   void tearDown() {
-    worker.close();
-    connector.close();
-    client.shutdown();
+    lines.close();
   }
 
   void ticks(int count) {
@@ -138,8 +112,7 @@ class ManyQueuesIntegrationTests {
   @Test
   void theRoomsRateHoldsAcrossWindows() {
     RoomPolicy slow = PolicyParser.apply("test", POLICY, Map.of("new-users-per-minute", "6000"));
-    worker.close();
-    worker = new WorkerFixture(redis.uri(), "drop", slow, "250ms", clock);
+    worker = lines.worker("drop", slow, "250ms");
 
     ticks(4);
 

@@ -2,22 +2,18 @@ package io.anteroom.worker.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.anteroom.queue.Activation;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.QueueStore;
-import io.anteroom.queue.RedisActiveQueues;
-import io.anteroom.queue.RedisQueueStore;
 import io.anteroom.queue.RedisRoomStore;
 import io.anteroom.queue.policy.PolicyParser;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.redis.RedisConnector;
-import io.anteroom.queue.redis.RedisProperties;
 import io.anteroom.testing.MutableClock;
 import io.anteroom.testing.redis.RedisServerExtension;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -36,28 +32,24 @@ class StuckLinesIntegrationTests {
   final QueueKeys keys = new QueueKeys("wr");
   final QueueId hot = QueueId.of("drop", "sneaker");
   final MutableClock clock = MutableClock.startingAt2026();
+  LinesOnRedis lines;
   RedisConnector connector;
-  RedisClient client;
   RedisCommands<String, String> sync;
   WorkerFixture worker;
   QueueStore store;
 
   void start(RoomPolicy policy) {
-    connector =
-        RedisConnector.connect(
-            new RedisProperties(redis.uri(), Duration.ofSeconds(2), Duration.ofSeconds(1), 10_000));
-    store = new RedisQueueStore(connector.commands(), keys, clock);
-    client = RedisClient.create(redis.uri());
-    sync = client.connect().sync();
-    worker = new WorkerFixture(redis.uri(), "drop", policy, "250ms", clock);
+    lines = new LinesOnRedis(redis.uri(), keys, clock);
+    connector = lines.connector;
+    sync = lines.sync;
+    store = lines.store;
+    worker = lines.worker("drop", policy, "250ms");
     worker.loop.runOnce().block();
   }
 
   @AfterEach
   void tearDown() {
-    worker.close();
-    connector.close();
-    client.shutdown();
+    lines.close();
   }
 
   static RoomPolicy policy(String... values) {
@@ -73,7 +65,7 @@ class StuckLinesIntegrationTests {
   void aPollsAndBLeaves(RoomPolicy policy) {
     store.enqueue(hot, "a", policy).block();
     store.enqueue(hot, "b", policy).block();
-    new RedisActiveQueues(connector.commands(), keys).activate(hot, Activation.MANUAL).block();
+    lines.on(List.of(hot));
     ticksFor(Duration.ofSeconds(20));
     store.status(hot, "a").block();
     ticksFor(Duration.ofSeconds(20));
