@@ -41,6 +41,13 @@ public final class AutoActivator {
   /** Least time between two looks for a queue to turn off, per room. */
   static final Duration EVICTION_EVERY = Duration.ofSeconds(1);
 
+  /**
+   * Least time between two looks for a line more than twice as long as the shortest the last look
+   * found: a line growing fast is not kept waiting for the second, yet lines a visitor or two
+   * longer than made-up ones cannot look up the room's queues more than ten times a second.
+   */
+  static final Duration LONGER_LINE_EVERY = Duration.ofMillis(100);
+
   private final ActiveQueueMirror mirror;
   private final RoomStore rooms;
   private final Clock clock;
@@ -49,6 +56,9 @@ public final class AutoActivator {
   private final Map<String, Look> tried = new ConcurrentHashMap<>();
 
   private record Look(long at, long fewest) {}
+
+  /** Rooms whose queues are being looked up now: one look at a time per room. */
+  private final Set<String> looking = ConcurrentHashMap.newKeySet();
 
   private final long maxPerRoom;
   private final MeterRegistry meters;
@@ -88,9 +98,10 @@ public final class AutoActivator {
   /**
    * {@link #activate(QueueId)} for a line with {@code waiting} people in it. In a room with as many
    * queues on as allowed, it takes the place of the automatic queue with the fewest people waiting
-   * if that one has fewer (looked up at most once a second per room, unless the line has grown past
-   * the fewest the last look-up found): lines of made-up item ids, one visitor each, cannot keep a
-   * line that many wait in off.
+   * if that one has fewer (looked up one at a time, at most once a second per room, or ten times a
+   * second for a line more than twice as long as the shortest the last look-up found): lines of
+   * made-up item ids, a visitor or two each, cannot keep a line that many wait in off, nor make the
+   * room's queues be looked up and turned off many times a second.
    */
   public Mono<Boolean> activate(QueueId queue, long waiting) {
     if (mirror.activeIn(queue.room()) < maxPerRoom) {
@@ -126,16 +137,23 @@ public final class AutoActivator {
     String room = queue.room();
     long now = clock.millis();
     Look last = tried.get(room);
-    // Within a second of a look-up only a line longer than the shortest it found may look again:
-    // lines of made-up ids, a visitor or two each, cost one look-up a second; a line growing past
-    // them is not kept waiting for the second to pass.
-    if (waiting < 2
-        || (last != null
-            && now - last.at() < EVICTION_EVERY.toMillis()
-            && waiting <= last.fewest())) {
+    // Lines of made-up ids, a visitor or two each, cost one look-up a second; a line more than
+    // twice as long as the shortest the last look found is not kept waiting for the second.
+    if (waiting < 2 || (last != null && now - last.at() < gap(waiting, last).toMillis())) {
+      return Mono.just(false);
+    }
+    if (!looking.add(room)) {
       return Mono.just(false);
     }
     tried.put(room, new Look(now, waiting));
+    return look(room, queue, waiting, now).doFinally(signal -> looking.remove(room));
+  }
+
+  private static Duration gap(long waiting, Look last) {
+    return waiting - last.fewest() > last.fewest() ? LONGER_LINE_EVERY : EVICTION_EVERY;
+  }
+
+  private Mono<Boolean> look(String room, QueueId queue, long waiting, long now) {
     return active
         .list()
         .map(

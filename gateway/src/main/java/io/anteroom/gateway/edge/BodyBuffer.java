@@ -79,32 +79,36 @@ final class BodyBuffer implements GlobalFilter, Ordered {
       tooLarge.increment();
       return refuse(exchange, HttpStatus.PAYLOAD_TOO_LARGE, TOO_LARGE);
     }
+    // Only the reading is refused: what the origin answers, or how it fails, passes as it is.
     return DataBufferUtils.join(request.getBody(), most)
         .timeout(within)
-        .map(body -> exchange.mutate().request(withBody(request, body)).build())
-        .defaultIfEmpty(exchange)
-        .flatMap(chain::filter)
+        .map(body -> withBody(exchange, Flux.just(body)))
+        .defaultIfEmpty(withBody(exchange, Flux.empty()))
         .onErrorResume(
             DataBufferLimitException.class,
             error -> {
               tooLarge.increment();
-              return refuse(exchange, HttpStatus.PAYLOAD_TOO_LARGE, TOO_LARGE);
+              return refuse(exchange, HttpStatus.PAYLOAD_TOO_LARGE, TOO_LARGE).then(Mono.empty());
             })
         .onErrorResume(
             TimeoutException.class,
             error -> {
               tooSlow.increment();
-              return refuse(exchange, HttpStatus.REQUEST_TIMEOUT, TOO_SLOW);
-            });
+              return refuse(exchange, HttpStatus.REQUEST_TIMEOUT, TOO_SLOW).then(Mono.empty());
+            })
+        .flatMap(chain::filter);
   }
 
-  private static ServerHttpRequest withBody(ServerHttpRequest request, DataBuffer body) {
-    return new ServerHttpRequestDecorator(request) {
-      @Override
-      public Flux<DataBuffer> getBody() {
-        return Flux.just(body);
-      }
-    };
+  /** {@code exchange} with the body read in place of the one its request was still receiving. */
+  private static ServerWebExchange withBody(ServerWebExchange exchange, Flux<DataBuffer> body) {
+    ServerHttpRequest request =
+        new ServerHttpRequestDecorator(exchange.getRequest()) {
+          @Override
+          public Flux<DataBuffer> getBody() {
+            return body;
+          }
+        };
+    return exchange.mutate().request(request).build();
   }
 
   private static Mono<Void> refuse(ServerWebExchange exchange, HttpStatus status, byte[] text) {

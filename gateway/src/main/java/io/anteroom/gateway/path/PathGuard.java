@@ -55,7 +55,7 @@ final class PathGuard implements WebFilter, Ordered {
 
   @Override
   public int getOrder() {
-    return Ordered.HIGHEST_PRECEDENCE;
+    return Ordered.HIGHEST_PRECEDENCE + 1;
   }
 
   @Override
