@@ -2,6 +2,7 @@ package io.anteroom.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.anteroom.queue.policy.PolicyParser;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.testing.MutableClock;
 import io.lettuce.core.ScoredValue;
@@ -70,6 +71,31 @@ class BoundedTrimsIntegrationTests {
     assertThat(left).containsExactly(1500L, 500L, 0L);
     assertThat(entered).containsExactly(false, false, true);
     assertThat(sync.zrange(keys.sessions("shop"), 0, -1)).containsExactly("newcomer");
+  }
+
+  @Test
+  void enterOfAnIdleUserTheTrimHasNotReachedYetMeetsTheRoomsLimits() {
+    pileUp(keys.sessions("shop"), idleScore());
+    sync.zadd(keys.sessions("shop"), idleScore(), "zz-idle");
+
+    boolean entered = rooms.enter(hot, "zz-idle", room, room).block();
+
+    assertThat(sync.zcard(keys.sessions("shop"))).isEqualTo(1501);
+    assertThat(entered).isFalse();
+    assertThat(sync.zscore(keys.running(hot), "zz-idle")).isNull();
+  }
+
+  @Test
+  void roomAdmissionOfAnIdleUserTheTrimHasNotReachedYetMeetsTheRoomsLimits() {
+    pileUp(keys.sessions("shop"), idleScore());
+    sync.zadd(keys.sessions("shop"), idleScore(), "zz-idle");
+    queues.join(hot, "zz-idle", PolicyParser.apply("test", room, Map.of("mode", "paused"))).block();
+
+    rooms.admit("shop", room, Map.of(hot, room)).block();
+
+    assertThat(sync.zcard(keys.sessions("shop"))).isEqualTo(1501);
+    assertThat(sync.zscore(keys.running(hot), "zz-idle")).isNull();
+    assertThat(sync.zscore(keys.waiting(hot), "zz-idle")).isNotNull();
   }
 
   @Test

@@ -60,7 +60,10 @@ if running then
   redis.call('ZADD', KEYS[3], now, visitor)
   redis.call('HINCRBY', KEYS[5], 'expired', 1)
 end
-if redis.call('ZSCORE', KEYS[6], visitor) then
+-- One of the room's users already, unless idle past the room's limit (the trim above removes a
+-- thousand at most a call: one it has not reached yet is not inside).
+local user = redis.call('ZSCORE', KEYS[6], visitor)
+if user and tonumber(user) > now - room_idle then
   return entered(false)
 end
 if redis.call('HGET', KEYS[7], 'full') == '1' then

@@ -71,7 +71,7 @@ local function admit_insiders(k, n, now_text, oldest)
     local target
     if not (last and last >= oldest) then
       target = leave
-    elseif inside[i] then
+    elseif inside[i] and tonumber(inside[i]) > now - idle_limit then
       target = enter
     else
       break

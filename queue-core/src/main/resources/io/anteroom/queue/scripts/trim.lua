@@ -2,7 +2,8 @@
 -- room_admit.lua): removes its lowest-scored members up to a score, at most TRIM_MOST a call, so one
 -- call stays short whatever piled up (one range removal of 200,000 members took 66 ms, and Redis
 -- serves nobody meanwhile). What is left is removed by the next calls; until then it is counted,
--- so a room's sessions count a few idle users more, never fewer.
+-- so a room's sessions count a few idle users more, never fewer, and the callers judge by score
+-- whether one of them is still inside (enter.lua, room_admit.lua).
 
 local TRIM_MOST = 1000
 
