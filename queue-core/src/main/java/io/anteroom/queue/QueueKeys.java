@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  *                            queue was off (register.lua, enter.lua) or a session taken back
  *                            (touch.lua); removed with the running entry, lives as long
  * ZADD wr:{shop}:42:finished &lt;end-ms&gt; &lt;visitor&gt;          ended, released or abandoned
- * ZADD wr:{shop}:42:seen     &lt;last-poll-ms&gt; &lt;visitor&gt;    last join or poll of those in line;
+ * ZADD wr:{shop}:42:seen     &lt;last-poll-ms&gt; &lt;visitor&gt;    last poll of those in line (a
+ *                            newcomer's join: a minute short of abandon-after, join.lua);
  *                            kept after admission, trimmed once older than abandon-after
  * HSET wr:{shop}:42:state    seq &lt;n&gt; drawn &lt;n&gt; tokens &lt;f&gt; refill &lt;ms&gt; admitted &lt;n&gt; abandoned &lt;n&gt;
  *                            expired &lt;n&gt; released &lt;n&gt; cleared &lt;n&gt; quiet-since &lt;ms&gt;
