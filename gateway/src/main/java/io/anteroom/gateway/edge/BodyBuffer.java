@@ -1,5 +1,6 @@
 package io.anteroom.gateway.edge;
 
+import io.anteroom.gateway.origin.Sending;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
@@ -83,7 +84,7 @@ final class BodyBuffer implements GlobalFilter, Ordered {
     return DataBufferUtils.join(request.getBody(), most)
         .timeout(within)
         .map(body -> withBody(exchange, Flux.just(body)))
-        .defaultIfEmpty(withBody(exchange, Flux.empty()))
+        .switchIfEmpty(Mono.fromSupplier(() -> withBody(exchange, Flux.empty())))
         .onErrorResume(
             DataBufferLimitException.class,
             error -> {
@@ -99,8 +100,13 @@ final class BodyBuffer implements GlobalFilter, Ordered {
         .flatMap(chain::filter);
   }
 
-  /** {@code exchange} with the body read in place of the one its request was still receiving. */
-  private static ServerWebExchange withBody(ServerWebExchange exchange, Flux<DataBuffer> body) {
+  /**
+   * {@code exchange} with the body read in place of the one its request was still receiving; a
+   * forwarding timed for the origin is timed from this body on.
+   */
+  private static ServerWebExchange withBody(ServerWebExchange exchange, Flux<DataBuffer> read) {
+    Sending sending = Sending.of(exchange);
+    Flux<DataBuffer> body = sending == null ? read : sending.forwarding(read);
     ServerHttpRequest request =
         new ServerHttpRequestDecorator(exchange.getRequest()) {
           @Override

@@ -51,6 +51,17 @@ public final class Sending {
         .build();
   }
 
+  /**
+   * {@code body}, read whole before forwarding ({@code edge/BodyBuffer}), watched as what goes to
+   * the origin in place of the client's: the sending is timed from it, not from the client's
+   * upload.
+   */
+  public Flux<DataBuffer> forwarding(Flux<DataBuffer> body) {
+    sending = UNSENT;
+    sent = UNSENT;
+    return body.doOnSubscribe(subscription -> sending()).doOnComplete(this::sent);
+  }
+
   private void sending() {
     if (sending == UNSENT) {
       sending = clock.monotonicTime();

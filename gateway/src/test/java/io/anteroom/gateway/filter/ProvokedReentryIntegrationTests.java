@@ -43,9 +43,10 @@ import org.springframework.context.annotation.Primary;
 /**
  * Re-entry is for visitors the origin itself failed right after the line admitted them; nobody can
  * provoke it from outside. A body dripped past the gateway's response timeout is the client's
- * doing, not the origin's; a ticket kept after admission finds its holder running, which is no new
- * admission; and a pass given while the queue was off names no admission at the status endpoint.
- * The gateway runs on a clock the test moves; its response timeout is 2 s.
+ * doing, not the origin's (the origin's own failure once it has the body is still its own); a
+ * ticket kept after admission finds its holder running, which is no new admission; and a pass given
+ * while the queue was off names no admission at the status endpoint. The gateway runs on a clock
+ * the test moves; its response timeout is 2 s.
  */
 @GatewayIntegrationTest(
     properties = "spring.cloud.gateway.server.webflux.httpclient.response-timeout=2s")
@@ -112,6 +113,28 @@ class ProvokedReentryIntegrationTests {
     assertThat(reentered()).isZero();
     assertThat(redis.server().command("EXISTS", keys.reentries(one))).isEqualTo("0");
     assertThat(store.status(one, id).block().state()).isEqualTo(VisitorStatus.State.ADMITTED);
+  }
+
+  @Test
+  void theOriginsOwnFailureAfterASlowBodySendsTheVisitorBack() {
+    Visitor visitor = new Visitor(port);
+    assertThat(visitor.page("/products/1").statusCode()).isEqualTo(200);
+    origin.stubFor(
+        any(urlPathEqualTo("/products/1/cart"))
+            .willReturn(aResponse().withStatus(503).withBody("origin says 503")));
+
+    // A body dripped over 1 s, read whole by the gateway; the origin then fails at once.
+    int status =
+        SlowBody.send(
+            port,
+            "POST",
+            "/products/1/cart",
+            PASS + "=" + visitor.cookie(PASS),
+            30,
+            Duration.ofSeconds(1));
+
+    assertThat(status).isEqualTo(303);
+    assertThat(reentered()).isOne();
   }
 
   @Test
