@@ -51,6 +51,9 @@ import org.springframework.util.unit.DataSize;
  * @param requestBodyTimeout how long a request body may take to arrive in whole before it is
  *     forwarded; a slower one is answered 408, so it never holds a worker of the origin; default
  *     30s
+ * @param requestBodiesHeld the most bytes of request bodies the gateway holds at once, all requests
+ *     together; a body arriving beyond it is answered 503, so many large bodies held open cannot
+ *     exhaust the gateway's memory; default 64MB
  */
 @ConfigurationProperties("anteroom.gateway")
 public record GatewayProperties(
@@ -74,7 +77,8 @@ public record GatewayProperties(
     @DefaultValue("false") boolean frameworkHeaderFilters,
     @DefaultValue("100") int maxRequestHeaders,
     @DefaultValue("1MB") DataSize maxRequestBody,
-    @DefaultValue("30s") Duration requestBodyTimeout) {
+    @DefaultValue("30s") Duration requestBodyTimeout,
+    @DefaultValue("64MB") DataSize requestBodiesHeld) {
 
   private static final Set<Integer> WAITING_STATUSES = Set.of(200, 202, 429, 503);
 
@@ -119,6 +123,13 @@ public record GatewayProperties(
               + maxRequestBody);
     }
     aboveZero("anteroom.gateway.request-body-timeout", requestBodyTimeout);
+    if (requestBodiesHeld.toBytes() < maxRequestBody.toBytes()) {
+      throw new IllegalArgumentException(
+          "anteroom.gateway.request-bodies-held: must be at least max-request-body ("
+              + maxRequestBody
+              + "), was "
+              + requestBodiesHeld);
+    }
     if (hitCapacity < 1) {
       throw new IllegalArgumentException(
           "anteroom.gateway.hit-capacity: must be at least 1, was " + hitCapacity);

@@ -32,7 +32,8 @@ class GatewayPropertiesTests {
         false,
         100,
         org.springframework.util.unit.DataSize.ofMegabytes(1),
-        Duration.ofSeconds(30));
+        Duration.ofSeconds(30),
+        org.springframework.util.unit.DataSize.ofMegabytes(64));
   }
 
   /** {@code text} read as the apps read {@code anteroom.gateway.mirror-refresh}. */
@@ -77,7 +78,8 @@ class GatewayPropertiesTests {
                     false,
                     100,
                     org.springframework.util.unit.DataSize.ofMegabytes(1),
-                    Duration.ofSeconds(30)))
+                    Duration.ofSeconds(30),
+                    org.springframework.util.unit.DataSize.ofMegabytes(64)))
         .hasMessage(
             "anteroom.gateway.trusted-proxies: '10.0.0.0/33': the prefix length must be 0 to 32");
     assertThatThrownBy(() -> with(200, List.of(), "250"))
@@ -116,6 +118,7 @@ class GatewayPropertiesTests {
         false,
         100,
         org.springframework.util.unit.DataSize.ofMegabytes(1),
-        Duration.ofSeconds(30));
+        Duration.ofSeconds(30),
+        org.springframework.util.unit.DataSize.ofMegabytes(64));
   }
 }

@@ -2,10 +2,12 @@ package io.anteroom.gateway.edge;
 
 import io.anteroom.gateway.origin.Sending;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
 import org.springframework.cloud.gateway.filter.GlobalFilter;
 import org.springframework.core.Ordered;
@@ -27,33 +29,48 @@ import reactor.core.publisher.Mono;
  * that sends its body slowly (or never finishes) holds a connection of the gateway, which costs it
  * little, never a worker of the origin. A body larger than {@code
  * anteroom.gateway.max-request-body} is answered {@code 413}, one that has not arrived within
- * {@code anteroom.gateway.request-body-timeout} {@code 408}, both counted as {@value
- * #REFUSED}{@code {reason}} and never forwarded. Requests without a body pass untouched. Runs on
- * every route, just before the request is sent.
+ * {@code anteroom.gateway.request-body-timeout} {@code 408}; a body arriving while the bodies of
+ * all requests together hold {@code anteroom.gateway.request-bodies-held} is answered {@code 503}:
+ * all counted as {@value #REFUSED}{@code {reason}} and never forwarded. Requests without a body
+ * pass untouched. Runs on every route, just before the request is sent.
  */
 final class BodyBuffer implements GlobalFilter, Ordered {
 
   static final String REFUSED = "anteroom.gateway.bodies.refused";
+  static final String HELD = "anteroom.gateway.bodies.held";
 
   private static final byte[] TOO_LARGE =
       "{\"error\":\"body-too-large\"}".getBytes(StandardCharsets.UTF_8);
   private static final byte[] TOO_SLOW =
       "{\"error\":\"body-too-slow\"}".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] NO_ROOM =
+      "{\"error\":\"bodies-held-full\"}".getBytes(StandardCharsets.UTF_8);
 
   private final int most;
   private final Duration within;
+  private final long budget;
+  private final AtomicLong held = new AtomicLong();
   private final Counter tooLarge;
   private final Counter tooSlow;
+  private final Counter noRoom;
 
   /**
    * @param most the largest body read, in bytes
    * @param within how long the whole body may take to arrive
+   * @param budget the most bytes of bodies held at once, all requests together
    */
-  BodyBuffer(int most, Duration within, MeterRegistry meters) {
+  BodyBuffer(int most, Duration within, long budget, MeterRegistry meters) {
     this.most = most;
     this.within = within;
+    this.budget = budget;
     this.tooLarge = counter(meters, "too-large");
     this.tooSlow = counter(meters, "too-slow");
+    this.noRoom = counter(meters, "no-room");
+    Gauge.builder(HELD, held, AtomicLong::get)
+        .description(
+            "Bytes of request bodies the gateway holds now, from their arrival to the answer")
+        .baseUnit("bytes")
+        .register(meters);
   }
 
   private static Counter counter(MeterRegistry meters, String reason) {
@@ -81,7 +98,8 @@ final class BodyBuffer implements GlobalFilter, Ordered {
       return refuse(exchange, HttpStatus.PAYLOAD_TOO_LARGE, TOO_LARGE);
     }
     // Only the reading is refused: what the origin answers, or how it fails, passes as it is.
-    return DataBufferUtils.join(request.getBody(), most)
+    Hold hold = new Hold();
+    return DataBufferUtils.join(request.getBody().doOnNext(hold::take), most)
         .timeout(within)
         .map(body -> withBody(exchange, Flux.just(body)))
         .switchIfEmpty(Mono.fromSupplier(() -> withBody(exchange, Flux.empty())))
@@ -97,7 +115,40 @@ final class BodyBuffer implements GlobalFilter, Ordered {
               tooSlow.increment();
               return refuse(exchange, HttpStatus.REQUEST_TIMEOUT, TOO_SLOW).then(Mono.empty());
             })
-        .flatMap(chain::filter);
+        .onErrorResume(
+            NoRoom.class,
+            error -> {
+              noRoom.increment();
+              exchange.getResponse().getHeaders().set(HttpHeaders.RETRY_AFTER, "1");
+              return refuse(exchange, HttpStatus.SERVICE_UNAVAILABLE, NO_ROOM).then(Mono.empty());
+            })
+        .flatMap(chain::filter)
+        .doFinally(signal -> hold.release());
+  }
+
+  /** The bytes of one request's body held, counted against the budget as they arrive. */
+  private final class Hold {
+    private long taken;
+
+    void take(DataBuffer part) {
+      int bytes = part.readableByteCount();
+      taken += bytes;
+      if (held.addAndGet(bytes) > budget) {
+        throw new NoRoom();
+      }
+    }
+
+    void release() {
+      held.addAndGet(-taken);
+      taken = 0;
+    }
+  }
+
+  /** The bodies held together would exceed the budget. */
+  private static final class NoRoom extends RuntimeException {
+    NoRoom() {
+      super("request bodies held: the budget is full", null, false, false);
+    }
   }
 
   /**

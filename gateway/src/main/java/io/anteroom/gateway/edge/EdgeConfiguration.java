@@ -17,6 +17,9 @@ class EdgeConfiguration {
   @Bean
   BodyBuffer bodyBuffer(GatewayProperties gateway, MeterRegistry meters) {
     return new BodyBuffer(
-        (int) gateway.maxRequestBody().toBytes(), gateway.requestBodyTimeout(), meters);
+        (int) gateway.maxRequestBody().toBytes(),
+        gateway.requestBodyTimeout(),
+        gateway.requestBodiesHeld().toBytes(),
+        meters);
   }
 }
