@@ -4,6 +4,7 @@ import static org.springframework.cloud.gateway.support.ServerWebExchangeUtils.C
 
 import io.anteroom.gateway.RedisGuard;
 import io.anteroom.gateway.line.LineEvents;
+import io.anteroom.gateway.origin.Causes;
 import io.anteroom.gateway.origin.Sending;
 import io.anteroom.gateway.pass.Passes;
 import io.anteroom.gateway.pass.SessionChecks;
@@ -159,18 +160,15 @@ final class Reentries {
    * time, or the connection closed before the answer.
    */
   private static boolean unreached(Throwable error) {
-    Throwable cause = error;
-    // A bounded walk down the causes: a cycle among them must not hold the request.
-    for (int depth = 0; cause != null && depth < 8; depth++, cause = cause.getCause()) {
-      if (cause instanceof ConnectException
-          || cause instanceof TimeoutException
-          || cause instanceof io.netty.handler.timeout.TimeoutException
-          || cause instanceof PrematureCloseException
-          || (cause instanceof ResponseStatusException status && failed(status.getStatusCode()))) {
-        return true;
-      }
-    }
-    return false;
+    return Causes.any(
+        error,
+        cause ->
+            cause instanceof ConnectException
+                || cause instanceof TimeoutException
+                || cause instanceof io.netty.handler.timeout.TimeoutException
+                || cause instanceof PrematureCloseException
+                || (cause instanceof ResponseStatusException status
+                    && failed(status.getStatusCode())));
   }
 
   /** One failed request's way back to the front. */

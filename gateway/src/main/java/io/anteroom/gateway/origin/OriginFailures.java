@@ -46,18 +46,17 @@ public final class OriginFailures implements WebExceptionHandler, Ordered {
 
   /** The answer to {@code error}, or null when it is not the origin's failure. */
   static HttpStatus statusOf(Throwable error) {
-    Throwable cause = error;
-    // A bounded walk down the causes: a cycle among them must not hold the request.
-    for (int depth = 0; cause != null && depth < 8; depth++, cause = cause.getCause()) {
-      if (cause instanceof TimeoutException
-          || cause instanceof io.netty.handler.timeout.TimeoutException) {
-        return HttpStatus.GATEWAY_TIMEOUT;
-      }
-      // Refused, reset or closed: ConnectException and SocketException are IOExceptions too.
-      if (cause instanceof PrematureCloseException || cause instanceof IOException) {
-        return HttpStatus.BAD_GATEWAY;
-      }
-    }
-    return null;
+    return Causes.first(
+        error,
+        cause -> {
+          if (cause instanceof TimeoutException
+              || cause instanceof io.netty.handler.timeout.TimeoutException) {
+            return HttpStatus.GATEWAY_TIMEOUT;
+          }
+          // Refused, reset or closed: ConnectException and SocketException are IOExceptions too.
+          return cause instanceof PrematureCloseException || cause instanceof IOException
+              ? HttpStatus.BAD_GATEWAY
+              : null;
+        });
   }
 }

@@ -105,13 +105,6 @@ public final class Sending {
 
   /** Whether {@code error} says the origin could not be connected to. */
   static boolean refused(Throwable error) {
-    Throwable cause = error;
-    // A bounded walk down the causes: a cycle among them must not hold the request.
-    for (int depth = 0; cause != null && depth < 8; depth++, cause = cause.getCause()) {
-      if (cause instanceof ConnectException) {
-        return true;
-      }
-    }
-    return false;
+    return Causes.any(error, cause -> cause instanceof ConnectException);
   }
 }
