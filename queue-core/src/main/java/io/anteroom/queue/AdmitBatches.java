@@ -7,12 +7,12 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * The admission calls of one tick on a line or a room: a call that did a whole batch of work,
- * admitting visitors or finishing those who left, is followed by another, up to {@value
- * #MAX_CALLS}. Small batches keep each script call short (Redis serves nobody else meanwhile)
- * without capping the rate at one batch per tick, and those who left (one-shot arrivals that never
- * poll, closed tabs) take work but no admissions: however many of them stand among those still
- * waiting, the line moves at its rate.
+ * The admission calls of one tick on a line or a room (and its expiry calls): a call that did a
+ * whole batch of work, admitting visitors or finishing those who left, is followed by another, up
+ * to {@value #MAX_CALLS}. Small batches keep each script call short (Redis serves nobody else
+ * meanwhile) without capping the rate at one batch per tick, and those who left (one-shot arrivals
+ * that never poll, closed tabs) take work but no admissions: however many of them stand among those
+ * still waiting, the line moves at its rate.
  */
 public final class AdmitBatches {
 

@@ -105,10 +105,19 @@ public final class QueueWork {
       entry = Mono.empty();
     }
     return entry
-        .then(Mono.zip(store.expire(queue, policy), store.measuredRate(queue)))
+        .then(Mono.zip(expire(queue, policy), store.measuredRate(queue)))
         .doOnNext(read -> record(queue, policy, read.getT1(), read.getT2()))
         .then()
         .onErrorResume(error -> failed(queue, error));
+  }
+
+  /**
+   * Expires in calls of bounded work, another while one did all it may ({@link AdmitBatches}): idle
+   * sessions and old finished entries that age faster than one call a tick removes do not pile up.
+   */
+  private Mono<ExpireResult> expire(QueueId queue, RoomPolicy policy) {
+    return AdmitBatches.of(() -> store.expire(queue, policy), ExpireResult::whole)
+        .reduce(ExpireResult::then);
   }
 
   /** Admits in batches ({@link AdmitBatches}). */

@@ -5,6 +5,7 @@
 -- so a room's sessions count a few idle users more, never fewer, and the callers judge by score
 -- whether one of them is still inside (enter.lua, room_admit.lua).
 
+-- The same as RedisQueueStore.EXPIRE_LIMIT: the worker calls expire.lua again after a full trim.
 local TRIM_MOST = 1000
 
 -- key: the sorted set; upto: the highest score removed, as ZCOUNT takes it ('(' for exclusive).
