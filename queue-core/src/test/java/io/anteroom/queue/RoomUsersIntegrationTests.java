@@ -223,6 +223,21 @@ class RoomUsersIntegrationTests {
     }
 
     @Test
+    void enterRepeatedAfterTheSessionWasReleasedEntersNobody() {
+      RoomPolicy room = room("total-active-users", "2");
+      assertThat(enter(calm, "a", room)).isTrue();
+      queues.release(calm, "a", List.of()).block();
+
+      // The same call again, as Lettuce re-sends one whose reply a dropped connection lost.
+      assertThat(enter(calm, "a", room)).isFalse();
+
+      assertThat(sync.zscore(keys.running(calm), "a")).isNull();
+      assertThat(users()).isEmpty();
+      clock.advance(Duration.ofMillis(1));
+      assertThat(enter(calm, "a", room)).as("a later request enters again").isTrue();
+    }
+
+    @Test
     void enterForAnIdleSessionOfAQueueThatIsOffEndsItAndMeetsTheRoomsLimits() {
       RoomPolicy room = room("total-active-users", "1");
       assertThat(enter(calm, "a", room)).isTrue();

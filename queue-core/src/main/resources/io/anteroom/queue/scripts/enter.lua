@@ -23,9 +23,11 @@
 --       9 session scope ('item' or 'room', sessions.lua session_alive)
 -- Reply: 1 when the visitor may enter (a session of the item, and an active user of the room), 0
 --   when the room is at its limits and nothing changed but the dropping of idle users and the end
---   of the visitor's idle session
+--   of the visitor's idle session, 2 when the visitor's session of the item ended at or after now
+--   (this call was sent before the release, or is a repeat of it): nothing changed
 -- Safe to repeat at any later moment: a repeat finds the visitor running and only renews the
--- session; a refusal changes nothing the next call does not find the same.
+-- session, or finds it ended since the call was sent (released, ended idle) and enters nobody, as
+-- register.lua; a refusal changes nothing the next call does not find the same.
 
 --@include bucket.lua
 --@include sessions.lua
@@ -49,6 +51,10 @@ local function entered(new_user)
   return 1
 end
 
+local ended = tonumber(redis.call('ZSCORE', KEYS[3], visitor))
+if ended and ended >= now then
+  return 2
+end
 trim_below(KEYS[6], now - room_idle)
 local running = redis.call('ZSCORE', KEYS[2], visitor)
 if session_alive(running, KEYS[6], visitor, now, tonumber(ARGV[8]), ARGV[9]) then
