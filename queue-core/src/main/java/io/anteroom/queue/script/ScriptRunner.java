@@ -9,6 +9,10 @@ import reactor.core.publisher.Mono;
  * Runs scripts by SHA and falls back to sending the source when the server does not know it (a new
  * server, a flushed script cache, a failover to a replica that never saw it). {@code EVAL} loads
  * the script as a side effect, so the next call by SHA succeeds.
+ *
+ * <p>A call whose reply a dropped connection lost is sent again by Lettuce on reconnecting; if the
+ * server it reaches then lacks the script (a failover), the {@code EVAL} runs it a second time. So
+ * a call may run twice, within about two command timeouts: every script says what a repeat does.
  */
 public final class ScriptRunner {
 

@@ -6,7 +6,8 @@
 -- Reply: number of visitors whose place was given up
 -- Safe to repeat: a second call finds the line empty. One arriving after the queue opened again
 -- clears those who joined since, as any clear does that a worker sends before its settings show
--- the opening; Lettuce re-sends a call only until its command timeout, well within that lag.
+-- the opening; Lettuce re-sends a call only within about two command timeouts, well within that
+-- lag.
 
 local cleared = redis.call('ZCARD', KEYS[1])
 if cleared > 0 then

@@ -38,7 +38,8 @@
 -- now joins again: one who really comes back sends a new call, with a later now. Clocks apart by
 -- more than the time between leaving and coming back make a comeback look like a repeat once: the
 -- visitor stays finished and their next request joins. A repeat after finished-retention (default
--- 1h) dropped the entry would join again; Lettuce re-sends a call only until its command timeout.
+-- 1h) dropped the entry would join again; Lettuce re-sends a call only within about two command
+-- timeouts.
 
 --@include bucket.lua
 --@include rate.lua

@@ -20,8 +20,8 @@
 -- forward. Running: admitted is reported and nothing changes. Finished: the visitor joined and left
 -- since, so they are not put back in line (outcome 3); if they come back, it is with their ticket,
 -- through enqueue.lua. The one repeat not recognised comes after finished-retention (default 1h)
--- has dropped the finished entry; Lettuce re-sends a call only until its command timeout (default
--- 500ms). A call arriving after a clear joins anew, as the first one would have had it come late.
+-- has dropped the finished entry; Lettuce re-sends a call only within about two command timeouts
+-- (default 500ms). A call arriving after a clear joins anew, as the first one would have had it come late.
 
 --@include back.lua
 --@include idle_keys.lua

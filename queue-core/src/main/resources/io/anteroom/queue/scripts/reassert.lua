@@ -7,7 +7,8 @@
 -- Reply: the number of fields written
 -- Safe to repeat at any later moment: only missing fields are written. A repeat after an operator
 -- turned a queue off (or removed a setting) writes it back; a caller re-asserts only on the read
--- that found the loss, and Lettuce re-sends a call only until its command timeout (default 500 ms).
+-- that found the loss, and Lettuce re-sends a call only within about two command timeouts (default
+-- 500 ms).
 
 local written = 0
 for i = 1, #ARGV, 2 do

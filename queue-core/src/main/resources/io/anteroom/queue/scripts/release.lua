@@ -11,8 +11,8 @@
 -- Reply: 1 when the visitor was running or waiting, 0 otherwise
 -- Safe to repeat until the visitor comes back: a second call finds them finished and changes
 -- nothing. A call re-sent after the visitor joined again (enqueue.lua, with their ticket) would end
--- that new place too. Accepted: Lettuce re-sends a call only until its command timeout (default
--- 500ms), and the visitor would have to be released, hear of it and join again through another
+-- that new place too. Accepted: Lettuce re-sends a call only within about two command timeouts
+-- (default 500ms), and the visitor would have to be released, hear of it and join again through another
 -- connection within it; the cost is the new place (their next request joins at the back), never
 -- a place twice. Telling the two places apart needs when the new one began, from another
 -- gateway's clock, and clocks a moment apart would then refuse a real release.

@@ -11,7 +11,8 @@
 -- Safe to repeat: the quiet spell only starts once and ends when the queue is busy again. A repeat
 -- arriving later judges the window of its own now: it may end a quiet spell (the queue stays on a
 -- cool-down longer) or start one as of its now, which only a queue that is empty and quiet at the
--- next call keeps; Lettuce re-sends a call only until its command timeout, far within a cool-down.
+-- next call keeps; Lettuce re-sends a call only within about two command timeouts, far within a
+-- cool-down.
 
 --@include hits_window.lua
 
