@@ -6,8 +6,11 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
 import org.springframework.cloud.gateway.filter.GlobalFilter;
 import org.springframework.core.Ordered;
@@ -30,9 +33,10 @@ import reactor.core.publisher.Mono;
  * little, never a worker of the origin. A body larger than {@code
  * anteroom.gateway.max-request-body} is answered {@code 413}, one that has not arrived within
  * {@code anteroom.gateway.request-body-timeout} {@code 408}; a body arriving while the bodies of
- * all requests together hold {@code anteroom.gateway.request-bodies-held} is answered {@code 503}:
- * all counted as {@value #REFUSED}{@code {reason}} and never forwarded. Requests without a body
- * pass untouched. Runs on every route, just before the request is sent.
+ * all requests together hold {@code anteroom.gateway.request-bodies-held}, or those of its client
+ * address an eighth of it (at least one largest body), is answered {@code 503}: all counted as
+ * {@value #REFUSED}{@code {reason}} and never forwarded. Requests without a body pass untouched.
+ * Runs on every route, just before the request is sent.
  */
 final class BodyBuffer implements GlobalFilter, Ordered {
 
@@ -49,7 +53,10 @@ final class BodyBuffer implements GlobalFilter, Ordered {
   private final int most;
   private final Duration within;
   private final long budget;
+  private final long share;
+  private final Function<ServerHttpRequest, String> clients;
   private final AtomicLong held = new AtomicLong();
+  private final Map<String, Long> byClient = new ConcurrentHashMap<>();
   private final Counter tooLarge;
   private final Counter tooSlow;
   private final Counter noRoom;
@@ -58,11 +65,20 @@ final class BodyBuffer implements GlobalFilter, Ordered {
    * @param most the largest body read, in bytes
    * @param within how long the whole body may take to arrive
    * @param budget the most bytes of bodies held at once, all requests together
+   * @param clients what a request's client address counts as; one address holds at most an eighth
+   *     of {@code budget}, and at least {@code most}
    */
-  BodyBuffer(int most, Duration within, long budget, MeterRegistry meters) {
+  BodyBuffer(
+      int most,
+      Duration within,
+      long budget,
+      Function<ServerHttpRequest, String> clients,
+      MeterRegistry meters) {
     this.most = most;
     this.within = within;
     this.budget = budget;
+    this.share = Math.max(most, budget / 8);
+    this.clients = clients;
     this.tooLarge = counter(meters, "too-large");
     this.tooSlow = counter(meters, "too-slow");
     this.noRoom = counter(meters, "no-room");
@@ -94,13 +110,15 @@ final class BodyBuffer implements GlobalFilter, Ordered {
       return chain.filter(exchange);
     }
     if (headers.getContentLength() > most) {
+      withheld(exchange);
       tooLarge.increment();
       return refuse(exchange, HttpStatus.PAYLOAD_TOO_LARGE, TOO_LARGE);
     }
     // Only the reading is refused: what the origin answers, or how it fails, passes as it is.
-    Hold hold = new Hold();
+    Hold hold = new Hold(clients.apply(request));
     return DataBufferUtils.join(request.getBody().doOnNext(hold::take), most)
         .timeout(within)
+        .doOnError(error -> withheld(exchange))
         .map(body -> withBody(exchange, Flux.just(body)))
         .switchIfEmpty(Mono.fromSupplier(() -> withBody(exchange, Flux.empty())))
         .onErrorResume(
@@ -126,21 +144,38 @@ final class BodyBuffer implements GlobalFilter, Ordered {
         .doFinally(signal -> hold.release());
   }
 
+  /** Tells the origin's meters that {@code exchange} never reached the origin. */
+  private static void withheld(ServerWebExchange exchange) {
+    Sending sending = Sending.of(exchange);
+    if (sending != null) {
+      sending.withheld();
+    }
+  }
+
   /** The bytes of one request's body held, counted against the budget as they arrive. */
   private final class Hold {
+    private final String client;
     private long taken;
 
+    Hold(String client) {
+      this.client = client;
+    }
+
     void take(DataBuffer part) {
-      int bytes = part.readableByteCount();
+      long bytes = part.readableByteCount();
       taken += bytes;
-      if (held.addAndGet(bytes) > budget) {
+      long ofClient = byClient.merge(client, bytes, Long::sum);
+      if (held.addAndGet(bytes) > budget || ofClient > share) {
         throw new NoRoom();
       }
     }
 
     void release() {
-      held.addAndGet(-taken);
+      long bytes = taken;
       taken = 0;
+      held.addAndGet(-bytes);
+      // An address holding nothing more is forgotten: made-up addresses leave no entries behind.
+      byClient.computeIfPresent(client, (address, had) -> had == bytes ? null : had - bytes);
     }
   }
 

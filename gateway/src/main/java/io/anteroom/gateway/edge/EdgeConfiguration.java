@@ -1,6 +1,7 @@
 package io.anteroom.gateway.edge;
 
 import io.anteroom.gateway.GatewayProperties;
+import io.anteroom.gateway.client.ClientAddress;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -15,11 +16,12 @@ class EdgeConfiguration {
   }
 
   @Bean
-  BodyBuffer bodyBuffer(GatewayProperties gateway, MeterRegistry meters) {
+  BodyBuffer bodyBuffer(GatewayProperties gateway, ClientAddress clients, MeterRegistry meters) {
     return new BodyBuffer(
         (int) gateway.maxRequestBody().toBytes(),
         gateway.requestBodyTimeout(),
         gateway.requestBodiesHeld().toBytes(),
+        request -> clients.countedAs(request).orElse(""),
         meters);
   }
 }

@@ -130,7 +130,10 @@ public final class OriginMeters {
     return forwarding.apply(sending.watch(exchange)).doOnError(answer::failed);
   }
 
-  /** One forwarded request's answer, recorded once: when it commits, or when forwarding fails. */
+  /**
+   * One forwarded request's answer, recorded once: when it commits, or when forwarding fails; never
+   * for a request the gateway withheld from the origin ({@link Sending#withheld}).
+   */
   private final class Answer implements Supplier<Mono<Void>> {
 
     private final String room;
@@ -169,6 +172,9 @@ public final class OriginMeters {
         return;
       }
       recorded = true;
+      if (!sending.forwarded()) {
+        return;
+      }
       boolean refused = error != null && Sending.refused(error);
       long nanos = sending.originNanos(clock.monotonicTime(), refused);
       timers.get(outcome).record(nanos, TimeUnit.NANOSECONDS);

@@ -23,6 +23,7 @@ public final class Sending {
   private final long start;
   private volatile long sending = UNSENT;
   private volatile long sent = UNSENT;
+  private volatile boolean withheld;
 
   Sending(Clock clock) {
     this.clock = clock;
@@ -72,6 +73,19 @@ public final class Sending {
     if (sent == UNSENT) {
       sent = clock.monotonicTime();
     }
+  }
+
+  /**
+   * Notes that the gateway ended the request without forwarding it ({@code edge/BodyBuffer}: a body
+   * refused, or a client gone before its body arrived): nothing of the origin is measured.
+   */
+  public void withheld() {
+    withheld = true;
+  }
+
+  /** Whether the request went, or goes, to the origin: not {@link #withheld}. */
+  boolean forwarded() {
+    return !withheld;
   }
 
   /** Whether the whole request has gone to the origin. */
