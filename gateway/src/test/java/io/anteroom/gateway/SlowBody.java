@@ -56,16 +56,21 @@ public final class SlowBody {
           break; // the gateway answered and closed before the body was done
         }
       }
-      BufferedReader in =
-          new BufferedReader(
-              new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
-      String status = in.readLine();
-      return status == null ? 0 : Integer.parseInt(status.split(" ")[1]);
+      return status(socket);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return 0;
     }
+  }
+
+  /** The status code of the answer {@code socket} reads next; 0 when it closed without one. */
+  public static int status(Socket socket) throws IOException {
+    BufferedReader in =
+        new BufferedReader(
+            new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
+    String status = in.readLine();
+    return status == null ? 0 : Integer.parseInt(status.split(" ")[1]);
   }
 }

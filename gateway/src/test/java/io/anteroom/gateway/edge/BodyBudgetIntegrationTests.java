@@ -9,11 +9,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.anteroom.gateway.GatewayIntegrationTest;
+import io.anteroom.gateway.SlowBody;
 import io.anteroom.gateway.WireMockOrigin;
 import io.anteroom.testing.redis.RedisServerExtension;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -88,13 +87,6 @@ class BodyBudgetIntegrationTests {
     out.flush();
   }
 
-  static int status(Socket socket) throws Exception {
-    String line =
-        new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8))
-            .readLine();
-    return Integer.parseInt(line.split(" ")[1]);
-  }
-
   double heldBytes() {
     return meters.get(BodyBuffer.HELD).gauge().value();
   }
@@ -118,11 +110,11 @@ class BodyBudgetIntegrationTests {
     long answered = originAnswers();
     double refusedBefore = refused();
 
-    int sameClient = status(buying("203.0.113.1", 35, 600, 600));
+    int sameClient = SlowBody.status(buying("203.0.113.1", 35, 600, 600));
     awaitHeld(700);
-    int otherClient = status(buying("203.0.113.2", 36, 600, 600));
+    int otherClient = SlowBody.status(buying("203.0.113.2", 36, 600, 600));
     send(held, "x".repeat(100));
-    int heldAtLast = status(held);
+    int heldAtLast = SlowBody.status(held);
 
     assertThat(new int[] {sameClient, otherClient, heldAtLast}).containsExactly(503, 200, 200);
     assertThat(refused() - refusedBefore).isOne();
@@ -138,12 +130,12 @@ class BodyBudgetIntegrationTests {
     buying("203.0.113.12", 38, 1000, 900);
     awaitHeld(1800);
 
-    int beyond = status(buying("203.0.113.13", 39, 600, 600));
+    int beyond = SlowBody.status(buying("203.0.113.13", 39, 600, 600));
     awaitHeld(1800);
     send(first, "x".repeat(100));
-    int firstAtLast = status(first);
+    int firstAtLast = SlowBody.status(first);
     awaitHeld(900);
-    int afterwards = status(buying("203.0.113.13", 39, 600, 600));
+    int afterwards = SlowBody.status(buying("203.0.113.13", 39, 600, 600));
 
     assertThat(new int[] {beyond, firstAtLast, afterwards}).containsExactly(503, 200, 200);
     assertThat(origin.findAll(postRequestedFor(urlPathEqualTo("/products/39/buy")))).hasSize(1);

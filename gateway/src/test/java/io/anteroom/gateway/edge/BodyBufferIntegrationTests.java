@@ -9,10 +9,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import io.anteroom.gateway.GatewayIntegrationTest;
+import io.anteroom.gateway.SlowBody;
 import io.anteroom.gateway.WireMockOrigin;
 import io.anteroom.testing.redis.RedisServerExtension;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -57,11 +56,7 @@ class BodyBufferIntegrationTests {
         out.write(part.getBytes(StandardCharsets.US_ASCII));
         out.flush();
       }
-      String status =
-          new BufferedReader(
-                  new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII))
-              .readLine();
-      return Integer.parseInt(status.split(" ")[1]);
+      return SlowBody.status(socket);
     }
   }
 

@@ -100,14 +100,7 @@ class ProvokedReentryIntegrationTests {
     String id = visitorOf(visitor);
 
     // A 3 s body against the gateway's 2 s response timeout: the gateway gives up, not the origin.
-    int status =
-        SlowBody.send(
-            port,
-            "POST",
-            "/products/1/cart",
-            PASS + "=" + visitor.cookie(PASS),
-            30,
-            Duration.ofSeconds(3));
+    int status = slowCart(visitor, Duration.ofSeconds(3));
 
     assertThat(status).isNotEqualTo(303);
     assertThat(reentered()).isZero();
@@ -124,14 +117,7 @@ class ProvokedReentryIntegrationTests {
             .willReturn(aResponse().withStatus(503).withBody("origin says 503")));
 
     // A body dripped over 1 s, read whole by the gateway; the origin then fails at once.
-    int status =
-        SlowBody.send(
-            port,
-            "POST",
-            "/products/1/cart",
-            PASS + "=" + visitor.cookie(PASS),
-            30,
-            Duration.ofSeconds(1));
+    int status = slowCart(visitor, Duration.ofSeconds(1));
 
     assertThat(status).isEqualTo(303);
     assertThat(reentered()).isOne();
@@ -221,6 +207,12 @@ class ProvokedReentryIntegrationTests {
     assertThat(entitlementAdmission(visitor, one)).as("the pass the status endpoint gave").isNull();
     assertThat(visitor.page("/products/1/cart").statusCode()).isEqualTo(503);
     assertThat(reentered()).isZero();
+  }
+
+  /** {@code visitor}'s POST to the cart, its 30 bytes dripped over {@code over}; the status. */
+  private int slowCart(Visitor visitor, Duration over) {
+    return SlowBody.send(
+        port, "POST", "/products/1/cart", PASS + "=" + visitor.cookie(PASS), 30, over);
   }
 
   /** The line admits its head, the bucket having refilled. */

@@ -28,9 +28,7 @@ local run = string.match(redis.call('INFO', 'server'), 'run_id:(%w+)')
 local marker = redis.call('HGET', KEYS[1], '.store')
 if not marker then
   redis.call('HSET', KEYS[1], '.store', run)
-  if redis.call('HEXISTS', KEYS[1], '.gen') == 0 then
-    move_generation(KEYS[1])
-  end
+  start_generation(KEYS[1])
   marker = run
 end
 local lost = 0

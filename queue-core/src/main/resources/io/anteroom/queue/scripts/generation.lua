@@ -5,11 +5,18 @@
 -- again by chance and take the new entries for the ones it read (the old generation plus the
 -- changes since is always below the microseconds that have passed).
 
-local function move_generation(key)
+-- Starts the generation where there is none; true when it did.
+local function start_generation(key)
   if redis.call('HEXISTS', key, '.gen') == 1 then
+    return false
+  end
+  local time = redis.call('TIME')
+  redis.call('HSET', key, '.gen', time[1] .. string.format('%06d', tonumber(time[2])))
+  return true
+end
+
+local function move_generation(key)
+  if not start_generation(key) then
     redis.call('HINCRBY', key, '.gen', 1)
-  else
-    local time = redis.call('TIME')
-    redis.call('HSET', key, '.gen', time[1] .. string.format('%06d', tonumber(time[2])))
   end
 end
