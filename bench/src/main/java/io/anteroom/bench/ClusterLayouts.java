@@ -8,7 +8,7 @@ import io.anteroom.queue.RedisRoomStore;
 import io.anteroom.queue.RoomAdmitResult;
 import io.anteroom.queue.policy.PolicyParser;
 import io.anteroom.queue.policy.RoomPolicy;
-import io.anteroom.testing.MutableClock;
+import io.anteroom.queue.time.MutableClock;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.time.Duration;
 import java.time.Instant;

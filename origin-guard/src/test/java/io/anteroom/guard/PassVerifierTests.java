@@ -15,7 +15,7 @@ import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.util.Base64URL;
 import io.anteroom.queue.QueueId;
-import io.anteroom.testing.MutableClock;
+import io.anteroom.queue.time.MutableClock;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

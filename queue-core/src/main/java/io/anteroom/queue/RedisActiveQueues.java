@@ -87,7 +87,7 @@ public final class RedisActiveQueues implements ActiveQueues {
       Function<String, Duration> holds,
       List<Remembered> remembered) {
     this.commands = commands;
-    this.scripts = new ScriptRunner(commands);
+    this.scripts = new ScriptRunner(commands, clock);
     this.keys = keys;
     this.clock = clock;
     this.holds = holds;

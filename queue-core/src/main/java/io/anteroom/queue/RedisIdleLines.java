@@ -41,7 +41,7 @@ public final class RedisIdleLines implements IdleLines {
       throw new IllegalArgumentException("perRoom must be at least 1, was " + perRoom);
     }
     this.commands = commands;
-    this.scripts = new ScriptRunner(commands);
+    this.scripts = new ScriptRunner(commands, clock);
     this.keys = keys;
     this.clock = clock;
     this.perRoom = perRoom;

@@ -34,7 +34,7 @@ public final class RedisPlaceLimits implements PlaceLimits {
   public RedisPlaceLimits(
       RedisClusterAsyncCommands<String, String> commands, QueueKeys keys, Clock clock) {
     this.commands = commands;
-    this.scripts = new ScriptRunner(commands);
+    this.scripts = new ScriptRunner(commands, clock);
     this.keys = keys;
     this.clock = clock;
   }

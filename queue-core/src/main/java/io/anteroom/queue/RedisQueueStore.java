@@ -71,7 +71,7 @@ public final class RedisQueueStore implements QueueStore {
       IdleLines idle,
       boolean virtual) {
     this.commands = commands;
-    this.scripts = new ScriptRunner(commands);
+    this.scripts = new ScriptRunner(commands, clock);
     this.keys = keys;
     this.clock = clock;
     this.idle = new IdleReports(idle, clock);

@@ -33,7 +33,7 @@ public final class RedisRoomStore implements RoomStore {
   public RedisRoomStore(
       RedisClusterAsyncCommands<String, String> commands, QueueKeys keys, Clock clock) {
     this.commands = commands;
-    this.scripts = new ScriptRunner(commands);
+    this.scripts = new ScriptRunner(commands, clock);
     this.keys = keys;
     this.clock = clock;
   }

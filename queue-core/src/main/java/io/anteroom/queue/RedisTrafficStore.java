@@ -57,7 +57,7 @@ public final class RedisTrafficStore implements TrafficStore {
       Clock clock,
       IdleLines idle,
       boolean clustered) {
-    this.scripts = new ScriptRunner(commands);
+    this.scripts = new ScriptRunner(commands, clock);
     this.keys = keys;
     this.clock = clock;
     this.idle = idle;

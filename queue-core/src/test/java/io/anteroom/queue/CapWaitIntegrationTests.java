@@ -3,7 +3,7 @@ package io.anteroom.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.anteroom.queue.policy.RoomPolicy;
-import io.anteroom.testing.MutableClock;
+import io.anteroom.queue.time.MutableClock;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;

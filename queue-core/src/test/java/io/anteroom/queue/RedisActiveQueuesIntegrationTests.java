@@ -3,7 +3,7 @@ package io.anteroom.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.anteroom.queue.policy.RedisSettingsStore;
-import io.anteroom.testing.MutableClock;
+import io.anteroom.queue.time.MutableClock;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.time.Duration;

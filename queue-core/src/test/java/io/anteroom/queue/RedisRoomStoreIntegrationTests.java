@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.anteroom.queue.policy.PolicyParser;
 import io.anteroom.queue.policy.RoomPolicy;
-import io.anteroom.testing.MutableClock;
+import io.anteroom.queue.time.MutableClock;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
 import java.util.LinkedHashMap;

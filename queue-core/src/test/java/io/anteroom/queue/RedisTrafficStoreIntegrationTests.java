@@ -7,7 +7,7 @@ import io.anteroom.queue.TrafficStore.Hits;
 import io.anteroom.queue.TrafficStore.WindowTotal;
 import io.anteroom.queue.policy.PolicyParser;
 import io.anteroom.queue.policy.RoomPolicy;
-import io.anteroom.testing.MutableClock;
+import io.anteroom.queue.time.MutableClock;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -7,7 +7,7 @@ import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.redis.RedisConnector;
 import io.anteroom.queue.redis.RedisProperties;
-import io.anteroom.testing.MutableClock;
+import io.anteroom.queue.time.MutableClock;
 import io.anteroom.testing.redis.RedisServerExtension;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;

@@ -13,7 +13,7 @@ import io.anteroom.queue.policy.PolicyParser;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.redis.RedisConnector;
 import io.anteroom.queue.redis.RedisProperties;
-import io.anteroom.testing.MutableClock;
+import io.anteroom.queue.time.MutableClock;
 import io.anteroom.testing.SystemTest;
 import io.anteroom.testing.redis.RedisServerExtension;
 import java.time.Duration;

@@ -3,7 +3,7 @@ package io.anteroom.worker.admission;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.anteroom.queue.policy.RoomPolicy;
-import io.anteroom.testing.MutableClock;
+import io.anteroom.queue.time.MutableClock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

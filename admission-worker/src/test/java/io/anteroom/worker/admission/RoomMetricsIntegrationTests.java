@@ -12,7 +12,7 @@ import io.anteroom.queue.RedisQueueStore;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.redis.RedisConnector;
 import io.anteroom.queue.redis.RedisProperties;
-import io.anteroom.testing.MutableClock;
+import io.anteroom.queue.time.MutableClock;
 import io.anteroom.testing.redis.RedisServerExtension;
 import io.micrometer.core.instrument.Gauge;
 import java.time.Duration;

@@ -6,7 +6,7 @@ import io.anteroom.queue.AdmitResult;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.RoomAdmitResult;
 import io.anteroom.queue.policy.RoomPolicy;
-import io.anteroom.testing.MutableClock;
+import io.anteroom.queue.time.MutableClock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -88,7 +88,7 @@ public final class WorkerFixture implements AutoCloseable {
             new RedisTrafficStore(redis.commands(), keys, clock, idle, false),
             new RedisRoomHistory(redis.commands(), keys, clock),
             new GatewayBeats(redis.commands(), keys),
-            new RedisPilot(redis.commands(), keys),
+            new RedisPilot(redis.commands(), keys, clock),
             settings,
             clock,
             meters);

@@ -11,7 +11,7 @@ import io.anteroom.queue.history.RedisRoomHistory;
 import io.anteroom.queue.history.RoomHistory;
 import io.anteroom.queue.policy.SettingsStore;
 import io.anteroom.queue.redis.DeferredRedisConnector;
-import io.anteroom.testing.MutableClock;
+import io.anteroom.queue.time.MutableClock;
 import io.anteroom.testing.redis.RedisServerExtension;
 import java.net.http.HttpResponse;
 import java.time.Duration;

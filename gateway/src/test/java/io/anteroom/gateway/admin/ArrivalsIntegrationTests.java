@@ -16,7 +16,7 @@ import io.anteroom.queue.arrival.Arrival;
 import io.anteroom.queue.arrival.RedisArrivals;
 import io.anteroom.queue.policy.Mode;
 import io.anteroom.queue.policy.SettingsStore;
-import io.anteroom.testing.MutableClock;
+import io.anteroom.queue.time.MutableClock;
 import io.anteroom.testing.redis.RedisServerExtension;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;

@@ -3,7 +3,7 @@ package io.anteroom.gateway.admin;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.anteroom.queue.QueueKeys;
-import io.anteroom.testing.MutableClock;
+import io.anteroom.queue.time.MutableClock;
 import io.anteroom.testing.redis.RedisServerExtension;
 import io.lettuce.core.Range;
 import io.lettuce.core.RedisClient;

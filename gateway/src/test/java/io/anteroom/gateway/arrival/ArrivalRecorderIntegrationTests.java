@@ -11,7 +11,7 @@ import io.anteroom.queue.policy.PolicyParser;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.redis.RedisConnector;
 import io.anteroom.queue.redis.RedisProperties;
-import io.anteroom.testing.MutableClock;
+import io.anteroom.queue.time.MutableClock;
 import io.anteroom.testing.redis.RedisServerExtension;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;

@@ -2,7 +2,7 @@ package io.anteroom.gateway.origin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.anteroom.testing.MutableClock;
+import io.anteroom.queue.time.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Set;

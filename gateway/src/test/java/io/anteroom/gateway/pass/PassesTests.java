@@ -10,7 +10,7 @@ import io.anteroom.gateway.token.Verified;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.policy.PolicyParser;
 import io.anteroom.queue.policy.RoomPolicy;
-import io.anteroom.testing.MutableClock;
+import io.anteroom.queue.time.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;

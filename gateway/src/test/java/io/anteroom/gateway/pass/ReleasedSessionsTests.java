@@ -3,7 +3,7 @@ package io.anteroom.gateway.pass;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.anteroom.queue.QueueId;
-import io.anteroom.testing.MutableClock;
+import io.anteroom.queue.time.MutableClock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

@@ -15,7 +15,7 @@ import io.anteroom.gateway.token.Verified;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.policy.SettingsStore;
-import io.anteroom.testing.MutableClock;
+import io.anteroom.queue.time.MutableClock;
 import io.anteroom.testing.redis.RedisServerExtension;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;

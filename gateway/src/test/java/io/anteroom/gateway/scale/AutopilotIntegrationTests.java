@@ -223,7 +223,7 @@ class AutopilotIntegrationTests {
       // The auto-pilot holds a tenth of the rate, and has just seen the origin: with no answers to
       // measure now, it keeps holding.
       long now = System.currentTimeMillis();
-      new RedisPilot(connector.commands(), keys)
+      new RedisPilot(connector.commands(), keys, Clock.systemUTC())
           .step(
               "shop",
               PilotState.START,

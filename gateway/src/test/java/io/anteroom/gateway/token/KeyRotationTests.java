@@ -8,7 +8,7 @@ import static io.anteroom.gateway.token.TokenFixtures.VISITOR;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.anteroom.queue.QueueId;
-import io.anteroom.testing.MutableClock;
+import io.anteroom.queue.time.MutableClock;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

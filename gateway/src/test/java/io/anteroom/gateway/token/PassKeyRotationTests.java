@@ -6,7 +6,7 @@ import static io.anteroom.gateway.token.TokenFixtures.VISITOR;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.nimbusds.jose.jwk.JWKSet;
-import io.anteroom.testing.MutableClock;
+import io.anteroom.queue.time.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -5,7 +5,7 @@ import static io.anteroom.gateway.token.TokenFixtures.ROOM;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
-import io.anteroom.testing.MutableClock;
+import io.anteroom.queue.time.MutableClock;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;

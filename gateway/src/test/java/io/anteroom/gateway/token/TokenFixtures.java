@@ -2,7 +2,7 @@ package io.anteroom.gateway.token;
 
 import com.nimbusds.jose.util.Base64URL;
 import com.nimbusds.jose.util.JSONObjectUtils;
-import io.anteroom.testing.MutableClock;
+import io.anteroom.queue.time.MutableClock;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.time.Clock;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.config.DurationBinding;
-import io.anteroom.testing.MutableClock;
+import io.anteroom.queue.time.MutableClock;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.LinkedHashMap;

@@ -72,7 +72,7 @@ public final class RedisArrivals {
       Clock clock,
       long maxEntries) {
     this.commands = commands;
-    this.scripts = new ScriptRunner(commands);
+    this.scripts = new ScriptRunner(commands, clock);
     this.keys = keys;
     this.clock = clock;
     this.maxEntries = maxEntries;

@@ -127,8 +127,8 @@ public class QueueCoreConfiguration {
   }
 
   @Bean
-  RedisPilot redisPilot(DeferredRedisConnector redis, QueueKeys keys) {
-    return new RedisPilot(redis.commands(), keys);
+  RedisPilot redisPilot(DeferredRedisConnector redis, QueueKeys keys, Clock clock) {
+    return new RedisPilot(redis.commands(), keys, clock);
   }
 
   @Bean

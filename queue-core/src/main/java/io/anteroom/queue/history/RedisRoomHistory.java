@@ -22,7 +22,7 @@ public final class RedisRoomHistory implements RoomHistory {
   public RedisRoomHistory(
       RedisClusterAsyncCommands<String, String> commands, QueueKeys keys, Clock clock) {
     this.commands = commands;
-    this.scripts = new ScriptRunner(commands);
+    this.scripts = new ScriptRunner(commands, clock);
     this.keys = keys;
     this.clock = clock;
   }

@@ -5,6 +5,7 @@ import io.anteroom.queue.script.QueueScripts;
 import io.anteroom.queue.script.ScriptRunner;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,9 +32,13 @@ public final class RedisPilot {
   private final ScriptRunner scripts;
   private final QueueKeys keys;
 
-  public RedisPilot(RedisClusterAsyncCommands<String, String> commands, QueueKeys keys) {
+  /**
+   * @param clock the clock the pilot's decision times are taken from
+   */
+  public RedisPilot(
+      RedisClusterAsyncCommands<String, String> commands, QueueKeys keys, Clock clock) {
     this.commands = commands;
-    this.scripts = new ScriptRunner(commands);
+    this.scripts = new ScriptRunner(commands, clock);
     this.keys = keys;
   }
 

@@ -7,13 +7,17 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * A Lua script read once from this package's {@code scripts/} resources, with its SHA-1 for {@code
  * EVALSHA}. A line {@code --@include name.lua} is replaced by that file, so helpers shared by
- * several scripts live in one place.
+ * several scripts live in one place. {@code clock.lua}, included by every script that takes the
+ * caller's now, bounds that now by Redis's own clock; {@link #onCallersClock()} is the same script
+ * with {@code clock_virtual.lua} in its place, for a virtual clock.
  *
  * @param name the file name, for logs
  * @param source the expanded source sent with {@code EVAL} when the server lacks the script
@@ -22,18 +26,35 @@ import java.util.regex.Pattern;
 public record LuaScript(String name, String source, String sha) {
 
   private static final Pattern INCLUDE = Pattern.compile("(?m)^--@include ([a-z_]+\\.lua)$");
+  private static final String CLOCK = "clock.lua";
+  private static final String VIRTUAL_CLOCK = "clock_virtual.lua";
+  private static final Map<String, LuaScript> ON_CALLERS_CLOCK = new ConcurrentHashMap<>();
 
   /** Loads {@code io/anteroom/queue/scripts/<name>} from the class path. */
   public static LuaScript load(String name) {
-    String source = expand(read(name));
+    return load(name, CLOCK);
+  }
+
+  private static LuaScript load(String name, String clock) {
+    String source = expand(read(name), clock);
     return new LuaScript(name, source, sha1(source));
   }
 
-  private static String expand(String source) {
+  /**
+   * This script taking the caller's now as it is, never bounded by Redis's clock: only for a clock
+   * moved by hand (tests, the simulator, benches), chosen by {@link ScriptRunner}. The same as this
+   * script when it takes no now.
+   */
+  public LuaScript onCallersClock() {
+    return ON_CALLERS_CLOCK.computeIfAbsent(name, n -> load(n, VIRTUAL_CLOCK));
+  }
+
+  private static String expand(String source, String clock) {
     Matcher include = INCLUDE.matcher(source);
     StringBuilder out = new StringBuilder();
     while (include.find()) {
-      include.appendReplacement(out, Matcher.quoteReplacement(read(include.group(1))));
+      String file = include.group(1).equals(CLOCK) ? clock : include.group(1);
+      include.appendReplacement(out, Matcher.quoteReplacement(read(file)));
     }
     return include.appendTail(out).toString();
   }

@@ -47,7 +47,7 @@ public final class RedisShadowLines implements ShadowLines {
   public RedisShadowLines(
       RedisClusterAsyncCommands<String, String> commands, QueueKeys keys, Clock clock) {
     this.commands = commands;
-    this.scripts = new ScriptRunner(commands);
+    this.scripts = new ScriptRunner(commands, clock);
     this.keys = keys.shadow();
     this.store = RedisQueueStore.shadow(commands, keys, clock);
     this.clock = clock;

@@ -25,8 +25,9 @@
 --@include admit_head.lua
 --@include rejoin.lua
 --@include started.lua
+--@include clock.lua
 
-local now, rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local now, rate, burst = call_now(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local max_active, batch, abandon_after = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
 local oldest = now - abandon_after
 local line = {waiting = KEYS[1], running = KEYS[2], finished = KEYS[3], seen = KEYS[4],
@@ -38,8 +39,8 @@ local running = redis.call('ZCARD', KEYS[2])
 local n = rejoin_limit(KEYS[5], KEYS[1], now,
   math.min(math.floor(tokens), max_active - running, batch))
 
-local admitted, abandoned, new_users = admit_head(line, KEYS[6], n, ARGV[1], oldest, batch)
-abandoned = abandoned + admit_settle(line, KEYS[5], oldest, batch, admitted, abandoned, ARGV[1])
+local admitted, abandoned, new_users = admit_head(line, KEYS[6], n, now, oldest, batch)
+abandoned = abandoned + admit_settle(line, KEYS[5], oldest, batch, admitted, abandoned, now)
 bucket_store(KEYS[5], tokens - admitted, refill)
 started_count(KEYS[7], now, new_users)
 local waiting = redis.call('ZCARD', KEYS[1])

@@ -14,7 +14,9 @@
 -- still have been recorded, when Redis ran the call after the gateway stopped waiting), and each
 -- arrival is recorded at most once.
 
-local now, ttl, latest = tonumber(ARGV[1]), tonumber(ARGV[4]), tonumber(ARGV[5])
+--@include clock.lua
+
+local now, ttl, latest = call_now(ARGV[1]), tonumber(ARGV[4]), tonumber(ARGV[5])
 local ms, seq = now, 0
 local top = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)[1]
 if top then

@@ -14,7 +14,9 @@
 -- forward. One that comes after the caller gave the item up (no longer in its line) records it
 -- again with the old time, so it is counted until the next refusal checks it against the line.
 
-local now, item, cap, keep = tonumber(ARGV[1]), ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
+--@include clock.lua
+
+local now, item, cap, keep = call_now(ARGV[1]), ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. (now - keep))
 if ARGV[5] ~= '' then
   if redis.call('ZADD', KEYS[1], 'NX', math.max(tonumber(ARGV[6]), now - keep), ARGV[5]) == 1 then

@@ -50,8 +50,9 @@
 --@include place.lua
 --@include idle_keys.lua
 --@include cap_wait.lua
+--@include clock.lua
 
-local visitor, now = ARGV[1], tonumber(ARGV[2])
+local visitor, now = ARGV[1], call_now(ARGV[2])
 
 -- In line again at the place kept for those who were in it before the store came back empty.
 local function rejoined(visitor, now, score)
@@ -97,8 +98,8 @@ if reply[1] == 2 then
 end
 if reply[1] == 1 then
   reply[8], reply[9], reply[10] =
-    cap_wait(KEYS[2], reply[2], reply[3], tonumber(ARGV[5]), tonumber(ARGV[2]))
+    cap_wait(KEYS[2], reply[2], reply[3], tonumber(ARGV[5]), now)
   reply[11], reply[12], reply[13], reply[14], reply[15] = room_wait(KEYS[6], KEYS[7], reply[2],
-    reply[3], tonumber(ARGV[10]) or 0, ARGV[11] == '1', tonumber(ARGV[2]), tonumber(ARGV[12]))
+    reply[3], tonumber(ARGV[10]) or 0, ARGV[11] == '1', now, tonumber(ARGV[12]))
 end
 return reply

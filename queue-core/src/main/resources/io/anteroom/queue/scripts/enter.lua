@@ -33,8 +33,9 @@
 --@include sessions.lua
 --@include started.lua
 --@include trim.lua
+--@include clock.lua
 
-local now = tonumber(ARGV[1])
+local now = call_now(ARGV[1])
 local room_rate, room_burst = tonumber(ARGV[3]), tonumber(ARGV[4])
 local total, room_idle, visitor = tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7]
 

@@ -21,8 +21,9 @@
 -- older now ends only sessions idle since before it, and trims only entries older still.
 
 --@include trim.lua
+--@include clock.lua
 
-local now, session, retention = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local now, session, retention = call_now(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 
 local candidates = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now - session, 'LIMIT', 0,
   tonumber(ARGV[4]))

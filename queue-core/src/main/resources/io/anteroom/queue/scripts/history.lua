@@ -9,7 +9,9 @@
 -- Safe to repeat at any later moment: a second call finds its interval sampled and changes nothing;
 -- once that interval was trimmed, it adds a sample older than the span, which the next call trims.
 
-local now, interval, span = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+--@include clock.lua
+
+local now, interval, span = call_now(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local slot = now - now % interval
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. (slot - span))
 local kept = 0

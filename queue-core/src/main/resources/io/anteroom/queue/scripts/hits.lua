@@ -15,8 +15,9 @@
 -- it counts in its own second, so once that second has left the window, it counts for nothing.
 
 --@include hits_window.lua
+--@include clock.lua
 
-local second = math.floor(tonumber(ARGV[1]) / 1000)
+local second = math.floor(call_now(ARGV[1]) / 1000)
 local totals = {}
 for i, key in ipairs(KEYS) do
   local window = tonumber(ARGV[2 * i + 1])

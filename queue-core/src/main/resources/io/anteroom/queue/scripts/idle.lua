@@ -6,7 +6,9 @@
 -- Reply: the items beyond the bound, least recently written first
 -- Safe to repeat: a second call moves the times again and finds nothing more beyond the bound.
 
-local now = ARGV[1]
+--@include clock.lua
+
+local now = call_now(ARGV[1])
 for i = 4, #ARGV, 2000 do
   local entries = {}
   for j = i, math.min(i + 1999, #ARGV) do

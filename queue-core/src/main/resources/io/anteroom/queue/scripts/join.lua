@@ -26,8 +26,9 @@
 --@include back.lua
 --@include idle_keys.lua
 --@include cap_wait.lua
+--@include clock.lua
 
-local visitor, now, want_rate = ARGV[1], tonumber(ARGV[2]), ARGV[8] == '1'
+local visitor, now, want_rate = ARGV[1], call_now(ARGV[2]), ARGV[8] == '1'
 -- A newcomer counts as seen that much earlier until their first poll or return moves it to then: one
 -- who never comes back (a one-shot request, a client that drops cookies) is given up, and passed
 -- over at the head of the line, once the time to come back has passed, not a whole abandon-after.

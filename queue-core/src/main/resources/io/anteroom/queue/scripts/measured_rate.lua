@@ -7,5 +7,6 @@
 -- Safe to repeat at any moment: it writes nothing.
 
 --@include rate.lua
+--@include clock.lua
 
-return rate_read(KEYS[5], tonumber(ARGV[1]))
+return rate_read(KEYS[5], call_now(ARGV[1]))

@@ -9,9 +9,13 @@
 -- Safe to repeat at any later moment: since is written only when missing, and hold-until only moves
 -- forward.
 
-local began = redis.call('HSETNX', KEYS[5], 'since', ARGV[1])
+--@include clock.lua
+
+local now = call_now(ARGV[1])
+local hold_until = now + tonumber(ARGV[2]) - tonumber(ARGV[1])
+local began = redis.call('HSETNX', KEYS[5], 'since', now)
 local held = tonumber(redis.call('HGET', KEYS[5], 'hold-until') or 0)
-if tonumber(ARGV[2]) > held then
-  redis.call('HSET', KEYS[5], 'hold-until', ARGV[2])
+if hold_until > held then
+  redis.call('HSET', KEYS[5], 'hold-until', hold_until)
 end
 return began

@@ -25,8 +25,9 @@
 
 --@include sessions.lua
 --@include front.lua
+--@include clock.lua
 
-local visitor, now, admitted = ARGV[1], ARGV[2], tonumber(ARGV[3])
+local visitor, now, admitted = ARGV[1], call_now(ARGV[2]), tonumber(ARGV[3])
 if not redis.call('ZSCORE', KEYS[2], visitor) or admitted <= 0 then
   if redis.call('ZSCORE', KEYS[1], visitor) then
     return 2

@@ -24,8 +24,9 @@
 --@include bucket.lua
 --@include sessions.lua
 --@include started.lua
+--@include clock.lua
 
-local now = tonumber(ARGV[1])
+local now = call_now(ARGV[1])
 local room_rate, room_burst = tonumber(ARGV[3]), tonumber(ARGV[4])
 local added, new_users = 0, 0
 -- In pieces under Lua's limit on unpacked values (8000): a flush may carry many passes.

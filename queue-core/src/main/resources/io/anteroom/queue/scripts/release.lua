@@ -18,6 +18,7 @@
 -- gateway's clock, and clocks a moment apart would then refuse a real release.
 
 --@include sessions.lua
+--@include clock.lua
 
 local visitor = ARGV[1]
 -- PTTL is -1 for a key without a time to live (the queue is on), -2 for a missing one.
@@ -35,7 +36,7 @@ if ran + redis.call('ZREM', KEYS[1], visitor) == 0 then
   return 0
 end
 redis.call('ZREM', KEYS[4], visitor)
-redis.call('ZADD', KEYS[3], tonumber(ARGV[2]), visitor)
+redis.call('ZADD', KEYS[3], call_now(ARGV[2]), visitor)
 redis.call('HINCRBY', KEYS[5], 'released', 1)
 if ttl > 0 then
   redis.call('PEXPIRE', KEYS[3], ttl)

@@ -44,8 +44,9 @@
 --@include rejoin.lua
 --@include started.lua
 --@include trim.lua
+--@include clock.lua
 
-local now = tonumber(ARGV[1])
+local now = call_now(ARGV[1])
 local room_rate, room_burst = tonumber(ARGV[2]), tonumber(ARGV[3])
 local total, idle_limit, batch = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
 local whole = ARGV[7] == 'whole'
@@ -131,7 +132,7 @@ for q = 1, count do
   s.insiders, s.left = 0, 0
   if s.demand > 0 and batch_left > 0 then
     s.insiders, s.left =
-      admit_insiders(s.line, math.min(s.demand, batch_left), ARGV[1], s.oldest)
+      admit_insiders(s.line, math.min(s.demand, batch_left), now, s.oldest)
     batch_left = batch_left - s.insiders - s.left
     s.demand = math.max(0, s.demand - s.insiders - s.left)
   end
@@ -161,12 +162,11 @@ for q = 1, count do
   local s = queues[q]
   local shared, abandoned, new_users = 0, 0, 0
   if s.share > 0 then
-    shared, abandoned, new_users = admit_head(s.line, KEYS[2], s.share, ARGV[1], s.oldest, batch)
+    shared, abandoned, new_users = admit_head(s.line, KEYS[2], s.share, now, s.oldest, batch)
   end
   local admitted = s.insiders + shared
   abandoned = abandoned + s.left
-  abandoned = abandoned + admit_settle(s.line, s.state, s.oldest, batch, admitted, abandoned,
-    ARGV[1])
+  abandoned = abandoned + admit_settle(s.line, s.state, s.oldest, batch, admitted, abandoned, now)
   bucket_store(s.state, s.tokens - admitted, s.refill)
   -- The pass counts the room's places used: neither a place found abandoned on the way, nor one
   -- already inside the room let in before the sharing.

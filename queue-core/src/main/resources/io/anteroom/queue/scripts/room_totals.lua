@@ -10,8 +10,9 @@
 -- worker's tick to drop (room_admit.lua), only not counted.
 
 --@include started.lua
+--@include clock.lua
 
-local now = tonumber(ARGV[1])
+local now = call_now(ARGV[1])
 local active = redis.call('ZCOUNT', KEYS[2], '(' .. (now - tonumber(ARGV[2])), '+inf')
 local waiting = 0
 for k = 3, #KEYS do

@@ -15,8 +15,9 @@
 -- cool-down.
 
 --@include hits_window.lua
+--@include clock.lua
 
-local now, window = tonumber(ARGV[1]), tonumber(ARGV[2])
+local now, window = call_now(ARGV[1]), tonumber(ARGV[2])
 local second = math.floor(now / 1000)
 local total = hits_in_window(KEYS[9], second, window)
 

@@ -14,7 +14,9 @@
 -- Safe to repeat at any later moment: a repeat reads the span after the one already read, which the
 -- same or an earlier now leaves empty; one with a later now reads only sessions admitted since.
 
-local now, lag, most = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+--@include clock.lua
+
+local now, lag, most = call_now(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local upto = now - lag
 local from = tonumber(redis.call('HGET', KEYS[5], 'waits-at') or 0)
 

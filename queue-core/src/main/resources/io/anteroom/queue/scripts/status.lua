@@ -24,8 +24,9 @@
 --@include rate.lua
 --@include cap_wait.lua
 --@include front.lua
+--@include clock.lua
 
-local visitor, now = ARGV[1], tonumber(ARGV[2])
+local visitor, now = ARGV[1], call_now(ARGV[2])
 local length = redis.call('ZCARD', KEYS[1])
 
 local rank = redis.call('ZRANK', KEYS[1], visitor)

@@ -12,7 +12,9 @@
 -- Safe to repeat at any later moment: a second call finds them gone; one with an older now finishes
 -- only visitors whose last poll is older still (seen only moves forward).
 
-local now = tonumber(ARGV[1])
+--@include clock.lua
+
+local now = call_now(ARGV[1])
 local stale = redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', '(' .. (now - tonumber(ARGV[2])),
   'LIMIT', 0, tonumber(ARGV[3]))
 if #stale == 0 then

@@ -22,8 +22,9 @@
 
 --@include sessions.lua
 --@include rejoin.lua
+--@include clock.lua
 
-local visitor, now = ARGV[1], tonumber(ARGV[2])
+local visitor, now = ARGV[1], call_now(ARGV[2])
 local running = redis.call('ZSCORE', KEYS[2], visitor)
 if running then
   if not session_alive(running, KEYS[6], visitor, now, tonumber(ARGV[4]), ARGV[5]) then

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.RedisFixture;
-import io.anteroom.testing.MutableClock;
+import io.anteroom.queue.time.MutableClock;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.RedisFixture;
+import io.anteroom.queue.time.MutableClock;
 import io.lettuce.core.api.sync.RedisCommands;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.BeforeEach;
@@ -26,7 +27,7 @@ class RedisPilotIntegrationTests {
   @BeforeEach
   void setUp() {
     sync.flushall();
-    pilot = new RedisPilot(fixture.connector().commands(), keys);
+    pilot = new RedisPilot(fixture.connector().commands(), keys, MutableClock.startingAt2026());
   }
 
   /** {@code answers} answers of {@code millis} each, of which 5xx and failures as given. */

@@ -2,7 +2,7 @@ package io.anteroom.queue.policy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.anteroom.testing.MutableClock;
+import io.anteroom.queue.time.MutableClock;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

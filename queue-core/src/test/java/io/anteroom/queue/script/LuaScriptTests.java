@@ -55,4 +55,29 @@ class LuaScriptTests {
     }
     assertThat(QueueScripts.TOUCH.source()).doesNotContain("started_count");
   }
+
+  @Test
+  void everyScriptThatTakesANowBoundsItByRedisClockAndOnlyTheVirtualVariantTakesItAsItIs() {
+    for (LuaScript script :
+        new LuaScript[] {
+          QueueScripts.ENQUEUE,
+          QueueScripts.JOIN,
+          QueueScripts.ADMIT,
+          QueueScripts.ROOM_ADMIT,
+          QueueScripts.ENTER,
+          QueueScripts.EXPIRE,
+          QueueScripts.SWEEP,
+          QueueScripts.TOUCH,
+          QueueScripts.RELEASE,
+          QueueScripts.PILOT_STEP
+        }) {
+      assertThat(script.source()).as(script.name()).contains("redis.call('TIME')", "call_now(");
+      LuaScript virtual = script.onCallersClock();
+      assertThat(virtual.source()).as(script.name()).doesNotContain("redis.call('TIME')");
+      assertThat(virtual.source()).as(script.name()).contains("call_now(");
+      assertThat(virtual.sha()).isNotEqualTo(script.sha());
+      assertThat(script.onCallersClock()).isSameAs(virtual);
+    }
+    assertThat(QueueScripts.SETTINGS.onCallersClock().sha()).isEqualTo(QueueScripts.SETTINGS.sha());
+  }
 }

@@ -1,4 +1,4 @@
-package io.anteroom.testing;
+package io.anteroom.queue.time;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -7,7 +7,11 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** A clock that tests move by hand; safe to read and advance from several threads. */
+/**
+ * A clock moved by hand: tests, the simulator's virtual time and the benches. The queue's scripts
+ * called with it take its time as it is ({@code ScriptRunner}); called with any other clock, they
+ * bound the caller's now by Redis's own. Safe to read and advance from several threads.
+ */
 public final class MutableClock extends Clock {
 
   private final AtomicLong millis;
