@@ -88,17 +88,28 @@ public final class QueueKeys {
   private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9_-]{1,32}");
 
   /**
-   * The field of {@link #active()} that names the Redis server which wrote it (active_read.lua);
-   * neither a queue nor a room.
+   * The field of {@link #active()} that holds the store's incarnation: Redis's time when a read
+   * found the hash missing and began it (active_read.lua, which also keeps the store's verdict on a
+   * new incarnation, its time of the last read and its last rollback in fields of its own).
    */
   public static final String STORE_MARKER = ".store";
 
   /**
-   * The field of {@link #active()} that every change adds one to (active_set.lua, deactivate.lua),
-   * so a read finds whether anything changed at a cost that does not grow with the queues on
-   * (active_read.lua); neither a queue nor a room.
+   * The field of {@link #active()} that every change moves forward (active_set.lua, deactivate.lua:
+   * to Redis's time in microseconds, or by one; generation.lua), so a read finds whether anything
+   * changed at a cost that does not grow with the queues on (active_read.lua); neither a queue nor
+   * a room.
    */
   public static final String GENERATION = ".gen";
+
+  /**
+   * Whether {@code field} of {@link #active()} is one of the store's own ({@link #STORE_MARKER},
+   * {@link #GENERATION} and the others active_read.lua keeps): they all begin with a dot, which no
+   * queue id or room name can.
+   */
+  public static boolean isStoreField(String field) {
+    return field.startsWith(".");
+  }
 
   /** What {@link #shadow()} adds to the prefix: a part no room, item or other key can spell. */
   private static final String SHADOW = ":shadow";

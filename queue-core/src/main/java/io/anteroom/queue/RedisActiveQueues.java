@@ -17,7 +17,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -30,11 +29,14 @@ import reactor.core.publisher.Mono;
  * read every entry whatever the generation says, so a change written without it (an older version
  * during a rolling upgrade, an operator's {@code HSET}) is seen too.
  *
- * <p>Every read also tells whether the store came back empty since this instance's last read
- * (active_read.lua: a marker in the hash names the Redis server that wrote it). If so, the queues
- * this instance last knew to be on are written back where missing (reassert.lua), and their lines
- * start again holding admission for those who come back with tickets (reborn.lua, for {@link
- * RoomPolicy#rejoinHold()}): an empty store never lets a line walk in.
+ * <p>Every read also tells how the store relates to the one this instance read last
+ * (active_read.lua: the store's incarnation, its verdict on a new one, and the time of its last
+ * read, kept in the hash). Came back empty, the queues this instance last knew to be on are written
+ * back where missing, and their lines start again holding admission for those who come back with
+ * tickets (for {@link RoomPolicy#rejoinHold()}): an empty store never lets a line walk in. Came
+ * back older, the hash is written back as this instance read it unless a later read or change wrote
+ * it since, and the lines take back those they lost ({@link StoreRecovery}). A store emptied on
+ * purpose on the same server (FLUSHALL) is a fresh start for every instance.
  */
 public final class RedisActiveQueues implements ActiveQueues {
 
@@ -46,12 +48,10 @@ public final class RedisActiveQueues implements ActiveQueues {
   private final RedisClusterAsyncCommands<String, String> commands;
   private final ScriptRunner scripts;
   private final QueueKeys keys;
-  private final Clock clock;
-  private final Function<String, Duration> holds;
-  private final List<Remembered> remembered;
+  private final StoreRecovery recovery;
 
-  /** The run id of the Redis server this instance read last; empty before the first read. */
-  private volatile String server = "";
+  /** The store as this instance read it last; {@link Store#NONE} before the first read. */
+  private volatile Store store = Store.NONE;
 
   /** The queues that were on at this instance's last read. */
   private volatile Map<QueueId, Activation> known = Map.of();
@@ -64,8 +64,19 @@ public final class RedisActiveQueues implements ActiveQueues {
 
   private final AtomicLong reads = new AtomicLong();
 
-  /** A read's entries and the generation of the hash they were read at. */
-  private record Entries(String generation, ActiveSet set) {}
+  /** A read's entries, as read and parsed, and the generation of the hash they were read at. */
+  private record Entries(String generation, Map<String, String> entries, ActiveSet set) {}
+
+  /** The store's incarnation, the server it was read on and the store's time of that read. */
+  private record Store(String incarnation, String server, long seen) {
+    static final Store NONE = new Store("", "", 0);
+  }
+
+  /** What a read finds of the store (active_read.lua). */
+  private static final long SAME = 0;
+
+  private static final long EMPTY = 1;
+  private static final long OLDER = 2;
 
   /** The value of a room's field while the room is at its limits. */
   private static final String FULL = "full";
@@ -89,9 +100,7 @@ public final class RedisActiveQueues implements ActiveQueues {
     this.commands = commands;
     this.scripts = new ScriptRunner(commands, clock);
     this.keys = keys;
-    this.clock = clock;
-    this.holds = holds;
-    this.remembered = List.copyOf(remembered);
+    this.recovery = new StoreRecovery(commands, keys, clock, holds, remembered);
   }
 
   /** The hold of {@code policies}' rooms: {@link RoomPolicy#rejoinHold()}. */
@@ -106,7 +115,7 @@ public final class RedisActiveQueues implements ActiveQueues {
   public Mono<Boolean> activate(QueueId queue, Activation cause) {
     String field = queue.toString();
     return write(field, cause.value(), cause == Activation.AUTO)
-        .flatMap(changed -> announce(queue, changed));
+        .flatMap(changed -> recovery.announce(queue, changed));
   }
 
   /** One field written (or removed, for an empty value); true when it was added or removed. */
@@ -140,16 +149,7 @@ public final class RedisActiveQueues implements ActiveQueues {
             new String[] {keys.active()},
             queue.toString(),
             cause)
-        .flatMap(r -> announce(queue, r == 1L));
-  }
-
-  /** Tells mirrors to refresh now rather than at their next periodic read. */
-  private Mono<Boolean> announce(QueueId queue, boolean changed) {
-    if (!changed) {
-      return Mono.just(false);
-    }
-    return Mono.fromCompletionStage(() -> commands.publish(keys.activeChanged(), queue.toString()))
-        .thenReturn(true);
+        .flatMap(r -> recovery.announce(queue, r == 1L));
   }
 
   @Override
@@ -166,92 +166,97 @@ public final class RedisActiveQueues implements ActiveQueues {
     return Mono.defer(
         () -> {
           Entries since = whole ? null : last;
+          Store read = store;
           return scripts
               .<List<Object>>run(
                   QueueScripts.ACTIVE_READ,
                   ScriptOutputType.MULTI,
                   new String[] {keys.active()},
-                  server,
-                  since == null ? "" : since.generation())
+                  read.incarnation(),
+                  since == null ? "" : since.generation(),
+                  read.server(),
+                  Long.toString(read.seen()))
               .flatMap(reply -> read(reply, since));
         });
   }
 
   private Mono<ActiveSet> read(List<Object> reply, Entries since) {
-    String run = (String) reply.get(0);
-    Map<QueueId, Activation> knew = known;
-    if ((Long) reply.get(1) == 1L) {
-      return recover(run, knew).then(Mono.defer(() -> read(true)));
+    Store now = new Store((String) reply.get(0), (String) reply.get(4), (Long) reply.get(5));
+    long verdict = (Long) reply.get(1);
+    if (verdict == EMPTY) {
+      return recoverEmpty(now).then(Mono.defer(() -> read(true)));
     }
-    server = run;
+    if (verdict == OLDER) {
+      return recoverOlder(now).then(Mono.defer(() -> read(true)));
+    }
+    if (verdict != SAME) {
+      log.info(
+          "Redis holds a new store ({} before, {} now), taken as it is: emptied on purpose, or"
+              + " found empty long enough ago that other instances wrote back already",
+          store.incarnation(),
+          now.incarnation());
+    }
+    store = now;
     if ((Long) reply.get(3) == 0L) {
       return Mono.just(since.set());
     }
-    ActiveSet set = parse(entries(reply));
+    Map<String, String> entries = entries(reply);
+    ActiveSet set = parse(entries);
     known = set.queues();
-    last = new Entries((String) reply.get(2), set);
+    last = new Entries((String) reply.get(2), entries, set);
     return Mono.just(set);
   }
 
   /**
-   * Writes back the queues that were on, and holds their lines for those who come back; the server
-   * is taken as read only once that is done, so a failure leaves the next read to try again.
+   * Writes back the queues that were on and holds their lines; the store is taken as read only once
+   * that is done, so a failure leaves the next read to try again.
    */
-  private Mono<Void> recover(String run, Map<QueueId, Activation> knew) {
-    long now = clock.millis();
-    String[] fields = new String[knew.size() * 2];
-    int i = 0;
-    for (Map.Entry<QueueId, Activation> entry : knew.entrySet()) {
-      fields[i++] = entry.getKey().toString();
-      fields[i++] = entry.getValue().value();
-    }
-    Mono<Long> reasserted =
-        scripts
-            .<Long>run(
-                QueueScripts.REASSERT,
-                ScriptOutputType.INTEGER,
-                new String[] {keys.active()},
-                fields)
-            .flatMap(
-                written ->
-                    Mono.fromCompletionStage(
-                            () -> commands.hincrby(keys.active(), QueueKeys.GENERATION, 1))
-                        .thenReturn(written));
-    return reasserted
-        .flatMap(
-            written ->
-                Flux.fromIterable(knew.keySet())
-                    .flatMap(queue -> reborn(queue, now).then(announce(queue, true)))
-                    .thenMany(Flux.fromIterable(remembered).flatMap(Remembered::writeBack))
-                    .then(Mono.just(written)))
+  private Mono<Void> recoverEmpty(Store now) {
+    Map<QueueId, Activation> knew = known;
+    return recovery
+        .afterEmpty(knew)
         .doOnNext(
             written -> {
               log.warn(
                   "Redis came back without its data (server {} before, {} now): wrote back {} of"
                       + " the {} queues that were on, and the live settings read last; their lines"
                       + " admit only visitors coming back with tickets for a while",
-                  server,
-                  run,
+                  store.server(),
+                  now.server(),
                   written,
                   knew.size());
-              server = run;
+              store = now;
             })
         .then();
   }
 
-  private Mono<Long> reborn(QueueId queue, long now) {
-    long until = now + holds.apply(queue.room()).toMillis();
-    return scripts.run(
-        QueueScripts.REBORN,
-        ScriptOutputType.INTEGER,
-        keys.scriptKeys(queue),
-        Long.toString(now),
-        Long.toString(until));
+  private Mono<Void> recoverOlder(Store now) {
+    Entries read = last;
+    Map<QueueId, Activation> knew = known;
+    Mono<Boolean> restored =
+        read == null
+            ? Mono.just(false)
+            : recovery.afterOlder(read.generation(), read.entries(), knew.keySet());
+    return restored
+        .doOnNext(
+            written -> {
+              log.warn(
+                  "Redis came back with older data (last read at {}, the store held {}): {} the"
+                      + " {} queues on as of generation {}; their lines take back visitors coming"
+                      + " back with tickets",
+                  store.seen(),
+                  now.seen(),
+                  written ? "wrote back" : "a later read or change had written back",
+                  knew.size(),
+                  read == null ? "none" : read.generation());
+              store = now;
+            })
+        .then();
   }
 
   private static Map<String, String> entries(List<Object> reply) {
     Map<String, String> entries = new LinkedHashMap<>();
-    for (int i = 4; i + 1 < reply.size(); i += 2) {
+    for (int i = 6; i + 1 < reply.size(); i += 2) {
       entries.put((String) reply.get(i), (String) reply.get(i + 1));
     }
     return entries;

@@ -1000,9 +1000,10 @@ class RedisQueueStoreIntegrationTests {
     }
 
     @Test
-    void aVisitorTheLineLostBeforeItBeganAgainWithoutARecoveryRejoinsToo() {
-      // A line whose keys are new knows no beginning: one who comes back with a ticket from
-      // before, in the moment between the loss and a gateway or worker noticing it, rejoins ahead.
+    void aVisitorTheLineLostWhoComesBackBeforeAnyRecoveryGoesToTheBack() {
+      // Only a line a recovery began takes tickets from before at the front (rejoin.lua): one who
+      // comes back in the moment between the loss and a gateway or worker noticing it (a read a
+      // second) finds a line that cannot tell a loss from a clear, and joins at the back.
       drainBucket();
       Instant joined = clock.instant();
       enqueue("a");
@@ -1013,16 +1014,16 @@ class RedisQueueStoreIntegrationTests {
       enqueue("newcomer");
       comeBack("a", joined);
 
-      assertThat(waiting()).containsExactly("a", "newcomer");
+      assertThat(waiting()).containsExactly("newcomer", "a");
     }
 
     @Test
     void aTicketFromTheSecondTheLineBeganAgainInStillRejoinsAhead() {
-      // The loss and the newcomer who began the new line fall in the second the ticket names.
+      // The loss and the recovery that began the new line fall in the second the ticket names.
       drainBucket();
       Instant joined = clock.instant();
       enqueue("a");
-      fixture.restart();
+      storeComesBackEmpty();
 
       drainBucket();
       enqueue("newcomer");

@@ -127,10 +127,16 @@ class ReentryIntegrationTests {
 
   @Test
   void reentrantsGoBeforeThoseWhoRejoinedAfterAnEmptyStoreAndBeforeNewcomers() {
+    RedisActiveQueues active =
+        new RedisActiveQueues(
+            fixture.connector().commands(), keys, clock, room -> Duration.ZERO, List.of());
+    active.activate(queue, Activation.MANUAL).block();
+    active.read().block();
     Instant oldJoined = clock.instant();
     Instant admitted = admittedAtOnce("holder");
     clock.advance(Duration.ofSeconds(5));
     fixture.restart();
+    active.read().block();
     // The holder's pass takes the session back, and someone from the old line rejoins ahead.
     assertThat(store.touch(queue, "holder", admitted, RoomPolicy.DEFAULTS).block()).isTrue();
     waits("newcomer");

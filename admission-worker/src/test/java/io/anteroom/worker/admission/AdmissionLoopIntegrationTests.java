@@ -12,15 +12,14 @@ import io.anteroom.queue.RedisQueueStore;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.redis.RedisConnector;
 import io.anteroom.queue.redis.RedisProperties;
+import io.anteroom.queue.time.MutableClock;
 import io.anteroom.testing.SystemTest;
 import io.anteroom.testing.redis.RedisServerExtension;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -83,8 +82,9 @@ class AdmissionLoopIntegrationTests {
         RedisConnector.connect(
             new RedisProperties(
                 redis.uri(), Duration.ofSeconds(5), Duration.ofSeconds(2), 100_000))) {
-      // An empty bucket and a clock standing still while the line fills: nobody goes straight in.
-      Clock now = Clock.fixed(Instant.now(), ZoneOffset.UTC);
+      // An empty bucket and a clock standing still while the line fills (a clock moved by hand, so
+      // the scripts take it as it is): nobody goes straight in.
+      MutableClock now = new MutableClock(Instant.now());
       direct.hset(keys.state(queue), Map.of("tokens", "0", "refill", "" + now.millis()));
       RedisQueueStore store = new RedisQueueStore(setup.commands(), keys, now);
       Flux.range(0, count)

@@ -13,15 +13,14 @@ import io.anteroom.queue.policy.PolicyParser;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.redis.RedisConnector;
 import io.anteroom.queue.redis.RedisProperties;
+import io.anteroom.queue.time.MutableClock;
 import io.anteroom.testing.redis.RedisServerExtension;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScoredValue;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -91,7 +90,7 @@ class RoomLimitsIntegrationTests {
         RedisConnector.connect(
             new RedisProperties(
                 redis.uri(), Duration.ofSeconds(5), Duration.ofSeconds(2), 100_000))) {
-      Clock now = Clock.fixed(Instant.now(), ZoneOffset.UTC);
+      MutableClock now = new MutableClock(Instant.now());
       RedisQueueStore store = new RedisQueueStore(setup.commands(), keys, now);
       for (QueueId queue : hot) {
         Flux.range(0, perQueue)

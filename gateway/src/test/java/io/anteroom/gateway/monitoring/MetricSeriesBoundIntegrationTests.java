@@ -163,9 +163,8 @@ class MetricSeriesBoundIntegrationTests {
             () -> {
               long waiting = 0;
               long running = 0;
-              List<String> fields = worker.redis().hkeys("wr:active");
-              fields.remove(QueueKeys.STORE_MARKER);
-              fields.remove(QueueKeys.GENERATION);
+              List<String> fields = new ArrayList<>(worker.redis().hkeys("wr:active"));
+              fields.removeIf(QueueKeys::isStoreField);
               for (String field : fields) {
                 QueueId queue = QueueId.parse(field);
                 waiting += worker.redis().zcard(new QueueKeys("wr").waiting(queue));

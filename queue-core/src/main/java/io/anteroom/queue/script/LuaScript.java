@@ -49,6 +49,11 @@ public record LuaScript(String name, String source, String sha) {
     return ON_CALLERS_CLOCK.computeIfAbsent(name, n -> load(n, VIRTUAL_CLOCK));
   }
 
+  /** Whether {@code sha} names this script, on Redis's clock or on the caller's. */
+  public boolean isSha(String sha) {
+    return sha.equals(this.sha) || sha.equals(onCallersClock().sha());
+  }
+
   private static String expand(String source, String clock) {
     Matcher include = INCLUDE.matcher(source);
     StringBuilder out = new StringBuilder();

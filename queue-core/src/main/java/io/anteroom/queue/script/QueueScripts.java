@@ -20,6 +20,7 @@ public final class QueueScripts {
   public static final LuaScript ACTIVE_SET = LuaScript.load("active_set.lua");
   public static final LuaScript REASSERT = LuaScript.load("reassert.lua");
   public static final LuaScript REBORN = LuaScript.load("reborn.lua");
+  public static final LuaScript RESTORE = LuaScript.load("restore.lua");
   public static final LuaScript HITS = LuaScript.load("hits.lua");
   public static final LuaScript SETTLE = LuaScript.load("settle.lua");
   public static final LuaScript CLEAR = LuaScript.load("clear.lua");

@@ -1,48 +1,93 @@
--- Reads the active-queues hash and tells whether the store came back empty since the caller's last
--- read. The hash carries a marker, field '.store', whose value is the run id of the Redis server
--- that wrote it; it is written whenever missing. The caller sends the run id this script gave it
--- last time. The store lost its data when the marker had to be written (or was written since) by a
--- server other than the one the caller read last: a restart without persistence, or a failover to a
--- replica that had not received the data. A server that kept its data (persistence, a synced
--- replica) still holds the old marker; a store emptied on purpose on the same server (FLUSHALL)
--- gets a marker with the run id the caller saw, so it is taken as a fresh start, not a loss.
--- The hash also carries a generation, field '.gen', that every change adds one to (active_set.lua,
--- deactivate.lua, and the write-back after a loss). A caller that sends the generation it read last
--- gets the entries only when the generation moved: a read that finds nothing changed costs the
--- same however many queues are on, so made-up item ids that turn queues on do not make every
--- gateway's and worker's periodic read dearer. A missing generation is '0'; writing the marker
--- starts one where there is none (generation.lua), so a hash emptied and begun again never repeats
--- a generation.
+-- Reads the active-queues hash and tells the caller how the store it reads now relates to the one
+-- it read last. The hash carries the store's own fields, all beginning with '.' (QueueKeys):
+--   '.store', the store's incarnation: Redis's time in microseconds when a read found the hash
+--   missing and began it. A store that kept its data (persistence, a synced replica promoted, a
+--   failback to the same process) keeps it; one that came back empty begins a new one.
+--   '.verdict', 'lost' or 'fresh', decided once per incarnation by the first caller that read
+--   another one: a caller that read another server last (a restart without persistence, an empty
+--   replica promoted) finds a loss; one that read this same server last finds the store emptied on
+--   purpose (FLUSHALL), a fresh start. Every caller then follows the same verdict.
+--   '.seen', Redis's time (ms) of a read, moved by the first read at least a second after the
+--   last: a store brought back older (an earlier RDB or AOF, a replica promoted while behind) holds
+--   an earlier one than a caller that read it before.
+--   '.rollback', 'kept found': the '.seen' an older store held, and when a caller found it older,
+--   so callers that read in the lost window learn it too.
+--   '.gen', the generation that every change moves forward (active_set.lua, deactivate.lua, the
+--   write-backs of a recovery; generation.lua). A caller that sends the generation it read last gets the entries
+--   only when it moved: a read that finds nothing changed costs the same however many queues are
+--   on. A missing generation is '0'; beginning the hash starts one (generation.lua).
 -- KEYS: 1 active queues hash
--- ARGV: 1 the run id the caller read last, '' for a caller that has read nothing yet;
---       2 the generation the caller read last, '' for a whole read
--- Reply: {run id, lost (1 or 0), generation, entries (1) or unchanged (0), field, value, ...}
---        without the marker and the generation; no fields when unchanged
--- Safe to repeat at any later moment: the marker is written only when missing, and a repeat finds
--- it written with this server's run id, so it reports the same loss again; the caller's re-assert
--- (reassert.lua) writes only fields that are missing.
+-- ARGV: 1 the incarnation the caller read last, '' for a caller that has read nothing yet;
+--       2 the generation the caller read last, '' for a whole read; 3 the run id of the server the
+--       caller read last; 4 the '.seen' the caller read last (ms, 0 for none)
+-- Reply: {incarnation, verdict, generation, entries (1) or unchanged (0), run id, seen, field,
+--        value, ...} without the store's own fields; no fields when unchanged. Verdict: 0 the
+--        store the caller read last (or a first read); 1 it came back empty and the caller writes
+--        back what it knew (reassert.lua, reborn.lua); 2 it came back older than the caller's last
+--        read and the caller writes back the hash by generation (restore.lua) and lets those lost
+--        rejoin; 3 a new store the caller takes as it is: a fresh start, or a loss found more than
+--        RECOVERY_MS after the store began again (the others wrote back; this caller's memory is
+--        older than what they wrote and what operators changed since).
+-- Safe to repeat at any later moment: the incarnation and verdict are written only when missing,
+-- and a repeat reports the same verdict within RECOVERY_MS (the write-backs write only what is
+-- missing, or by generation); an older store is reported again only to a caller that read in the
+-- lost window, and the caller keeps what the first reply told it.
 
 --@include generation.lua
 
+local RECOVERY_MS, HEARTBEAT_MS = 120000, 1000
+
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local run = string.match(redis.call('INFO', 'server'), 'run_id:(%w+)')
-local marker = redis.call('HGET', KEYS[1], '.store')
-if not marker then
-  redis.call('HSET', KEYS[1], '.store', run)
+local store = redis.call('HGET', KEYS[1], '.store')
+if not store then
+  store = time[1] .. string.format('%06d', tonumber(time[2]))
+  redis.call('HSET', KEYS[1], '.store', store)
   start_generation(KEYS[1])
-  marker = run
-end
-local lost = 0
-if ARGV[1] ~= '' and ARGV[1] ~= run and marker == run then
-  lost = 1
 end
 local generation = redis.call('HGET', KEYS[1], '.gen') or '0'
-if lost == 0 and ARGV[2] ~= '' and ARGV[2] == generation then
-  return {run, lost, generation, 0}
+local seen = tonumber(redis.call('HGET', KEYS[1], '.seen') or 0)
+local read_seen = tonumber(ARGV[4]) or 0
+local verdict = 0
+if ARGV[1] ~= '' and ARGV[1] ~= store then
+  local judged = redis.call('HGET', KEYS[1], '.verdict')
+  if not judged then
+    judged = 'fresh'
+    if ARGV[3] ~= run then
+      judged = 'lost'
+    end
+    redis.call('HSET', KEYS[1], '.verdict', judged)
+  end
+  verdict = 3
+  if judged == 'lost' and now - math.floor(tonumber(store) / 1000) <= RECOVERY_MS then
+    verdict = 1
+  end
+elseif ARGV[1] == store then
+  if read_seen > seen then
+    redis.call('HSET', KEYS[1], '.rollback', seen .. ' ' .. now)
+    verdict = 2
+  else
+    local rollback = redis.call('HGET', KEYS[1], '.rollback')
+    if rollback then
+      local kept, found = string.match(rollback, '^(%d+) (%d+)')
+      if read_seen > tonumber(kept) and read_seen < tonumber(found) then
+        verdict = 2
+      end
+    end
+  end
 end
-local reply = {run, lost, generation, 1}
+if verdict == 2 or now - seen >= HEARTBEAT_MS then
+  seen = math.max(seen, now)
+  redis.call('HSET', KEYS[1], '.seen', seen)
+end
+if verdict == 0 and ARGV[2] ~= '' and ARGV[2] == generation then
+  return {store, verdict, generation, 0, run, seen}
+end
+local reply = {store, verdict, generation, 1, run, seen}
 local entries = redis.call('HGETALL', KEYS[1])
 for i = 1, #entries, 2 do
-  if entries[i] ~= '.store' and entries[i] ~= '.gen' then
+  if string.sub(entries[i], 1, 1) ~= '.' then
     reply[#reply + 1] = entries[i]
     reply[#reply + 1] = entries[i + 1]
   end

@@ -15,8 +15,14 @@ local function start_generation(key)
   return true
 end
 
+-- Moves the generation to Redis's clock in microseconds, or one past it when that is not ahead:
+-- a change made after a reader's read always has a higher generation than the one it read, so a
+-- write-back by generation (restore.lua) never undoes it, even on a store that came back older.
 local function move_generation(key)
   if not start_generation(key) then
-    redis.call('HINCRBY', key, '.gen', 1)
+    local time = redis.call('TIME')
+    local at = tonumber(time[1] .. string.format('%06d', tonumber(time[2])))
+    local generation = tonumber(redis.call('HGET', key, '.gen')) or 0
+    redis.call('HSET', key, '.gen', string.format('%d', math.max(generation + 1, at)))
   end
 end

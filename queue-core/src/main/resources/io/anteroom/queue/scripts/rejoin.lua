@@ -32,9 +32,11 @@ local function rejoin_since(state, now)
 end
 
 -- The score below 0 of a visitor who joined at joined (ms, 0 when unknown) no later than the second
--- the line's incarnation began in, or nil.
+-- the line's incarnation began in, or nil; nil too in a line no recovery began (reborn.lua writes
+-- hold-until), so a line begun again by a clear, a deletion of its idle keys or its first place
+-- sends tickets from before to the back like everyone else.
 local function rejoin_score(state, joined, now)
-  if joined <= 0 then
+  if joined <= 0 or redis.call('HEXISTS', state, 'hold-until') == 0 then
     return nil
   end
   local score = math.floor(joined / 1000) - math.floor(rejoin_since(state, now) / 1000) - 1

@@ -81,7 +81,8 @@ class RedisTimeIntegrationTests {
 
     assertThatThrownBy(() -> ahead.sync(connector.commands()).block()).isNotNull();
 
-    assertThat(ahead.offset()).isEqualTo(offset);
+    // The offset is read from two clocks at a time: equal to the millisecond they tick apart.
+    assertThat(ahead.offset().minus(offset).abs()).isLessThanOrEqualTo(Duration.ofMillis(2));
   }
 
   @Test
