@@ -91,10 +91,11 @@ final class QueuePhases {
             Duration.ofDays(1),
             batch,
             session);
-    // Loaded up front, so no measured call falls back to EVAL and compiles its script.
+    // Loaded up front, so no measured call falls back to EVAL and compiles its script; on the
+    // caller's clock, as the phases run on a MutableClock.
     for (LuaScript script :
         List.of(QueueScripts.ENQUEUE, QueueScripts.JOIN, QueueScripts.ADMIT, QueueScripts.EXPIRE)) {
-      Await.result(commands.scriptLoad(script.source()));
+      Await.result(commands.scriptLoad(script.onCallersClock().source()));
     }
   }
 

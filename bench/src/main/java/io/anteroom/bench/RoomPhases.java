@@ -76,7 +76,7 @@ final class RoomPhases {
     for (int i = 1; i <= ITEMS; i++) {
       items.put(QueueId.of(ROOM, "item" + i), room);
     }
-    Await.result(commands.scriptLoad(QueueScripts.ROOM_ADMIT.source()));
+    Await.result(commands.scriptLoad(QueueScripts.ROOM_ADMIT.onCallersClock().source()));
   }
 
   /** Stops the clock; call on a flushed server before a round. */

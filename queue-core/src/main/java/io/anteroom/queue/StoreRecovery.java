@@ -71,7 +71,8 @@ final class StoreRecovery {
   /**
    * The store came back older than this instance's last read: writes back the hash as it read it,
    * by generation (restore.lua: the latest reader wins, a later change is never undone), and lets
-   * the lines take back those they lost without holding the rest.
+   * the lines take back those they lost while they go on admitting those they kept, holding back
+   * only newcomers.
    *
    * @return whether this call wrote the hash back
    */
@@ -94,7 +95,7 @@ final class StoreRecovery {
     return Flux.fromIterable(queues)
         .flatMap(
             queue -> {
-              long until = older ? now : now + holds.apply(queue.room()).toMillis();
+              long until = now + holds.apply(queue.room()).toMillis();
               return scripts
                   .<Long>run(
                       QueueScripts.REBORN,

@@ -116,9 +116,12 @@ class StoreAgeIntegrationTests {
 
     assertThat(back.position()).as("c, lost with the snapshot's age, back at the front").isOne();
     assertThat(sync.zrange(keys.waiting(line), 0, -1)).containsExactly("c", "a", "b", "d");
-    assertThat(sync.hget(keys.state(line), "hold-until"))
-        .as("the rest of the line is not held")
-        .isEqualTo(Long.toString(clock.millis()));
+    sync.hset(keys.state(line), Map.of("tokens", "10"));
+    assertThat(queues.admit(line, policy).block().admitted())
+        .as("the line it kept and whom it took back go on; the newcomer waits the hold")
+        .isEqualTo(3);
+    clock.advance(Duration.ofSeconds(21));
+    assertThat(queues.admit(line, policy).block().admitted()).isOne();
   }
 
   @Test

@@ -87,9 +87,10 @@ public final class Simulation {
   public Outcome run(
       String label, RoomPolicy policy, Arrivals arrivals, Behaviour behaviour, long seed) {
     await(commands.flushall());
-    // Loaded first, so no call falls back to sending its source later, out of order.
+    // Loaded first, so no call falls back to sending its source later, out of order; on the
+    // caller's clock, the virtual one the run moves (MutableClock).
     for (LuaScript script : SCRIPTS) {
-      await(commands.scriptLoad(script.source()));
+      await(commands.scriptLoad(script.onCallersClock().source()));
     }
     return new SimulationRun(
             commands, label, policy, arrivals, behaviour, new SplittableRandom(seed))

@@ -38,6 +38,7 @@ final class AdmissionReplay {
   private final Map<String, Place> places = new HashMap<>();
   private final Map<String, Double> joinedWith = new HashMap<>();
   private final Set<String> sessions = new HashSet<>();
+  private final Set<String> initial = new HashSet<>();
   private final List<Admission> admissions = new ArrayList<>();
   private final Set<String> everAdmitted = new HashSet<>();
   private final List<String> disorder = new ArrayList<>();
@@ -89,6 +90,7 @@ final class AdmissionReplay {
           replay.line.add(place);
           replay.places.put(member, place);
           replay.joinedWith.put(member, score);
+          replay.initial.add(member);
         });
     replay.sessions.addAll(running);
     replay.maxRunning = running.size();
@@ -276,6 +278,16 @@ final class AdmissionReplay {
   /** Those in line now, in order. */
   List<String> inLine() {
     return line.stream().map(Place::member).toList();
+  }
+
+  /** Those in line when the replay started ({@link #startingFrom}). */
+  Set<String> startingLine() {
+    return Set.copyOf(initial);
+  }
+
+  /** Everyone who took a place in this line. */
+  Set<String> joined() {
+    return Set.copyOf(joinedWith.keySet());
   }
 
   /** The score a visitor joined the line with, or null for one never in line. */

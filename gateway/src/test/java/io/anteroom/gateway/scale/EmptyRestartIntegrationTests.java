@@ -1,19 +1,12 @@
 package io.anteroom.gateway.scale;
 
-import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
-import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
 import static org.awaitility.Awaitility.await;
 
-import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import io.anteroom.gateway.GatewayApp;
 import io.anteroom.gateway.WireMockOrigin;
 import io.anteroom.gateway.activation.ActiveQueueMirror;
 import io.anteroom.gateway.room.RoomPolicyMirror;
-import io.anteroom.gateway.scale.AdmissionReplay.Admission;
-import io.anteroom.gateway.token.Pass;
-import io.anteroom.gateway.token.TokenCodec;
 import io.anteroom.gateway.token.TokenProperties;
-import io.anteroom.gateway.token.Verified;
 import io.anteroom.queue.Activation;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.QueueKeys;
@@ -27,9 +20,7 @@ import io.anteroom.testing.redis.RedisServer;
 import io.anteroom.testing.redis.RedisServerExtension;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.sync.RedisCommands;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -153,137 +144,27 @@ class EmptyRestartIntegrationTests {
     } finally {
       client.shutdown();
     }
+    StoreLossChecks checks = new StoreLossChecks(instances, softly);
+    Map<QueueId, List<AdmissionReplay>> replays = new java.util.HashMap<>();
     for (QueueId queue : List.of(BY_RATE, BY_CAP)) {
       AdmissionReplay was =
           AdmissionReplay.of(ManyInstancesIntegrationTests.keyPrefix(queue), before);
       AdmissionReplay is =
           AdmissionReplay.of(ManyInstancesIntegrationTests.keyPrefix(queue), after);
-      oldLineFirst(softly, queue, was, is);
-      rateHolds(softly, queue, is);
+      checks.oldLineFirst(queue, was, is);
+      checks.rateHolds(queue, is, RATE, BURST);
+      replays.put(queue, List.of(was, is));
     }
-    AdmissionReplay capAfter =
-        AdmissionReplay.of(ManyInstancesIntegrationTests.keyPrefix(BY_CAP), after);
+    AdmissionReplay capAfter = replays.get(BY_CAP).get(1);
     instances.report(
         "%s: most running on the new server %d, cap %d", BY_CAP, capAfter.maxRunning(), CAP);
     softly
         .assertThat(capAfter.maxRunning())
         .as("running on the new server")
         .isLessThanOrEqualTo(CAP);
-    originSeesOnlyPasses(softly, crowd, east.bean(TokenProperties.class), before, after);
+    checks.originSeesOnlyPasses(
+        origin, crowd, east.bean(TokenProperties.class), PASS_HEADER, replays);
     softly.assertAll();
-  }
-
-  /**
-   * Those in line at the loss who came back took places ahead of every newcomer, and the line
-   * admitted them all before any newcomer; admissions followed the line's order throughout.
-   */
-  private void oldLineFirst(
-      SoftAssertions softly, QueueId queue, AdmissionReplay was, AdmissionReplay is) {
-    List<String> waitingAtLoss = was.inLine();
-    List<Admission> admissions = is.admissions();
-    int firstNewcomer = admissions.size();
-    int lastOld = -1;
-    int oldAdmitted = 0;
-    int twice = 0;
-    for (int i = 0; i < admissions.size(); i++) {
-      String visitor = admissions.get(i).visitor();
-      Double place = is.placeOf(visitor);
-      boolean fromBefore = place != null && place < 0;
-      if (fromBefore) {
-        lastOld = i;
-        oldAdmitted++;
-      } else if (firstNewcomer == admissions.size()) {
-        firstNewcomer = i;
-      }
-      if (was.wasAdmitted(visitor)) {
-        twice++;
-      }
-    }
-    long cameBack = waitingAtLoss.stream().filter(v -> is.placeOf(v) != null).count();
-    long cameBackBehind =
-        waitingAtLoss.stream().filter(v -> is.placeOf(v) != null && is.placeOf(v) >= 0).count();
-    instances.report(
-        "%s: %d waiting at the loss, %d came back (%d behind newcomers), %d admitted since;"
-            + " %d admissions on the new server, the first newcomer's is number %d; %d admitted"
-            + " before the loss were admitted again (their pass not yet fetched); %d arrivals,"
-            + " %d waiting at the end",
-        queue,
-        waitingAtLoss.size(),
-        cameBack,
-        cameBackBehind,
-        oldAdmitted,
-        admissions.size(),
-        firstNewcomer + 1,
-        twice,
-        is.arrivals(),
-        is.waiting());
-    softly.assertThat(waitingAtLoss).as("%s waiting at the loss", queue).isNotEmpty();
-    softly.assertThat(cameBackBehind).as("%s came back behind newcomers", queue).isZero();
-    softly
-        .assertThat(lastOld)
-        .as("%s last admission of the old line before the first newcomer's", queue)
-        .isLessThan(firstNewcomer);
-    softly
-        .assertThat(admissions.size())
-        .as("%s admitted on the new server", queue)
-        .isGreaterThan(firstNewcomer);
-    softly.assertThat(is.disorder()).as("%s admissions out of order", queue).isEmpty();
-  }
-
-  /** In every window W of the new server's bucket clock: admitted ≤ rate·W + burst. */
-  private void rateHolds(SoftAssertions softly, QueueId queue, AdmissionReplay replay) {
-    List<Long> times = replay.admissions().stream().map(Admission::bucketMs).toList();
-    for (long window : WINDOWS_MS) {
-      int peak = Timeline.peak(times, window);
-      double bound = RATE * window / 1000.0 + BURST;
-      instances.report("%s: peak admissions in %d ms = %d, bound %.1f", queue, window, peak, bound);
-      softly
-          .assertThat((double) peak)
-          .as("%s admissions in %d ms", queue, window)
-          .isLessThanOrEqualTo(bound + 1e-6);
-    }
-  }
-
-  /** Every origin request carries a valid pass of a visitor one of the two servers admitted. */
-  private void originSeesOnlyPasses(
-      SoftAssertions softly,
-      Crowd crowd,
-      TokenProperties tokens,
-      List<RedisMonitor.Command> before,
-      List<RedisMonitor.Command> after) {
-    List<AdmissionReplay> replays =
-        List.of(BY_RATE, BY_CAP).stream()
-            .flatMap(
-                q ->
-                    List.of(
-                        AdmissionReplay.of(ManyInstancesIntegrationTests.keyPrefix(q), before),
-                        AdmissionReplay.of(ManyInstancesIntegrationTests.keyPrefix(q), after))
-                        .stream())
-            .toList();
-    List<LoggedRequest> reached = origin.findAll(getRequestedFor(urlPathMatching("/products/.*")));
-    int fine = 0;
-    for (LoggedRequest request : reached) {
-      QueueId queue = request.getUrl().endsWith("/1") ? BY_RATE : BY_CAP;
-      Clock then = Clock.fixed(request.getLoggedDate().toInstant(), ZoneOffset.UTC);
-      Verified<Pass> pass =
-          TokenCodec.from(tokens, then).readPass(request.getHeader(PASS_HEADER), "shop");
-      if (pass instanceof Verified.Valid<Pass> valid
-          && valid.value().opens(queue)
-          && replays.stream().anyMatch(r -> r.wasAdmitted(valid.value().visitor()))) {
-        fine++;
-      }
-    }
-    List<String> problems = crowd.problems();
-    instances.report(
-        "origin: %d requests, %d with a valid pass of an admitted visitor; answers no visitor"
-            + " should get: %d %s",
-        reached.size(), fine, problems.size(), problems.stream().limit(10).toList());
-    softly.assertThat(fine).as("origin requests with a valid pass").isEqualTo(reached.size());
-    softly.assertThat(reached.size()).as("visitors reached the origin").isGreaterThan(50);
-    softly
-        .assertThat(problems)
-        .as("answers no visitor should get, beyond the failure policy's during the switch")
-        .allMatch(p -> !p.contains(" 500 ") && !p.contains("answered 500"));
   }
 
   private void arrangeRoom(String uri) {

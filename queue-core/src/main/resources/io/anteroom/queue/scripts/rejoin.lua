@@ -6,17 +6,21 @@
 -- tickets carry whole seconds, and anyone who joined since is known to the line, so a ticket of
 -- since's own second comes from before too. They rejoin at a score below 0, one less than the
 -- seconds between their joining and since, so those who rejoin go before everyone who came after
--- (scores from 1) and among themselves in the order they first joined, to the second. hold-until, written by the recovery, keeps the line from admitting anyone else, and
--- anyone at once, until those in line before had time to come back (one poll).
+-- (scores from 1) and among themselves in the order they first joined, to the second.
+-- hold-until, written by the recovery, keeps the line from admitting anyone else, and anyone at
+-- once, until those in line before had time to come back (one poll): after an empty store, anyone
+-- but those who rejoined; after an older one, anyone behind hold-below, the last place the line
+-- still held at the recovery (newcomers since).
 
 local function rejoin_held(state, now)
   return now < tonumber(redis.call('HGET', state, 'hold-until') or 0)
 end
 
--- The most of n the line admits now: while held, only those who rejoined.
+-- The most of n the line admits now: while held, only those in line before the loss.
 local function rejoin_limit(state, waiting, now, n)
   if n > 0 and rejoin_held(state, now) then
-    return math.min(n, redis.call('ZCOUNT', waiting, '-inf', '(0'))
+    local below = redis.call('HGET', state, 'hold-below') or '(0'
+    return math.min(n, redis.call('ZCOUNT', waiting, '-inf', below))
   end
   return n
 end
