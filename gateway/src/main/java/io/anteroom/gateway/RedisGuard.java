@@ -4,6 +4,9 @@ import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.event.CircuitBreakerOnStateTransitionEvent;
 import io.github.resilience4j.reactor.circuitbreaker.operator.CircuitBreakerOperator;
+import io.lettuce.core.RedisCommandExecutionException;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
@@ -38,10 +41,36 @@ public final class RedisGuard {
   private static final Scheduler RESPONSES = Schedulers.parallel();
 
   private final CircuitBreaker breaker;
+  private final AtomicLong missed = new AtomicLong();
 
   public RedisGuard(CircuitBreaker breaker) {
     this.breaker = breaker;
-    breaker.getEventPublisher().onStateTransition(RedisGuard::logTransition);
+    Duration slow = breaker.getCircuitBreakerConfig().getSlowCallDurationThreshold();
+    breaker
+        .getEventPublisher()
+        .onStateTransition(RedisGuard::logTransition)
+        .onCallNotPermitted(event -> missed.incrementAndGet())
+        .onSuccess(
+            event -> {
+              if (event.getElapsedDuration().compareTo(slow) >= 0) {
+                missed.incrementAndGet();
+              }
+            })
+        .onError(
+            event -> {
+              if (!(event.getThrowable() instanceof RedisCommandExecutionException)) {
+                missed.incrementAndGet();
+              }
+            });
+  }
+
+  /**
+   * How many visitors' calls have not reached Redis since this gateway started: refused by the
+   * breaker, timed out, or failed to connect. An error Redis replied with is not counted: Redis was
+   * reached.
+   */
+  public long missed() {
+    return missed.get();
   }
 
   /**

@@ -337,6 +337,15 @@ public final class QueueKeys {
     return roomTag(room) + ":arrivals";
   }
 
+  /**
+   * Sorted set of the ids of the room's arrival flushes of the last minute, scored by time, so a
+   * flush Lettuce sends again is recorded once ({@code arrivals.lua}); gone a minute after the
+   * last.
+   */
+  public String arrivalFlushes(String room) {
+    return roomTag(room) + ":arrivals:flushes";
+  }
+
   private String queueKey(QueueId queue, String part) {
     return roomTag(queue.room()) + ":" + queue.item() + ":" + part;
   }

@@ -86,7 +86,11 @@ public final class RedisIdleLines implements IdleLines {
 
   private Mono<Boolean> forget(QueueId queue) {
     return scripts
-        .<Long>run(QueueScripts.FORGET, ScriptOutputType.INTEGER, keys.scriptKeys(queue))
+        .<Long>run(
+            QueueScripts.FORGET,
+            ScriptOutputType.INTEGER,
+            keys.scriptKeys(queue),
+            Long.toString(clock.millis()))
         .map(deleted -> deleted == 1L);
   }
 }

@@ -323,9 +323,31 @@ class LineAdmissionsIntegrationTests {
     assertThat(admission("a")).isNotNull();
   }
 
+  @Test
+  void aForgetSentBeforeAJoinWroteTheLineKeepsIt() {
+    long sent = clock.millis();
+    clock.advance(Duration.ofMillis(200));
+    store.join(queue, "newcomer", POLICY).block();
+
+    // Lettuce sends the deletion again after the join: it was sent before, with that now.
+    assertThat(forget(sent)).isZero();
+
+    // The line was empty: the newcomer went in at once, and the line's keys hold that.
+    assertThat(sync.zscore(keys.running(queue), "newcomer")).isNotNull();
+    assertThat(sync.exists(keys.state(queue))).isOne();
+  }
+
   private long forget() {
-    return new ScriptRunner(fixture.connector().commands())
-        .<Long>run(QueueScripts.FORGET, ScriptOutputType.INTEGER, keys.scriptKeys(queue))
+    return forget(clock.millis() + 1);
+  }
+
+  private long forget(long now) {
+    return new ScriptRunner(fixture.connector().commands(), clock)
+        .<Long>run(
+            QueueScripts.FORGET,
+            ScriptOutputType.INTEGER,
+            keys.scriptKeys(queue),
+            Long.toString(now))
         .block();
   }
 }

@@ -205,9 +205,28 @@ class RedisTrafficStoreIntegrationTests {
     assertThat(sync.pttl(keys.state(queue))).isBetween(ttl - 5_000, ttl);
     assertThat(sync.pttl(keys.finished(queue))).isBetween(ttl - 5_000, ttl);
 
+    clock.advance(Duration.ofSeconds(1));
     store.expire(queue, policy).block();
     assertThat(sync.pttl(keys.state(queue))).isEqualTo(-1);
     assertThat(sync.pttl(keys.finished(queue))).isEqualTo(-1);
+  }
+
+  @Test
+  void anExpirySentBeforeTheQueueWasSettledLeavesItsKeysTheirTimeToLive() {
+    store.enqueue(queue, "v1", policy).block();
+    store.release(queue, "v1").block();
+    settled();
+    clock.advance(Duration.ofSeconds(10));
+    assertThat(settled()).isTrue();
+
+    // Lettuce sends again an expire.lua call whose reply a dropped connection lost: it was sent
+    // before the settle, with that earlier now.
+    clock.advance(Duration.ofMillis(-300));
+    store.expire(queue, policy).block();
+
+    long ttl = policy.idleTimeToLive().toMillis();
+    assertThat(sync.pttl(keys.state(queue))).isBetween(ttl - 5_000, ttl);
+    assertThat(sync.pttl(keys.finished(queue))).isBetween(ttl - 5_000, ttl);
   }
 
   @Test

@@ -127,16 +127,11 @@ class ReentryIntegrationTests {
 
   @Test
   void reentrantsGoBeforeThoseWhoRejoinedAfterAnEmptyStoreAndBeforeNewcomers() {
-    RedisActiveQueues active =
-        new RedisActiveQueues(
-            fixture.connector().commands(), keys, clock, room -> Duration.ZERO, List.of());
-    active.activate(queue, Activation.MANUAL).block();
-    active.read().block();
+    RedisActiveQueues active = queueOn();
     Instant oldJoined = clock.instant();
     Instant admitted = admittedAtOnce("holder");
     clock.advance(Duration.ofSeconds(5));
-    fixture.restart();
-    active.read().block();
+    storeComesBackEmpty(active);
     // The holder's pass takes the session back, and someone from the old line rejoins ahead.
     assertThat(store.touch(queue, "holder", admitted, RoomPolicy.DEFAULTS).block()).isTrue();
     waits("newcomer");
@@ -333,9 +328,10 @@ class ReentryIntegrationTests {
   void aCopyOfTheReentrantsPassNeverTakesASessionBackBesideThePlace() {
     // The store came back empty after the admission: the pass took the session back, then the
     // origin failed the visitor. A copy of the pass confirmed before the loss finds them in line.
+    RedisActiveQueues active = queueOn();
     Instant admitted = admittedAtOnce("holder");
     clock.advance(Duration.ofSeconds(5));
-    fixture.restart();
+    storeComesBackEmpty(active);
     assertThat(store.touch(queue, "holder", admitted, RoomPolicy.DEFAULTS).block()).isTrue();
     reenter("holder", admitted);
 
@@ -343,5 +339,21 @@ class ReentryIntegrationTests {
 
     assertThat(running()).isEmpty();
     assertThat(waiting()).containsExactly("holder");
+  }
+
+  /** The queue on, as an instance of the active queues read it. */
+  RedisActiveQueues queueOn() {
+    RedisActiveQueues active =
+        new RedisActiveQueues(
+            fixture.connector().commands(), keys, clock, room -> Duration.ZERO, List.of());
+    active.activate(queue, Activation.MANUAL).block();
+    active.read().block();
+    return active;
+  }
+
+  /** Redis restarts without its data, and {@code active}'s next read recovers the line. */
+  void storeComesBackEmpty(RedisActiveQueues active) {
+    fixture.restart();
+    active.read().block();
   }
 }

@@ -10,6 +10,7 @@ import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.origin.PilotState;
 import io.anteroom.queue.origin.RedisPilot;
 import io.anteroom.queue.redis.DeferredRedisConnector;
+import io.anteroom.queue.time.MutableClock;
 import io.anteroom.testing.redis.RedisServerExtension;
 import java.net.http.HttpResponse;
 import java.time.Clock;
@@ -17,6 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -40,10 +42,20 @@ class AdminAutopilotIntegrationTests {
   @RegisterExtension static WireMockOrigin origin = new WireMockOrigin();
 
   @LocalManagementPort int managementPort;
-  @Autowired RedisPilot pilot;
   @Autowired Clock clock;
   @Autowired DeferredRedisConnector connector;
   @Autowired QueueKeys keys;
+  RedisPilot pilot;
+
+  /**
+   * Decisions are written at the times they name, as workers deciding then would have: on a clock
+   * moved by hand, which the scripts take as it is (a decision two minutes old, written now, would
+   * otherwise be taken as ten seconds old at most).
+   */
+  @BeforeEach
+  void pilotOnTheDecisionsTimes() {
+    pilot = new RedisPilot(connector.commands(), keys, new MutableClock(clock.instant()));
+  }
 
   AdminClient admin() {
     return new AdminClient(managementPort, TOKEN);

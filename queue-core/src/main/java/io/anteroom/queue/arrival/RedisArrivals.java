@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import reactor.core.publisher.Mono;
 
 /**
@@ -86,12 +87,13 @@ public final class RedisArrivals {
     if (arrivals.size() > MOST_PER_CALL) {
       throw new IllegalArgumentException("at most " + MOST_PER_CALL + " arrivals a call");
     }
-    List<String> args = new ArrayList<>(5 + arrivals.size() * 2);
+    List<String> args = new ArrayList<>(6 + arrivals.size() * 2);
     args.add(Long.toString(clock.millis()));
     args.add(Double.toString(sample));
     args.add(Long.toString(maxEntries));
     args.add(Long.toString(LIFE.toMillis()));
     args.add(Long.toString(LATEST.toMillis()));
+    args.add(UUID.randomUUID().toString());
     for (Arrival arrival : arrivals) {
       args.add(Long.toString(arrival.at()));
       args.add(arrival.item());
@@ -100,7 +102,7 @@ public final class RedisArrivals {
         .<List<Long>>run(
             QueueScripts.ARRIVALS,
             ScriptOutputType.MULTI,
-            new String[] {keys.arrivals(room)},
+            new String[] {keys.arrivals(room), keys.arrivalFlushes(room)},
             args.toArray(String[]::new))
         .map(reply -> new Written(reply.get(0), reply.get(1)));
   }

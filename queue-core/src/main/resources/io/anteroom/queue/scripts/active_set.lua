@@ -6,7 +6,8 @@
 --       3 'nx' to write only a field that is missing, '' to write it whatever it holds
 -- Reply: 1 when the field was added or removed, 0 otherwise (also when a value was replaced, as
 --        HSET answers; the generation still moves then)
--- Safe to repeat: a repeat finds the field as the first call left it and changes nothing.
+-- Safe to repeat: a repeat finds the field as the first call left it, changes nothing, and replies
+-- 0 (no announcement: mirrors read the hash again within their refresh).
 
 --@include generation.lua
 

@@ -89,7 +89,7 @@ end
 
 local idle = line_is_idle()
 local reply = enqueue()
-reply[7] = keep_if_idle(idle, tonumber(ARGV[8]))
+reply[7] = keep_if_idle(idle, tonumber(ARGV[8]), now)
 reply[8], reply[9], reply[10] = -1, 0, 0
 reply[11], reply[12], reply[13], reply[14], reply[15] = -1, 0, 0, 0, 0
 reply[16] = 0

@@ -18,7 +18,9 @@
 -- Reply: {expired, trimmed, waiting, running, finished, admitted}: the set sizes after the call and
 --   the lifetime count of admissions, for the worker's gauges (one call per queue per tick already)
 -- Safe to repeat at any later moment: a second call finds nothing more to expire; one with an
--- older now ends only sessions idle since before it, and trims only entries older still.
+-- older now ends only sessions idle since before it, and trims only entries older still. One sent
+-- before the queue was turned off (its now no later than settle.lua's settled-at) leaves the times
+-- to live that turning it off gave the keys.
 
 --@include trim.lua
 --@include clock.lua
@@ -49,11 +51,17 @@ if #idle > 0 then
   redis.call('HINCRBY', KEYS[5], 'expired', #idle)
 end
 local keep = tonumber(ARGV[5])
-for _, i in ipairs({1, 2, 3, 4, 5, 8}) do
-  if keep > 0 then
-    redis.call('PEXPIRE', KEYS[i], keep)
-  else
-    redis.call('PERSIST', KEYS[i])
+local settled = tonumber(redis.call('HGET', KEYS[5], 'settled-at') or 0)
+if keep > 0 or now > settled then
+  if settled > 0 and keep == 0 then
+    redis.call('HDEL', KEYS[5], 'settled-at')
+  end
+  for _, i in ipairs({1, 2, 3, 4, 5, 8}) do
+    if keep > 0 then
+      redis.call('PEXPIRE', KEYS[i], keep)
+    else
+      redis.call('PERSIST', KEYS[i])
+    end
   end
 end
 local trimmed = trim_below(KEYS[3], '(' .. (now - retention))

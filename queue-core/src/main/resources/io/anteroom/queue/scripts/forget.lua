@@ -4,10 +4,18 @@
 -- that is on: such a queue keeps its keys.
 -- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions, 7 budget (the room's;
 --       unused here), 8 admitted
--- ARGV: none
--- Reply: 1 when the keys were deleted (or there were none), 0 when the queue is on
--- Safe to repeat: a second call finds nothing to delete.
+-- ARGV: 1 now (ms)
+-- Reply: 1 when the keys were deleted (or there were none), 0 when the queue is on or its line was
+--   written at or after now
+-- Safe to repeat at any later moment: a second call finds nothing to delete, or a line a join or
+-- an enqueue wrote since the first was sent (idle_keys.lua stamps written-at), which it keeps.
 
+--@include clock.lua
+
+local now = call_now(ARGV[1])
+if tonumber(redis.call('HGET', KEYS[5], 'written-at') or 0) >= now then
+  return 0
+end
 for _, i in ipairs({1, 2, 3, 4, 5, 8}) do
   if redis.call('PTTL', KEYS[i]) == -1 then
     return 0

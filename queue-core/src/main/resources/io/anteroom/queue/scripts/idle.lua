@@ -4,7 +4,9 @@
 -- KEYS: 1 the room's idle lines
 -- ARGV: 1 now (ms), 2 most lines kept, 3 time to live of the set (ms), 4.. items
 -- Reply: the items beyond the bound, least recently written first
--- Safe to repeat: a second call moves the times again and finds nothing more beyond the bound.
+-- Safe to repeat: a second call moves the times again and finds nothing more beyond the bound; it
+-- replies nothing beyond it, so the lines the first call handed back are forgotten only when a
+-- later write finds them beyond it again.
 
 --@include clock.lua
 

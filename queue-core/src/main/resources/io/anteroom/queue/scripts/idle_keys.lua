@@ -9,12 +9,14 @@ local function line_is_idle()
   return redis.call('PTTL', KEYS[5]) ~= -1
 end
 
--- Gives every key of an idle line (KEYS 1-5 and 8) ttl (ms) to live. Returns 1 when the line is
--- idle, 0 otherwise.
-local function keep_if_idle(idle, ttl)
+-- Gives every key of an idle line (KEYS 1-5 and 8) ttl (ms) to live, and stamps the state with
+-- now (written-at), so a deletion sent before this write leaves the line alone (forget.lua).
+-- Returns 1 when the line is idle, 0 otherwise.
+local function keep_if_idle(idle, ttl, now)
   if not idle then
     return 0
   end
+  redis.call('HSET', KEYS[5], 'written-at', now)
   for i = 1, 5 do
     redis.call('PEXPIRE', KEYS[i], ttl)
   end

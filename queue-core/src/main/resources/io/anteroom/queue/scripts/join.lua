@@ -41,7 +41,7 @@ if length > 0 and ARGV[7] == '' and not want_rate
   local reply = back(visitor, now, length, 0, seen)
   if reply then
     -- replied() below, written out: defining it here would cost this join its closure.
-    reply[7] = keep_if_idle(idle, tonumber(ARGV[9]))
+    reply[7] = keep_if_idle(idle, tonumber(ARGV[9]), now)
     reply[8], reply[9], reply[10] = cap_wait(KEYS[2], reply[2], reply[3], tonumber(ARGV[5]), now)
     reply[11], reply[12], reply[13], reply[14], reply[15] = room_wait(KEYS[6], KEYS[7], reply[2],
       reply[3], tonumber(ARGV[10]) or 0, ARGV[11] == '1', now, tonumber(ARGV[12]))
@@ -60,7 +60,7 @@ end
 -- The reply with its idle flag and, for one waiting, the sessions whose ends free their place; for
 -- one admitted, when the line let them in.
 local function replied(reply)
-  reply[7] = keep_if_idle(idle, tonumber(ARGV[9]))
+  reply[7] = keep_if_idle(idle, tonumber(ARGV[9]), now)
   reply[8], reply[9], reply[10] = -1, 0, 0
   reply[11], reply[12], reply[13], reply[14], reply[15] = -1, 0, 0, 0, 0
   reply[16] = 0

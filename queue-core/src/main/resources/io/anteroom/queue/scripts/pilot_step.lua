@@ -8,7 +8,8 @@
 -- Reply: 1 when this step was taken, 0 when another worker's came first
 -- The decision time is the caller's now bounded by Redis's clock (clock.lua), and hold-until and
 -- seen move with it, so a worker whose clock runs ahead cannot hold the pilot for its lead.
--- Safe to repeat: a repeat finds its own decision time stored and changes nothing.
+-- Safe to repeat: a repeat finds its own decision time stored, changes nothing, and replies 0, as
+-- if another worker's step came first (the worker then adopts the stored state, its own).
 
 --@include clock.lua
 

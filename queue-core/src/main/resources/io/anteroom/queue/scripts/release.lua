@@ -10,7 +10,8 @@
 -- ARGV: 1 visitor, 2 now (ms)
 -- Reply: 1 when the visitor was running or waiting, 0 otherwise
 -- Safe to repeat until the visitor comes back: a second call finds them finished and changes
--- nothing. A call re-sent after the visitor joined again (enqueue.lua, with their ticket) would end
+-- nothing, and replies 0, as for a visitor who was not there: the origin's release is then not
+-- counted in the room's events, and an operator's is answered 404 although it took effect. A call re-sent after the visitor joined again (enqueue.lua, with their ticket) would end
 -- that new place too. Accepted: Lettuce re-sends a call only within about two command timeouts
 -- (default 500ms), and the visitor would have to be released, hear of it and join again through another
 -- connection within it; the cost is the new place (their next request joins at the back), never

@@ -2,7 +2,8 @@
 -- below the lower threshold (or without any traffic), without a break, for the cool-down. The start of the quiet spell is
 -- kept in the state hash, so any number of workers agree.
 -- When it is done, the queue's keys are given a time to live, so the keys of an item that was hot
--- once do not stay forever; the worker's expiry removes it again while the queue is on.
+-- once do not stay forever, and the state keeps when (settled-at); the worker's expiry removes the
+-- time to live again while the queue is on, by a call made after that (expire.lua).
 -- KEYS: 1 waiting, 2 running, 3 finished, 4 seen, 5 state, 6 sessions, 7 budget (unused),
 --       8 admitted, 9 hits
 -- ARGV: 1 now (ms), 2 window (s), 3 quiet below (requests per second), 4 cool-down (ms),
@@ -33,6 +34,7 @@ if not since then
 end
 if now - since >= tonumber(ARGV[4]) then
   redis.call('HDEL', KEYS[5], 'quiet-since')
+  redis.call('HSET', KEYS[5], 'settled-at', now)
   for _, i in ipairs({2, 3, 4, 5, 8}) do
     redis.call('PEXPIRE', KEYS[i], tonumber(ARGV[5]))
   end

@@ -9,9 +9,12 @@
 -- has ended it yet (it never does for a queue that is off): it is ended here as expire.lua would
 -- (finished, counted expired, its admission by the line gone with it), never renewed, so a pass
 -- kept past its end cannot bring it back nor the visitor back into the room's users.
--- A visitor neither running nor finished whose pass was confirmed a whole second before the line's
--- incarnation began (rejoin.lua: since, written by the recovery, or now when missing) had a session
--- the store lost: it runs again from now, counted by the cap and the room as before. A session
+-- In a line a recovery began (reborn.lua wrote hold-until), a visitor neither running nor finished
+-- whose pass was confirmed a whole second before the line's incarnation began (rejoin.lua: since)
+-- had a session the store lost: it runs again from now, counted by the cap and the room as before.
+-- Elsewhere (a line whose keys were deleted while its queue was off, idle_keys.lua, forget.lua)
+-- nothing is taken back and nothing written: a pass of a queue that is off is registered again by
+-- the gateway (register.lua), with the idle time to live. A session
 -- that ended is in finished for finished-retention, which outlasts a pass left unconfirmed. One in
 -- line is known to the line too (the origin sent them back to the front, reenter.lua): a copy of
 -- their pass never takes a session back beside their place.
@@ -39,8 +42,8 @@ if running then
   return 1
 end
 local checked = tonumber(ARGV[3]) or 0
-if checked <= 0 or redis.call('ZSCORE', KEYS[3], visitor)
-    or redis.call('ZSCORE', KEYS[1], visitor) then
+if checked <= 0 or redis.call('HEXISTS', KEYS[5], 'hold-until') == 0
+    or redis.call('ZSCORE', KEYS[3], visitor) or redis.call('ZSCORE', KEYS[1], visitor) then
   return 0
 end
 if math.floor(checked / 1000) >= math.floor(rejoin_since(KEYS[5], now) / 1000) then

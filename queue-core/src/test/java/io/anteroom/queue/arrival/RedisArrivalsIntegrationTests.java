@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.anteroom.queue.QueueKeys;
 import io.anteroom.queue.RedisFixture;
+import io.anteroom.queue.script.QueueScripts;
+import io.anteroom.queue.script.ScriptRunner;
 import io.anteroom.queue.time.MutableClock;
+import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.XAddArgs;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
@@ -120,12 +123,36 @@ class RedisArrivalsIntegrationTests {
   }
 
   @Test
-  void recordIsNotSafeToRepeatAsItsHeaderSays() {
+  void twoFlushesOfTheSameArrivalsRecordThemTwiceAsTheGatewayNeverSendsOneAgain() {
     List<Arrival> flush = List.of(new Arrival(now(), "1"));
     arrivals.record("shop", 1, flush).block();
     arrivals.record("shop", 1, flush).block();
 
     assertThat(all().arrivals()).hasSize(2);
+  }
+
+  @Test
+  void aFlushLettuceSendsAgainIsRecordedOnce() {
+    String[] keysOfTheCall = {keys.arrivals("shop"), keys.arrivalFlushes("shop")};
+    String[] call = {
+      Long.toString(now()), "1", "1000", "86400000", "10000", "flush-1", Long.toString(now()), "1"
+    };
+    ScriptRunner scripts = new ScriptRunner(fixture.connector().commands(), clock);
+
+    List<Long> first =
+        scripts
+            .<List<Long>>run(QueueScripts.ARRIVALS, ScriptOutputType.MULTI, keysOfTheCall, call)
+            .block();
+    clock.advance(Duration.ofMillis(900));
+    List<Long> again =
+        scripts
+            .<List<Long>>run(QueueScripts.ARRIVALS, ScriptOutputType.MULTI, keysOfTheCall, call)
+            .block();
+
+    assertThat(first).containsExactly(1L, 0L);
+    assertThat(again).containsExactly(0L, 0L);
+    assertThat(all().arrivals()).hasSize(1);
+    assertThat(sync.pttl(keys.arrivalFlushes("shop"))).isBetween(1L, 60_000L);
   }
 
   @Test
