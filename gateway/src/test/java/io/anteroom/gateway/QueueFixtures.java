@@ -43,7 +43,11 @@ public final class QueueFixtures {
   /** The room's live-settings hash as Redis holds it. */
   public static Map<String, String> settingsHash(
       DeferredRedisConnector connector, QueueKeys keys, String room) {
-    return connector.commands().hgetall(keys.settings(room)).toCompletableFuture().join();
+    Map<String, String> fields =
+        new java.util.HashMap<>(
+            connector.commands().hgetall(keys.settings(room)).toCompletableFuture().join());
+    fields.keySet().removeIf(QueueKeys::isStoreField);
+    return fields;
   }
 
   /**

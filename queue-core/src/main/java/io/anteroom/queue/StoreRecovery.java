@@ -17,7 +17,8 @@ import reactor.core.publisher.Mono;
  * What one gateway or worker writes back when its read of the active queues finds the store came
  * back without what it read last (active_read.lua): empty, or older. Either way the queues it knew
  * to be on are on again, their lines let those they lost rejoin at their old place (reborn.lua,
- * rejoin.lua), and the room's live settings it read last are written back where missing.
+ * rejoin.lua), and the room's live settings it read last are written back: where missing, or by
+ * generation.
  */
 final class StoreRecovery {
 
@@ -106,7 +107,9 @@ final class StoreRecovery {
                       older ? "older" : "")
                   .then(announce(queue, true));
             })
-        .thenMany(Flux.fromIterable(remembered).flatMap(Remembered::writeBack))
+        .thenMany(
+            Flux.fromIterable(remembered)
+                .flatMap(memory -> older ? memory.restore() : memory.writeBack()))
         .then();
   }
 

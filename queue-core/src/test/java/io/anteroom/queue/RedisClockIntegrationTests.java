@@ -29,7 +29,7 @@ class RedisClockIntegrationTests {
   final QueueId queue = QueueId.of("shop", "42");
 
   /** 10 a second, a burst of 10, sessions of 10 minutes, abandon-after 2 minutes. */
-  final RoomPolicy policy =
+  static final RoomPolicy POLICY =
       new RoomPolicy(
           10,
           Duration.ofSeconds(1),
@@ -38,6 +38,8 @@ class RedisClockIntegrationTests {
           Duration.ofMinutes(2),
           500,
           Duration.ofHours(1));
+
+  final RoomPolicy policy = POLICY;
 
   @BeforeEach
   void setUp() {

@@ -2,6 +2,7 @@ package io.anteroom.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.anteroom.queue.policy.RedisSettingsStore;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.script.QueueScripts;
 import io.anteroom.queue.time.MutableClock;
@@ -40,15 +41,7 @@ class StoreAgeIntegrationTests {
   /** A clock standing still at the real time: nobody goes in at once from an empty bucket. */
   final MutableClock clock = new MutableClock(Instant.now());
 
-  final RoomPolicy policy =
-      new RoomPolicy(
-          10,
-          Duration.ofSeconds(1),
-          10_000,
-          Duration.ofMinutes(10),
-          Duration.ofMinutes(2),
-          500,
-          Duration.ofHours(1));
+  final RoomPolicy policy = RedisClockIntegrationTests.POLICY;
 
   @BeforeEach
   void setUp() {
@@ -158,6 +151,51 @@ class StoreAgeIntegrationTests {
     // The write-back is the whole hash as read, by generation: after a change it is not written,
     // so what the snapshot lost (later) stays lost, and the change stands.
     assertThat(gateway.read().block().queues()).isEmpty();
+  }
+
+  @Test
+  void liveSettingsChangedInTheLostSecondsAreWrittenBackUnlessChangedAgainSince()
+      throws InterruptedException {
+    RedisSettingsStore gatewaySettings =
+        new RedisSettingsStore(fixture.connector().commands(), keys);
+    RedisSettingsStore workerSettings =
+        new RedisSettingsStore(fixture.connector().commands(), keys);
+    RedisActiveQueues gateway = remembering(gatewaySettings);
+    RedisActiveQueues worker = remembering(workerSettings);
+    gateway.activate(line, Activation.MANUAL).block();
+    gatewaySettings.put("shop", null, Map.of("admit-per-second", "10")).block();
+    gateway.read().block();
+    sync.save();
+    gatewaySettings.put("shop", null, Map.of("admit-per-second", "25")).block();
+    gatewaySettings.put("shop", "1", Map.of("max-active", "5")).block();
+    gatewaySettings.overrides("shop").block();
+    workerSettings.overrides("shop").block();
+    readAfterASecond(gateway, worker);
+
+    backFromTheSnapshot();
+    assertThat(sync.hget(keys.settings("shop"), "admit-per-second")).isEqualTo("10");
+    gateway.read().block();
+
+    assertThat(gatewaySettings.overrides("shop").block().room())
+        .isEqualTo(Map.of("admit-per-second", "25"));
+    assertThat(gatewaySettings.overrides("shop").block().queues().get("1"))
+        .isEqualTo(Map.of("max-active", "5"));
+    new RedisSettingsStore(fixture.connector().commands(), keys)
+        .put("shop", null, Map.of("admit-per-second", "30"))
+        .block();
+    worker.read().block();
+    assertThat(sync.hget(keys.settings("shop"), "admit-per-second"))
+        .as("an operator's change after the write-back stands")
+        .isEqualTo("30");
+  }
+
+  RedisActiveQueues remembering(RedisSettingsStore settings) {
+    return new RedisActiveQueues(
+        fixture.connector().commands(),
+        keys,
+        clock,
+        room -> Duration.ofSeconds(20),
+        List.of(settings));
   }
 
   @Test

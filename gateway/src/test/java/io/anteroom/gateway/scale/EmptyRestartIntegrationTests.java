@@ -1,5 +1,11 @@
 package io.anteroom.gateway.scale;
 
+import static io.anteroom.gateway.scale.StoreLossChecks.ABANDON;
+import static io.anteroom.gateway.scale.StoreLossChecks.BURST;
+import static io.anteroom.gateway.scale.StoreLossChecks.HOLD;
+import static io.anteroom.gateway.scale.StoreLossChecks.PASS_HEADER;
+import static io.anteroom.gateway.scale.StoreLossChecks.RATE;
+import static io.anteroom.gateway.scale.StoreLossChecks.TICK;
 import static org.awaitility.Awaitility.await;
 
 import io.anteroom.gateway.GatewayApp;
@@ -44,17 +50,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @SystemTest
 class EmptyRestartIntegrationTests {
 
-  static final String PASS_HEADER = "Anteroom-Pass";
-  static final double RATE = 10;
-  static final double BURST = 5; // admit-burst 500ms at 10 a second
   static final int CAP = 5;
   static final int LINE = 60;
-  static final String TICK = "100ms";
-  static final long[] WINDOWS_MS = {100, 250, 500, 1_000, 2_000, 5_000};
-  // abandon-after 20s: pages poll at least every 5 s, so the line is held 7 s after the loss
-  // (RoomPolicy#rejoinHold).
-  static final String ABANDON = "--anteroom.defaults.abandon-after=20s";
-  static final Duration HOLD = Duration.ofSeconds(7);
 
   static final QueueId BY_RATE = QueueId.of("shop", "1");
   static final QueueId BY_CAP = QueueId.of("shop", "2");

@@ -1,5 +1,11 @@
 package io.anteroom.gateway.scale;
 
+import static io.anteroom.gateway.scale.StoreLossChecks.ABANDON;
+import static io.anteroom.gateway.scale.StoreLossChecks.BURST;
+import static io.anteroom.gateway.scale.StoreLossChecks.HOLD;
+import static io.anteroom.gateway.scale.StoreLossChecks.PASS_HEADER;
+import static io.anteroom.gateway.scale.StoreLossChecks.RATE;
+import static io.anteroom.gateway.scale.StoreLossChecks.TICK;
 import static org.awaitility.Awaitility.await;
 
 import io.anteroom.gateway.GatewayApp;
@@ -46,14 +52,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @SystemTest
 class OlderStoreIntegrationTests {
 
-  static final String PASS_HEADER = "Anteroom-Pass";
-  static final double RATE = 10;
-  static final double BURST = 5; // admit-burst 500ms at 10 a second
   static final int LINE = 60;
-  static final String TICK = "100ms";
-  static final String ABANDON = "--anteroom.defaults.abandon-after=20s";
-  static final Duration HOLD = Duration.ofSeconds(7);
-  static final Duration BEHIND = Duration.ofSeconds(3);
+  static final Duration BEHIND = Duration.ofSeconds(2);
 
   static final QueueId LINE_QUEUE = QueueId.of("shop", "1");
   static final QueueId TURNED_ON_LATE = QueueId.of("shop", "3");
@@ -98,7 +98,7 @@ class OlderStoreIntegrationTests {
         .until(() -> crowd.waiting(LINE_QUEUE.item()) >= LINE);
     instances.startWorker(proxy.redisUri(), TICK, ABANDON);
     instances.startWorker(proxy.redisUri(), TICK, ABANDON);
-    sleep(Duration.ofSeconds(3));
+    sleep(Duration.ofSeconds(2));
 
     RedisServer replica = instances.keep(RedisServer.start());
     replica.command("REPLICAOF", primary.host(), Integer.toString(primary.port()));
@@ -122,7 +122,7 @@ class OlderStoreIntegrationTests {
     instances.report(
         "primary killed, the replica %s s behind in its place: %d waiting on it",
         BEHIND.toSeconds(), kept.waiting().size());
-    sleep(HOLD.plusSeconds(10));
+    sleep(HOLD.plusSeconds(5));
     crowd.close();
     instances.workers.forEach(worker -> worker.kill());
     List<RedisMonitor.Command> after = replicaMonitor.stop();

@@ -12,6 +12,7 @@ import io.anteroom.gateway.token.TokenProperties;
 import io.anteroom.gateway.token.Verified;
 import io.anteroom.queue.QueueId;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.HashSet;
 import java.util.List;
@@ -28,6 +29,21 @@ import org.assertj.core.api.SoftAssertions;
 final class StoreLossChecks {
 
   static final long[] WINDOWS_MS = {100, 250, 500, 1_000, 2_000, 5_000};
+
+  /** The room the store-loss tests serve: 10 a second, a burst of 5 (admit-burst 500ms). */
+  static final double RATE = 10;
+
+  static final double BURST = 5;
+  static final String PASS_HEADER = "Anteroom-Pass";
+  static final String TICK = "100ms";
+
+  /**
+   * abandon-after 20s: pages poll at least every 5 s, so the line is held 7 s after the loss
+   * (RoomPolicy#rejoinHold).
+   */
+  static final String ABANDON = "--anteroom.defaults.abandon-after=20s";
+
+  static final Duration HOLD = Duration.ofSeconds(7);
 
   private final Instances instances;
   private final SoftAssertions softly;

@@ -22,8 +22,10 @@ import reactor.core.publisher.Mono;
  * {@link SettingsStore} in one hash per room, {@link QueueKeys#settings(String)}: a room override
  * is the field {@code <property>}, a queue override the field {@code <item>/<property>} (item ids
  * never contain {@code /}; a field whose item is not a valid item id, written by hand, is skipped).
- * One read gives a gateway or worker everything of a room. What was read last of each room is
- * written back where missing when the store came back empty ({@link Remembered}).
+ * One read gives a gateway or worker everything of a room. Every change moves the hash's
+ * generation, field {@code .gen} (settings.lua), which readers leave out. What was read last of
+ * each room is written back where missing when the store came back empty, and by generation when it
+ * came back older ({@link Remembered}).
  */
 public final class RedisSettingsStore implements SettingsStore, Remembered {
 
@@ -50,16 +52,33 @@ public final class RedisSettingsStore implements SettingsStore, Remembered {
   @Override
   public Mono<Void> writeBack() {
     return Flux.fromIterable(lastRead.entrySet())
-        .filter(room -> !room.getValue().isEmpty())
+        .filter(room -> !settings(room.getValue()).isEmpty())
         .flatMap(
             room ->
                 scripts.run(
                     QueueScripts.REASSERT,
                     ScriptOutputType.INTEGER,
                     new String[] {keys.settings(room.getKey())},
-                    room.getValue().entrySet().stream()
-                        .flatMap(field -> Stream.of(field.getKey(), field.getValue()))
-                        .toArray(String[]::new)))
+                    pairs(settings(room.getValue()))))
+        .then();
+  }
+
+  @Override
+  public Mono<Void> restore() {
+    return Flux.fromIterable(lastRead.entrySet())
+        .filter(room -> room.getValue().containsKey(QueueKeys.GENERATION))
+        .flatMap(
+            room -> {
+              String[] pairs = pairs(settings(room.getValue()));
+              String[] args = new String[pairs.length + 1];
+              args[0] = room.getValue().get(QueueKeys.GENERATION);
+              System.arraycopy(pairs, 0, args, 1, pairs.length);
+              return scripts.run(
+                  QueueScripts.RESTORE,
+                  ScriptOutputType.INTEGER,
+                  new String[] {keys.settings(room.getKey())},
+                  args);
+            })
         .then();
   }
 
@@ -68,9 +87,7 @@ public final class RedisSettingsStore implements SettingsStore, Remembered {
     if (values.isEmpty()) {
       return Mono.empty();
     }
-    Map<String, String> fields = new LinkedHashMap<>();
-    values.forEach((property, value) -> fields.put(field(room, item, property), value));
-    return Mono.fromCompletionStage(() -> commands.hset(keys.settings(room), fields)).then();
+    return change(room, item, values, List.of());
   }
 
   @Override
@@ -78,8 +95,7 @@ public final class RedisSettingsStore implements SettingsStore, Remembered {
     if (properties.isEmpty()) {
       return Mono.empty();
     }
-    String[] fields = properties.stream().map(p -> field(room, item, p)).toArray(String[]::new);
-    return Mono.fromCompletionStage(() -> commands.hdel(keys.settings(room), fields)).then();
+    return change(room, item, Map.of(), properties);
   }
 
   @Override
@@ -106,20 +122,34 @@ public final class RedisSettingsStore implements SettingsStore, Remembered {
     return item == null ? property : QueueId.named(room, item).item() + ITEM_SEPARATOR + property;
   }
 
-  private static Overrides split(Map<String, String> fields) {
+  /** The settings among a hash's fields: all but the hash's own ({@code .gen}). */
+  private static Map<String, String> settings(Map<String, String> fields) {
+    Map<String, String> settings = new LinkedHashMap<>(fields);
+    settings.keySet().removeIf(QueueKeys::isStoreField);
+    return settings;
+  }
+
+  private static String[] pairs(Map<String, String> fields) {
+    return fields.entrySet().stream()
+        .flatMap(field -> Stream.of(field.getKey(), field.getValue()))
+        .toArray(String[]::new);
+  }
+
+  private static Overrides split(Map<String, String> hash) {
     Map<String, String> room = new HashMap<>();
     Map<String, Map<String, String>> queues = new HashMap<>();
-    fields.forEach(
-        (field, value) -> {
-          int separator = field.indexOf(ITEM_SEPARATOR);
-          if (separator < 0) {
-            room.put(field, value);
-          } else if (QueueId.isItem(field.substring(0, separator))) {
-            queues
-                .computeIfAbsent(field.substring(0, separator), item -> new HashMap<>())
-                .put(field.substring(separator + 1), value);
-          }
-        });
+    settings(hash)
+        .forEach(
+            (field, value) -> {
+              int separator = field.indexOf(ITEM_SEPARATOR);
+              if (separator < 0) {
+                room.put(field, value);
+              } else if (QueueId.isItem(field.substring(0, separator))) {
+                queues
+                    .computeIfAbsent(field.substring(0, separator), item -> new HashMap<>())
+                    .put(field.substring(separator + 1), value);
+              }
+            });
     return new Overrides(room, queues);
   }
 }

@@ -1,5 +1,6 @@
--- Shared by the scripts that change the active-queues hash (active_set.lua, deactivate.lua) and by
--- active_read.lua when it finds the hash new: moves the hash's generation, field '.gen'. A hash
+-- Shared by the scripts that change the active-queues hash (active_set.lua, deactivate.lua) or a
+-- room's settings (settings.lua), and by active_read.lua when it finds the hash new: moves the
+-- hash's generation, field '.gen'. A hash
 -- that has none (new, or emptied by a restart, FLUSHALL or a deletion) starts from Redis's clock in
 -- microseconds, not from 1: a reader still holding a generation of the hash before cannot find it
 -- again by chance and take the new entries for the ones it read (the old generation plus the

@@ -1,10 +1,11 @@
--- Writes back the active-queues hash as a caller last read it, after the store came back older
--- than that read (active_read.lua, verdict 2): only while the hash's generation is below the one
--- the caller read, so of several callers the one that read last wins; a change an operator or a
--- gateway made since moved the generation to Redis's time (generation.lua), past every generation
--- read before the loss, so it is never undone. The hash then holds exactly the caller's entries, at
--- the caller's generation.
--- KEYS: 1 active queues hash
+-- Writes back a hash as a caller last read it (the active queues, a room's live settings), after
+-- the store came back older than that read (active_read.lua, verdict 2): only while the hash's
+-- generation is below the one the caller read, so of several callers the one that read last wins;
+-- a change an operator or a gateway made since moved the generation to Redis's time
+-- (generation.lua), past every generation read before the loss, so it is never undone. The hash
+-- then holds exactly the caller's entries, at the caller's generation. Its own fields (beginning
+-- with '.') other than the generation are left as they are.
+-- KEYS: 1 the hash
 -- ARGV: 1 the generation the caller read, then field, value, ... (the entries it read)
 -- Reply: 1 when written, 0 when not
 -- Safe to repeat at any later moment: a repeat finds the generation it wrote, not below its own.

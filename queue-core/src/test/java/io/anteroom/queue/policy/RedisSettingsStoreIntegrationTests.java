@@ -54,4 +54,22 @@ class RedisSettingsStoreIntegrationTests {
         .isEqualTo(Map.of("max-active", "3", "admit-per-second", "5"));
     assertThat(overrides.room()).isEqualTo(Map.of("mode", "closed"));
   }
+
+  @Test
+  void everyChangeMovesTheHashsGenerationWhichReadersLeaveOut() {
+    SettingsStore store = new RedisSettingsStore(fixture.connector().commands(), keys);
+    store.put("shop", null, Map.of("mode", "paused")).block();
+    long first = Long.parseLong(fixture.sync().hget(keys.settings("shop"), QueueKeys.GENERATION));
+
+    store.remove("shop", null, List.of("mode")).block();
+    long second = Long.parseLong(fixture.sync().hget(keys.settings("shop"), QueueKeys.GENERATION));
+    store.change("shop", "42", Map.of("max-active", "3"), List.of()).block();
+    long third = Long.parseLong(fixture.sync().hget(keys.settings("shop"), QueueKeys.GENERATION));
+
+    assertThat(second).isGreaterThan(first);
+    assertThat(third).isGreaterThan(second);
+    Overrides overrides = store.overrides("shop").block();
+    assertThat(overrides.room()).isEmpty();
+    assertThat(overrides.queues()).containsOnlyKeys("42");
+  }
 }
