@@ -1,5 +1,7 @@
 package io.anteroom.queue;
 
+import static java.lang.Double.NaN;
+
 /**
  * What joining a line gave a visitor. Neither admitted nor in line (position 0): a repeated call
  * found the visitor finished since, and left them so; if they come back, they join again.
@@ -18,6 +20,8 @@ package io.anteroom.queue;
  * @param lineAdmittedAt when admitted: when the line let the visitor in (epoch ms), this very call
  *     or an earlier admission; 0 for one found running without the line's admission (a pass given
  *     while the queue was off), and otherwise
+ * @param place when waiting: the score of the visitor's place in the line, for their ticket (a line
+ *     the store lost takes them back there, in its order); NaN otherwise
  */
 public record EnqueueResult(
     boolean admitted,
@@ -27,7 +31,21 @@ public record EnqueueResult(
     boolean added,
     double measuredRate,
     CapWait capWait,
-    long lineAdmittedAt) {
+    long lineAdmittedAt,
+    double place) {
+
+  /** A result whose place is not known. */
+  public EnqueueResult(
+      boolean admitted,
+      long position,
+      long waiting,
+      boolean requeued,
+      boolean added,
+      double measuredRate,
+      CapWait capWait,
+      long lineAdmittedAt) {
+    this(admitted, position, waiting, requeued, added, measuredRate, capWait, lineAdmittedAt, NaN);
+  }
 
   /** A result without an admission by the line. */
   public EnqueueResult(

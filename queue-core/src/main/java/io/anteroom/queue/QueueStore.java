@@ -44,8 +44,26 @@ public interface QueueStore {
    * @param roomShare the queue's share of the room's places, in (0, 1]: its weight among the room's
    *     queues that are on
    */
+  default Mono<EnqueueResult> enqueue(
+      QueueId queue, String visitor, Instant joinedAt, RoomPolicy policy, double roomShare) {
+    return enqueue(queue, visitor, joinedAt, Double.NaN, policy, roomShare);
+  }
+
+  /**
+   * {@link #enqueue(QueueId, String, Instant, RoomPolicy, double)} for a visitor whose ticket also
+   * names the place they held ({@link EnqueueResult#place()}): one who rejoins takes it back, so a
+   * lottery or pre-queue keeps its drawn order through the loss, and a first-come line its exact
+   * one.
+   *
+   * @param place the score the ticket names, NaN for none
+   */
   Mono<EnqueueResult> enqueue(
-      QueueId queue, String visitor, Instant joinedAt, RoomPolicy policy, double roomShare);
+      QueueId queue,
+      String visitor,
+      Instant joinedAt,
+      double place,
+      RoomPolicy policy,
+      double roomShare);
 
   /**
    * {@link #enqueue} for an id minted for this very request, which cannot have been in the queue

@@ -1,5 +1,7 @@
 package io.anteroom.queue;
 
+import static java.lang.Double.NaN;
+
 import io.anteroom.queue.policy.Mode;
 import io.anteroom.queue.policy.RoomPolicy;
 import io.anteroom.queue.script.LuaScript;
@@ -92,12 +94,18 @@ public final class RedisQueueStore implements QueueStore {
 
   @Override
   public Mono<EnqueueResult> enqueue(
-      QueueId queue, String visitor, Instant joinedAt, RoomPolicy policy, double roomShare) {
+      QueueId queue,
+      String visitor,
+      Instant joinedAt,
+      double place,
+      RoomPolicy policy,
+      double roomShare) {
     Instant instant = clock.instant();
-    String[] args = Arrays.copyOf(PlaceCalls.placeArgs(visitor, instant, policy), 12);
+    String[] args = Arrays.copyOf(PlaceCalls.placeArgs(visitor, instant, policy), 13);
     args[7] = Long.toString(policy.idleTimeToLive().toMillis());
     args[8] = joinedAt == null ? "0" : Long.toString(joinedAt.toEpochMilli());
     PlaceCalls.roomLimitArgs(args, 9, policy, roomShare);
+    args[12] = Double.isNaN(place) ? "" : Double.toString(place);
     return list(QueueScripts.ENQUEUE, queue, args)
         .doOnNext(r -> reportIdle(queue, r.get(6) == 1L, policy))
         .map(r -> enqueued(queue, r, instant.toEpochMilli(), 0, policy));
@@ -163,7 +171,14 @@ public final class RedisQueueStore implements QueueStore {
         r.get(4) == 1,
         waiting ? rate : 0,
         CapWait.of(r, 7, now, policy),
-        r.get(15));
+        r.get(15),
+        place(r));
+  }
+
+  /** The place a waiting visitor's reply names (a score as Redis writes it), NaN for none. */
+  private static double place(List<?> reply) {
+    Object place = reply.size() > 16 ? reply.get(16) : null;
+    return place instanceof String score && !score.isEmpty() ? Double.parseDouble(score) : NaN;
   }
 
   @Override

@@ -127,17 +127,29 @@ class RedisQueueStoreIntegrationTests {
           io.anteroom.queue.policy.PolicyParser.apply(
               "test", POLICY, java.util.Map.of("mode", "paused"));
 
-      assertThat(enqueue("v1", paused)).isEqualTo(new EnqueueResult(false, 1, 1, false, true));
+      assertThat(enqueue("v1", paused))
+          .usingRecursiveComparison()
+          .ignoringFields("place")
+          .isEqualTo(new EnqueueResult(false, 1, 1, false, true));
       assertThat(running()).isEmpty();
-      assertThat(enqueue("v2")).isEqualTo(new EnqueueResult(false, 2, 2, false, true));
+      assertThat(enqueue("v2"))
+          .usingRecursiveComparison()
+          .ignoringFields("place")
+          .isEqualTo(new EnqueueResult(false, 2, 2, false, true));
     }
 
     @Test
     void enqueueWhenBucketIsEmptyThenWaits() {
       drainBucket();
 
-      assertThat(enqueue("v1")).isEqualTo(new EnqueueResult(false, 1, 1, false, true));
-      assertThat(enqueue("v2")).isEqualTo(new EnqueueResult(false, 2, 2, false, true));
+      assertThat(enqueue("v1"))
+          .usingRecursiveComparison()
+          .ignoringFields("place")
+          .isEqualTo(new EnqueueResult(false, 1, 1, false, true));
+      assertThat(enqueue("v2"))
+          .usingRecursiveComparison()
+          .ignoringFields("place")
+          .isEqualTo(new EnqueueResult(false, 2, 2, false, true));
       assertThat(waiting()).containsExactly("v1", "v2");
       assertThat(sync.zscore(keys.seen(queue), "v1")).isEqualTo((double) clock.millis());
     }
@@ -151,7 +163,10 @@ class RedisQueueStoreIntegrationTests {
 
       // v1's session, just begun, has to end first.
       CapWait untilV1Ends = new CapWait(capOfOne.sessionIdleLimit().toMillis(), 0, 1);
-      assertThat(second).isEqualTo(new EnqueueResult(false, 1, 1, false, true, 0, untilV1Ends));
+      assertThat(second)
+          .usingRecursiveComparison()
+          .ignoringFields("place")
+          .isEqualTo(new EnqueueResult(false, 1, 1, false, true, 0, untilV1Ends));
     }
 
     @Test
@@ -160,7 +175,10 @@ class RedisQueueStoreIntegrationTests {
       enqueue("v1");
       clock.advance(Duration.ofSeconds(5));
 
-      assertThat(enqueue("v2")).isEqualTo(new EnqueueResult(false, 2, 2, false, true));
+      assertThat(enqueue("v2"))
+          .usingRecursiveComparison()
+          .ignoringFields("place")
+          .isEqualTo(new EnqueueResult(false, 2, 2, false, true));
     }
 
     @Test
@@ -170,7 +188,10 @@ class RedisQueueStoreIntegrationTests {
       enqueue("v2");
       clock.advance(Duration.ofSeconds(3));
 
-      assertThat(enqueue("v1")).isEqualTo(new EnqueueResult(false, 1, 2, false, false));
+      assertThat(enqueue("v1"))
+          .usingRecursiveComparison()
+          .ignoringFields("place")
+          .isEqualTo(new EnqueueResult(false, 1, 2, false, false));
       assertThat(waiting()).containsExactly("v1", "v2");
       assertThat(sync.zscore(keys.seen(queue), "v1")).isEqualTo((double) clock.millis());
       assertThat(store.counts(queue).block().enqueued()).isEqualTo(2);
@@ -194,7 +215,10 @@ class RedisQueueStoreIntegrationTests {
 
       EnqueueResult again = enqueue("v1");
 
-      assertThat(again).isEqualTo(new EnqueueResult(false, 1, 1, true, true));
+      assertThat(again)
+          .usingRecursiveComparison()
+          .ignoringFields("place")
+          .isEqualTo(new EnqueueResult(false, 1, 1, true, true));
       assertThat(finished()).isEmpty();
     }
 
@@ -208,7 +232,10 @@ class RedisQueueStoreIntegrationTests {
 
       EnqueueResult again = resent(sentAt, () -> enqueue("v1"));
 
-      assertThat(again).isEqualTo(new EnqueueResult(false, 0, 0, false, false));
+      assertThat(again)
+          .usingRecursiveComparison()
+          .ignoringFields("place")
+          .isEqualTo(new EnqueueResult(false, 0, 0, false, false));
       assertThat(waiting()).isEmpty();
       assertThat(finished()).containsExactly("v1");
     }
@@ -218,7 +245,10 @@ class RedisQueueStoreIntegrationTests {
       assertThat(enqueue("v1").admitted()).isTrue();
       store.release(queue, "v1").block();
 
-      assertThat(enqueue("v1")).isEqualTo(new EnqueueResult(false, 0, 0, false, false));
+      assertThat(enqueue("v1"))
+          .usingRecursiveComparison()
+          .ignoringFields("place")
+          .isEqualTo(new EnqueueResult(false, 0, 0, false, false));
       assertThat(running()).isEmpty();
       assertThat(finished()).containsExactly("v1");
       assertThat(store.counts(queue).block().admitted()).isEqualTo(1);
@@ -233,6 +263,8 @@ class RedisQueueStoreIntegrationTests {
       status("v1");
 
       assertThat(resent(sentAt, () -> enqueue("v1")))
+          .usingRecursiveComparison()
+          .ignoringFields("place")
           .isEqualTo(new EnqueueResult(false, 1, 1, false, false));
       assertThat(sync.zscore(keys.seen(queue), "v1")).isEqualTo((double) clock.millis());
     }
@@ -257,8 +289,14 @@ class RedisQueueStoreIntegrationTests {
       drainBucket();
       enqueue("v1");
 
-      assertThat(join("v2")).isEqualTo(new EnqueueResult(false, 2, 2, false, true));
-      assertThat(join("v3")).isEqualTo(new EnqueueResult(false, 3, 3, false, true));
+      assertThat(join("v2"))
+          .usingRecursiveComparison()
+          .ignoringFields("place")
+          .isEqualTo(new EnqueueResult(false, 2, 2, false, true));
+      assertThat(join("v3"))
+          .usingRecursiveComparison()
+          .ignoringFields("place")
+          .isEqualTo(new EnqueueResult(false, 3, 3, false, true));
       assertThat(waiting()).containsExactly("v1", "v2", "v3");
       assertThat(sync.zscore(keys.seen(queue), "v3")).isEqualTo((double) clock.millis());
       assertThat(store.counts(queue).block().enqueued()).isEqualTo(3);
@@ -287,7 +325,10 @@ class RedisQueueStoreIntegrationTests {
       join("v2");
       clock.advance(Duration.ofSeconds(3));
 
-      assertThat(join("v1")).isEqualTo(new EnqueueResult(false, 1, 2, false, false));
+      assertThat(join("v1"))
+          .usingRecursiveComparison()
+          .ignoringFields("place")
+          .isEqualTo(new EnqueueResult(false, 1, 2, false, false));
       assertThat(waiting()).containsExactly("v1", "v2");
       assertThat(sync.zscore(keys.seen(queue), "v1")).isEqualTo((double) clock.millis());
       assertThat(store.counts(queue).block().enqueued()).isEqualTo(2);
@@ -330,7 +371,10 @@ class RedisQueueStoreIntegrationTests {
 
       EnqueueResult again = resent(sentAt, () -> join("v1"));
 
-      assertThat(again).isEqualTo(new EnqueueResult(false, 0, 0, false, false));
+      assertThat(again)
+          .usingRecursiveComparison()
+          .ignoringFields("place")
+          .isEqualTo(new EnqueueResult(false, 0, 0, false, false));
       assertThat(running()).isEmpty();
       assertThat(finished()).containsExactly("v1");
       assertThat(store.counts(queue).block().admitted()).isEqualTo(1);
@@ -347,7 +391,10 @@ class RedisQueueStoreIntegrationTests {
 
       EnqueueResult again = resent(sentAt, () -> join("v1"));
 
-      assertThat(again).isEqualTo(new EnqueueResult(false, 0, 1, false, false));
+      assertThat(again)
+          .usingRecursiveComparison()
+          .ignoringFields("place")
+          .isEqualTo(new EnqueueResult(false, 0, 1, false, false));
       assertThat(waiting()).containsExactly("v2");
       assertThat(finished()).containsExactly("v1");
       assertThat(store.counts(queue).block().enqueued()).isEqualTo(2);
@@ -362,6 +409,8 @@ class RedisQueueStoreIntegrationTests {
       status("v1");
 
       assertThat(resent(sentAt, () -> join("v1")))
+          .usingRecursiveComparison()
+          .ignoringFields("place")
           .isEqualTo(new EnqueueResult(false, 1, 1, false, false));
       assertThat(sync.zscore(keys.seen(queue), "v1")).isEqualTo((double) clock.millis());
     }
@@ -373,6 +422,8 @@ class RedisQueueStoreIntegrationTests {
               "test", POLICY, java.util.Map.of("mode", "paused"));
 
       assertThat(store.join(queue, "v1", paused).block())
+          .usingRecursiveComparison()
+          .ignoringFields("place")
           .isEqualTo(new EnqueueResult(false, 1, 1, false, true));
       assertThat(running()).isEmpty();
     }
@@ -1015,6 +1066,55 @@ class RedisQueueStoreIntegrationTests {
       comeBack("a", joined);
 
       assertThat(waiting()).containsExactly("newcomer", "a");
+    }
+
+    @Test
+    void aWaitingVisitorIsToldTheScoreOfTheirPlaceForTheirTicketAndOthersNone() {
+      drainBucket();
+      EnqueueResult first = enqueue("a");
+      EnqueueResult second = store.join(queue, "b", POLICY).block();
+      sync.hset(keys.state(queue), java.util.Map.of("tokens", "1"));
+      sync.del(keys.waiting(queue));
+      EnqueueResult admitted = enqueue("c");
+
+      assertThat(first.place()).as("the line's first place").isEqualTo(1);
+      assertThat(second.place()).isEqualTo(2);
+      assertThat(admitted.admitted()).isTrue();
+      assertThat(admitted.place()).isNaN();
+    }
+
+    @Test
+    void aLotteryKeepsItsDrawnOrderThroughTheLossWhateverOrderItsTicketsComeBackIn() {
+      RoomPolicy lottery =
+          io.anteroom.queue.policy.PolicyParser.apply(
+              "test", POLICY, java.util.Map.of("queueing", "random"));
+      drainBucket();
+      List<String> arrived = new ArrayList<>();
+      java.util.Map<String, EnqueueResult> tickets = new java.util.HashMap<>();
+      java.util.Map<String, Instant> joined = new java.util.HashMap<>();
+      for (int i = 1; i <= 8; i++) {
+        String visitor = "e" + i;
+        joined.put(visitor, clock.instant());
+        tickets.put(visitor, enqueue(visitor, lottery));
+        arrived.add(visitor);
+        clock.advance(Duration.ofSeconds(1));
+      }
+      List<String> drawn = waiting();
+      assertThat(tickets.values()).allMatch(result -> !Double.isNaN(result.place()));
+
+      storeComesBackEmpty();
+      drainBucket();
+      enqueue("newcomer");
+      java.util.Collections.reverse(arrived);
+      for (String visitor : arrived) {
+        store
+            .enqueue(queue, visitor, joined.get(visitor), tickets.get(visitor).place(), lottery, 1)
+            .block();
+      }
+
+      List<String> expected = new ArrayList<>(drawn);
+      expected.add("newcomer");
+      assertThat(waiting()).containsExactlyElementsOf(expected);
     }
 
     @Test

@@ -42,6 +42,8 @@ public final class Line {
    * @param lineAdmittedAt when admitted: when the line let the visitor in (epoch ms), as Redis
    *     holds it; 0 for one running without the line's admission (a pass given while the queue was
    *     off), and while waiting
+   * @param place when this call put the visitor in line: the score of the place, for the ticket
+   *     ({@link Ticket#place()}); NaN otherwise
    */
   public record Outcome(
       String visitor,
@@ -55,7 +57,8 @@ public final class Line {
       long sessionSince,
       CapWait capWait,
       boolean front,
-      long lineAdmittedAt) {
+      long lineAdmittedAt,
+      double place) {
 
     /**
      * Admitted earlier, with the session's last activity in Redis at {@code sessionSince}, let in
@@ -75,7 +78,8 @@ public final class Line {
           sessionSince,
           CapWait.NONE,
           false,
-          lineAdmittedAt);
+          lineAdmittedAt,
+          Double.NaN);
     }
 
     /** Waiting at a place found in line, as {@code status} says. */
@@ -92,7 +96,8 @@ public final class Line {
           0,
           status.capWait(),
           status.front(),
-          0);
+          0,
+          Double.NaN);
     }
 
     /** Waiting at a place, what the caps hold back not known. */
@@ -110,7 +115,8 @@ public final class Line {
           0,
           CapWait.NONE,
           false,
-          0);
+          0,
+          Double.NaN);
     }
 
     /** What a join did: in line (or admitted at once) by this very call. */
@@ -127,7 +133,8 @@ public final class Line {
           0,
           result.capWait(),
           false,
-          result.lineAdmittedAt());
+          result.lineAdmittedAt(),
+          result.place());
     }
 
     /**
@@ -202,17 +209,20 @@ public final class Line {
    * @param minted true when {@code visitor} was minted for this very request, so nobody can hold a
    *     place under it yet and joining needs no look-up (never for an id derived from an identity,
    *     named by a solved challenge or carried by a ticket, which others may share)
-   * @param joinedAt when the visitor's ticket for this queue says they joined, or null: one whose
-   *     place the store lost takes it back ({@link QueueStore#enqueue(QueueId, String, Instant,
-   *     RoomPolicy)})
+   * @param back the visitor's ticket for this queue when they come back with it, or null: one whose
+   *     place the store lost takes it back, at the place it names ({@link
+   *     QueueStore#enqueue(QueueId, String, Instant, double, RoomPolicy, double)})
    * @return the outcome; an error when Redis failed or the breaker in front of it is open
    */
   public Mono<Outcome> join(
-      QueueId queue, String visitor, boolean minted, Instant joinedAt, RoomPolicy policy) {
+      QueueId queue, String visitor, boolean minted, Ticket back, RoomPolicy policy) {
+    double share = shares.share(queue, policy);
     return redis.call(
         (minted
-                ? store.join(queue, visitor, policy, shares.share(queue, policy))
-                : store.enqueue(queue, visitor, joinedAt, policy, shares.share(queue, policy)))
+                ? store.join(queue, visitor, policy, share)
+                : back == null
+                    ? store.enqueue(queue, visitor, null, policy, share)
+                    : store.enqueue(queue, visitor, back.joinedAt(), back.place(), policy, share))
             .doOnNext(
                 result -> {
                   if (result.added()) {

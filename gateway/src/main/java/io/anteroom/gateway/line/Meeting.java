@@ -18,7 +18,6 @@ import io.anteroom.gateway.token.VisitorIds;
 import io.anteroom.queue.QueueId;
 import io.anteroom.queue.log.ThrottledWarnings;
 import io.anteroom.queue.policy.RoomPolicy;
-import java.time.Instant;
 import java.util.Optional;
 import reactor.core.publisher.Mono;
 
@@ -178,9 +177,9 @@ final class Meeting {
     QueueId queue = visit.queue();
     RoomPolicy policy = visit.policy();
     Ticket ticket = visit.ticket();
-    Instant joinedAt = comingBack && ticket.visitor().equals(newcomer) ? ticket.joinedAt() : null;
+    Ticket back = comingBack && ticket.visitor().equals(newcomer) ? ticket : null;
     Mono<Line.Outcome> joined =
-        line.join(queue, newcomer, minted, joinedAt, policy)
+        line.join(queue, newcomer, minted, back, policy)
             .doOnNext(
                 outcome -> {
                   if (!outcome.admitted()) {
@@ -224,7 +223,7 @@ final class Meeting {
           Given.FROM_LINE);
     }
     if (outcome.joined()) {
-      call.set(tickets.joined(outcome.visitor(), queue));
+      call.set(tickets.joined(outcome.visitor(), queue, outcome.place()));
     }
     return call.answer(
         new Wait(WaitingView.of(outcome, policy, shares.configuredRate(queue, policy))));

@@ -36,6 +36,14 @@ public final class Tickets {
   }
 
   /**
+   * The cookie of a new ticket for {@code visitor}, who joined the line of {@code queue} now at
+   * {@code place} (a score, NaN when not known).
+   */
+  public ResponseCookie joined(String visitor, QueueId queue, double place) {
+    return cookies.ticket(queue.room(), tokens.issueTicket(visitor, queue, null, place));
+  }
+
+  /**
    * The cookie of a ticket for {@code visitor}, whom the origin failed right after the line
    * admitted them at {@code admittedAt}: sent back to the front of the line of {@code queue}. It
    * says they joined when they were admitted, so were the store to come back empty, they would
@@ -53,6 +61,6 @@ public final class Tickets {
     }
     return cookies.ticket(
         ticket.queue().room(),
-        tokens.issueTicket(ticket.visitor(), ticket.queue(), ticket.joinedAt()));
+        tokens.issueTicket(ticket.visitor(), ticket.queue(), ticket.joinedAt(), ticket.place()));
   }
 }

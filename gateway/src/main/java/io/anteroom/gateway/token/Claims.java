@@ -30,6 +30,13 @@ final class Claims {
     return claims.get(name) instanceof Long l && l >= 0 && l <= MAX_SECONDS ? l : ABSENT;
   }
 
+  /** A finite number claim, or NaN when absent or anything else. */
+  static double number(Map<String, Object> claims, String name) {
+    return claims.get(name) instanceof Number n && Double.isFinite(n.doubleValue())
+        ? n.doubleValue()
+        : Double.NaN;
+  }
+
   /** A whole-number claim from {@code min} to {@code max}, or {@link #ABSENT}. */
   static long whole(Map<String, Object> claims, String name, long min, long max) {
     return claims.get(name) instanceof Long l && l >= min && l <= max ? l : ABSENT;

@@ -132,12 +132,20 @@ final class ClaimsValidator {
       return Verified.rejected(problem);
     }
     long joined = claims.containsKey("joined") ? Claims.seconds(claims, "joined") : issued;
-    if (joined == Claims.ABSENT || joined > issued) {
+    double place = Claims.number(claims, "place");
+    if (joined == Claims.ABSENT
+        || joined > issued
+        || (claims.containsKey("place") && Double.isNaN(place))) {
       return Verified.rejected(Rejection.CLAIMS);
     }
     return Verified.valid(
         new Ticket(
-            visitor, queue, Instant.ofEpochSecond(issued), id, Instant.ofEpochSecond(joined)));
+            visitor,
+            queue,
+            Instant.ofEpochSecond(issued),
+            id,
+            Instant.ofEpochSecond(joined),
+            place));
   }
 
   Verified<Challenge> challenge(Map<String, Object> claims, String room) {

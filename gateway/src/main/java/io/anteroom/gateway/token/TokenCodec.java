@@ -32,7 +32,7 @@ import java.util.function.BiFunction;
  *         {"iss":…,"sub":visitor,"aud":room,"iat":…,"exp":…,"jti":…,
  *          "items":[{"item":item,"until":ms,"checked":ms,"admitted":ms},…]}
  * ticket: {"alg":"HS256","kid":…,"typ":"anteroom-ticket+jwt"}
- *         {"iss":…,"sub":visitor,"aud":room,"item":item,"iat":…,"jti":…,"joined":…}
+ *         {"iss":…,"sub":visitor,"aud":room,"item":item,"iat":…,"jti":…,"joined":…,"place":…}
  * challenge: {"alg":"HS256","kid":…,"typ":"anteroom-challenge+jwt"}
  *         {"iss":…,"sub":visitor,"aud":room,"item":item,"pow":bits,"iat":…,"jti":…}
  * </pre>
@@ -215,15 +215,26 @@ public final class TokenCodec {
    * @param joinedAt when the visitor took the place, for a renewed ticket; null for now
    */
   public String issueTicket(String visitor, QueueId queue, Instant joinedAt) {
+    return issueTicket(visitor, queue, joinedAt, Double.NaN);
+  }
+
+  /**
+   * A ticket for {@code visitor} waiting in {@code queue} at {@code place}.
+   *
+   * @param joinedAt when the visitor took the place, for a renewed ticket; null for now
+   * @param place the score of the place the line gave the visitor ({@link Ticket#place()}), NaN for
+   *     none
+   */
+  public String issueTicket(String visitor, QueueId queue, Instant joinedAt, double place) {
     requireVisitor(visitor);
     long now = nowSeconds();
     long joined = joinedAt == null ? now : Math.min(now, joinedAt.getEpochSecond());
-    JWTClaimsSet claims =
-        common(visitor, queue.room(), now)
-            .claim("item", queue.item())
-            .claim("joined", joined)
-            .build();
-    return sign(ticketHeader, claims);
+    JWTClaimsSet.Builder claims =
+        common(visitor, queue.room(), now).claim("item", queue.item()).claim("joined", joined);
+    if (Double.isFinite(place)) {
+      claims.claim("place", place);
+    }
+    return sign(ticketHeader, claims.build());
   }
 
   /**

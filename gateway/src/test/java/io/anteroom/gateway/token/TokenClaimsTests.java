@@ -87,6 +87,8 @@ class TokenClaimsTests {
         arguments("sub", null, Rejection.CLAIMS),
         arguments("iat", null, Rejection.CLAIMS),
         arguments("jti", "", Rejection.CLAIMS),
+        arguments("place", "12.5", Rejection.CLAIMS),
+        arguments("place", List.of(1), Rejection.CLAIMS),
         arguments("aud", "other-room", Rejection.AUDIENCE));
   }
 

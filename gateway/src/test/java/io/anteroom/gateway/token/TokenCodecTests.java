@@ -159,6 +159,24 @@ class TokenCodecTests {
   }
 
   @Test
+  void aTicketNamesThePlaceItsVisitorHeldAndARenewalKeepsIt() {
+    QueueId queue = new QueueId(ROOM, "sku-1");
+
+    Ticket drawn = valid(codec.readTicket(codec.issueTicket(VISITOR, queue, null, 17.4375), ROOM));
+    Ticket renewed =
+        valid(
+            codec.readTicket(
+                codec.issueTicket(VISITOR, queue, drawn.joinedAt(), drawn.place()), ROOM));
+    Ticket unplaced = valid(codec.readTicket(codec.issueTicket(VISITOR, queue), ROOM));
+    Ticket whole = valid(codec.readTicket(codec.issueTicket(VISITOR, queue, null, 3), ROOM));
+
+    assertThat(drawn.place()).isEqualTo(17.4375);
+    assertThat(renewed.place()).isEqualTo(17.4375);
+    assertThat(unplaced.place()).isNaN();
+    assertThat(whole.place()).isEqualTo(3);
+  }
+
+  @Test
   void twoPassesForTheSameVisitorHaveDifferentIds() {
     String first = codec.issuePass(VISITOR, ROOM, List.of("_"), LIFETIME);
     String second = codec.issuePass(VISITOR, ROOM, List.of("_"), LIFETIME);

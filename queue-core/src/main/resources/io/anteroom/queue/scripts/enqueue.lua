@@ -12,7 +12,9 @@
 --       9 when the visitor's ticket says they joined (ms), 0 for none: one the line does not know
 --         who joined before its incarnation began rejoins at their old place (rejoin.lua),
 --       10 (optional) the room's total active users, 0 for none, 11 (optional) 1 when the room
---         limits new users per minute, 12 (optional) the queue's share of the room's places
+--         limits new users per minute, 12 (optional) the queue's share of the room's places,
+--       13 (optional) the place the visitor's ticket says they held (a score), '' for none: one
+--         who rejoins takes it back, in the old line's order (rejoin.lua)
 -- Reply: {outcome, position, waiting, requeued, added, rate, idle, cap activity, cap turns,
 --   cap ends, room cap activity, room cap turns, room cap ends, room tokens, room refill,
 --   admission}
@@ -32,6 +34,8 @@
 --   admission: when admitted, when the line let the visitor in (ms): now when this call did; 0 for
 --   one found running without the line's admission (a pass given while the queue was off), and
 --   unless admitted
+--   place: when waiting, the score of the visitor's place (as ZSCORE gives it), for their ticket;
+--   '' otherwise
 -- Safe to repeat at any later moment: in line, the place is kept and seen only moves forward;
 -- running, admitted is reported and nothing changes; finished at or after this call's now, the
 -- visitor left after the call was sent, so they stay finished. Only a visitor who finished before
@@ -74,7 +78,7 @@ local function enqueue()
   end
   local left = redis.call('ZSCORE', KEYS[3], visitor)
   if not left then
-    local score = rejoin_score(KEYS[5], tonumber(ARGV[9]) or 0, now)
+    local score = rejoin_score(KEYS[5], tonumber(ARGV[9]) or 0, now, tonumber(ARGV[13]))
     if score then
       return rejoined(visitor, now, score)
     end
@@ -102,4 +106,5 @@ if reply[1] == 1 then
   reply[11], reply[12], reply[13], reply[14], reply[15] = room_wait(KEYS[6], KEYS[7], reply[2],
     reply[3], tonumber(ARGV[10]) or 0, ARGV[11] == '1', now, tonumber(ARGV[12]))
 end
+reply[17] = (reply[1] == 1 and redis.call('ZSCORE', KEYS[1], visitor)) or ''
 return reply

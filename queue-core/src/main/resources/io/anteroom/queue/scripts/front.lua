@@ -1,10 +1,10 @@
 -- Shared by reenter.lua and status.lua: the front of the line, kept for visitors whom the origin
 -- failed right after their admission (reenter.lua). Newcomers take scores from 1 (place.lua), and
--- those who rejoin after the store came back empty small negative ones, seconds apart (rejoin.lua);
--- a re-entrant takes the time they were admitted (ms) less FRONT_BASE, below all of those, so
--- re-entrants go first, in the order they were first admitted. Admission times of this era are
+-- those who rejoin after the store came back empty negative ones (rejoin.lua, near -1e12 or
+-- -1e15); a re-entrant takes the time they were admitted (ms) less FRONT_BASE, below all of those,
+-- so re-entrants go first, in the order they were first admitted. Admission times of this era are
 -- about 1.8e12 ms, so the scores lie near -4e15: whole numbers a double holds exactly (below 2^53),
--- and far below anything a rejoiner gets (at most the seconds since 1970, about -1.8e9). While a
+-- and below half FRONT_BASE, where no rejoiner's score lies. While a
 -- line is held after the store came back empty, re-entrants count among those who rejoined
 -- (rejoin_limit: scores below 0), as they were in line before too.
 

@@ -46,6 +46,7 @@ if length > 0 and ARGV[7] == '' and not want_rate
     reply[11], reply[12], reply[13], reply[14], reply[15] = room_wait(KEYS[6], KEYS[7], reply[2],
       reply[3], tonumber(ARGV[10]) or 0, ARGV[11] == '1', now, tonumber(ARGV[12]))
     reply[16] = 0
+    reply[17] = redis.call('ZSCORE', KEYS[1], visitor) or ''
     return reply
   end
 end
@@ -72,6 +73,7 @@ local function replied(reply)
     reply[11], reply[12], reply[13], reply[14], reply[15] = room_wait(KEYS[6], KEYS[7], reply[2],
       reply[3], tonumber(ARGV[10]) or 0, ARGV[11] == '1', now, tonumber(ARGV[12]))
   end
+  reply[17] = (reply[1] == 1 and redis.call('ZSCORE', KEYS[1], visitor)) or ''
   return reply
 end
 
