@@ -38,8 +38,8 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.cloud.gateway.filter.GatewayFilter;
 
 /**
- * 30,000 requests, each for a new random item id that fits the room's ids (twelve-digit numbers:
- * the shop's ids are integers), thirty times the idle lines a room keeps, from new visitors without
+ * 20,000 requests, each for a new random item id that fits the room's ids (twelve-digit numbers:
+ * the shop's ids are integers), twenty times the idle lines a room keeps, from new visitors without
  * cookies, through a real gateway's waiting-room filter (in-process, {@link Flood}: such floods
  * over HTTP take minutes on two cores) with a worker running, in each mode where such a flood used
  * to leave state behind. Afterwards a real item still queues and is admitted, and Redis never held
@@ -77,7 +77,7 @@ class RandomItemFloodIntegrationTests {
 
   static final long KEY_BOUND = 5L * (MAX_QUEUES + IDLE_LINES + 2 * REPORTS + IN_FLIGHT) + 20;
   static final int REQUESTS =
-      Integer.parseInt(System.getenv().getOrDefault("ANTEROOM_FLOOD_REQUESTS", "30000"));
+      Integer.parseInt(System.getenv().getOrDefault("ANTEROOM_FLOOD_REQUESTS", "20000"));
 
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.create();
   @RegisterExtension static WireMockOrigin origin = new WireMockOrigin();
