@@ -199,6 +199,25 @@ class StoreAgeIntegrationTests {
   }
 
   @Test
+  void anOlderStoreIsFoundAlsoWhenAnInstanceThatReadBeforeTheLossReadsItFirst()
+      throws InterruptedException {
+    RedisActiveQueues early = instance();
+    RedisActiveQueues late = instance();
+    late.activate(line, Activation.MANUAL).block();
+    early.read().block();
+    late.read().block();
+    sync.save();
+    late.activate(later, Activation.MANUAL).block();
+    readAfterASecond(late);
+
+    backFromTheSnapshot();
+    // early's last read is the snapshot's own: it moves the store's time of the last read first.
+    readAfterASecond(early);
+
+    assertThat(late.read().block().queues()).containsOnlyKeys(line, later);
+  }
+
+  @Test
   void theLatestReadBeforeTheLossWinsOverAnEarlierOne() throws InterruptedException {
     RedisActiveQueues early = instance();
     RedisActiveQueues late = instance();
@@ -270,6 +289,19 @@ class StoreAgeIntegrationTests {
 
     assertThat(late.read().block().queues()).isEmpty();
     assertThat(sync.exists(keys.state(line))).isZero();
+  }
+
+  @Test
+  void aStoreBegunAgainByAnOlderVersionIsStillFoundEmpty() {
+    RedisActiveQueues gateway = instance();
+    gateway.activate(line, Activation.MANUAL).block();
+    gateway.read().block();
+
+    fixture.restart();
+    // An instance of the version before marked the new store with its server's run id.
+    sync.hset(keys.active(), QueueKeys.STORE_MARKER, "0207c93cfacfb09c6327d1877602acd0633f7443");
+
+    assertThat(gateway.read().block().queues()).containsOnlyKeys(line);
   }
 
   @Test

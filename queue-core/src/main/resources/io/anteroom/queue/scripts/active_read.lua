@@ -10,8 +10,10 @@
 --   '.seen', Redis's time (ms) of a read, moved by the first read at least a second after the
 --   last: a store brought back older (an earlier RDB or AOF, a replica promoted while behind) holds
 --   an earlier one than a caller that read it before.
+--   '.prev', the '.seen' before the last: a caller whose last read falls between the two read a
+--   store this one is older than, even when a caller that read before the loss moved '.seen' first.
 --   '.rollback', 'kept found': the '.seen' an older store held, and when a caller found it older,
---   so callers that read in the lost window learn it too.
+--   so callers that read in the lost window learn it too, within RECOVERY_MS.
 --   '.gen', the generation that every change moves forward (active_set.lua, deactivate.lua, the
 --   write-backs of a recovery; generation.lua). A caller that sends the generation it read last gets the entries
 --   only when it moved: a read that finds nothing changed costs the same however many queues are
@@ -48,6 +50,7 @@ if not store then
 end
 local generation = redis.call('HGET', KEYS[1], '.gen') or '0'
 local seen = tonumber(redis.call('HGET', KEYS[1], '.seen') or 0)
+local prev = tonumber(redis.call('HGET', KEYS[1], '.prev') or 0)
 local read_seen = tonumber(ARGV[4]) or 0
 local verdict = 0
 if ARGV[1] ~= '' and ARGV[1] ~= store then
@@ -59,27 +62,38 @@ if ARGV[1] ~= '' and ARGV[1] ~= store then
     end
     redis.call('HSET', KEYS[1], '.verdict', judged)
   end
+  -- A marker that is no number was written by an older version (a server's run id): the store
+  -- is taken as just begun.
+  local born = tonumber(store)
   verdict = 3
-  if judged == 'lost' and now - math.floor(tonumber(store) / 1000) <= RECOVERY_MS then
+  if judged == 'lost' and (not born or now - math.floor(born / 1000) <= RECOVERY_MS) then
     verdict = 1
   end
 elseif ARGV[1] == store then
-  if read_seen > seen then
-    redis.call('HSET', KEYS[1], '.rollback', seen .. ' ' .. now)
+  -- The store held '.prev' and then '.seen': a caller that read a time above the first and not
+  -- one of them read a store this one is older than (when another caller moved '.seen' first).
+  if read_seen > seen or (prev > 0 and read_seen > prev and read_seen < seen) then
+    if read_seen > seen then
+      prev = seen
+    end
+    redis.call('HSET', KEYS[1], '.rollback', prev .. ' ' .. now)
     verdict = 2
   else
     local rollback = redis.call('HGET', KEYS[1], '.rollback')
     if rollback then
       local kept, found = string.match(rollback, '^(%d+) (%d+)')
-      if read_seen > tonumber(kept) and read_seen < tonumber(found) then
+      if read_seen > tonumber(kept) and read_seen < tonumber(found)
+          and now - tonumber(found) <= RECOVERY_MS then
         verdict = 2
       end
     end
   end
 end
 if verdict == 2 or now - seen >= HEARTBEAT_MS then
-  seen = math.max(seen, now)
-  redis.call('HSET', KEYS[1], '.seen', seen)
+  if now > seen then
+    redis.call('HSET', KEYS[1], '.prev', seen, '.seen', now)
+    seen = now
+  end
 end
 if verdict == 0 and ARGV[2] ~= '' and ARGV[2] == generation then
   return {store, verdict, generation, 0, run, seen}

@@ -1,6 +1,6 @@
 -- Shared by reenter.lua and status.lua: the front of the line, kept for visitors whom the origin
 -- failed right after their admission (reenter.lua). Newcomers take scores from 1 (place.lua), and
--- those who rejoin after the store came back empty negative ones (rejoin.lua, near -1e12 or
+-- those who rejoin after the store came back empty negative ones (rejoin.lua, near -1.3e8 or
 -- -1e15); a re-entrant takes the time they were admitted (ms) less FRONT_BASE, below all of those,
 -- so re-entrants go first, in the order they were first admitted. Admission times of this era are
 -- about 1.8e12 ms, so the scores lie near -4e15: whole numbers a double holds exactly (below 2^53),

@@ -26,6 +26,8 @@ if ARGV[3] == 'older' then
   if not rejoin_held(KEYS[5], now) then
     local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')[2]
     redis.call('HSET', KEYS[5], 'hold-below', last or '(0')
+    -- Newcomers who draw take places in the block after it, not among those kept (place.lua).
+    redis.call('HINCRBY', KEYS[5], 'seq', 1)
   end
 else
   began = redis.call('HSETNX', KEYS[5], 'since', now)

@@ -40,9 +40,10 @@ end
 -- be reached) rejoins by the second it joined, in a block below those, SECONDS_BASE down: a
 -- re-entrant stays ahead of the line it was at the front of. Scores, lowest first: re-entrants
 -- still in line (near -4e15, front.lua), rejoiners by the second (near -1e15), rejoiners at their
--- old place (near -1e12: old places lie between a re-entrant's and a few million), then everyone
--- placed since (from 1). Written as strings: Lua would format numbers this large with 14 digits.
-local SECONDS_BASE, PLACE_OFFSET = 1e15, 1e12
+-- old place (less 2^27: old places lie between a re-entrant's and the line's sequence, far below
+-- 134 million; a draw's fraction keeps about 26 bits there), then everyone placed since (from 1).
+-- Written as strings: Lua would format numbers this large with 14 digits.
+local SECONDS_BASE, PLACE_OFFSET = 1e15, 134217728
 
 -- The score below 0 of a visitor who joined at joined (ms, 0 when unknown) no later than the second
 -- the line's incarnation began in, at the old place the ticket names (place, or nil), or nil; nil
@@ -58,7 +59,7 @@ local function rejoin_score(state, joined, now, place)
     return nil
   end
   if place then
-    return string.format('%.17g', place - PLACE_OFFSET)
+    return string.format('%.17g', math.min(place - PLACE_OFFSET, -1))
   end
   return string.format('%.0f', seconds - SECONDS_BASE)
 end

@@ -23,8 +23,9 @@ for _, field in ipairs(redis.call('HKEYS', KEYS[1])) do
     redis.call('HDEL', KEYS[1], field)
   end
 end
-if #ARGV > 1 then
-  redis.call('HSET', KEYS[1], unpack(ARGV, 2, #ARGV))
+-- In chunks: unpack holds a few thousand values at most.
+for i = 2, #ARGV, 1000 do
+  redis.call('HSET', KEYS[1], unpack(ARGV, i, math.min(i + 999, #ARGV)))
 end
 redis.call('HSET', KEYS[1], '.gen', ARGV[1])
 return 1
